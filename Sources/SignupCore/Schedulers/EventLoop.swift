@@ -1,0 +1,50 @@
+import Dispatch
+
+/// The service's single serial executor. Every piece of reactive work runs here, in order;
+/// other threads (the stdin reader, slow backends) hand work in through `execute`.
+///
+/// It owns a private serial queue rather than the main queue, which nothing drains on Linux
+/// unless the process calls `dispatchMain()`.
+public final class EventLoop: Sendable {
+    private let queue: DispatchQueue
+
+    public init(label: String = "signup.event-loop") {
+        queue = DispatchQueue(label: label)
+    }
+
+    /// Runs `work` on the loop, after everything already queued. Safe from any thread.
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        queue.async(execute: work)
+    }
+
+    /// Runs non-`Sendable` work on the loop. Sound only because the loop is the one executor that
+    /// ever touches the reactive core's state, and callers hand their closure over entirely.
+    public func executeTransferring(_ work: @escaping () -> Void) {
+        let box = UncheckedTransfer(work)
+        queue.async { box.value() }
+    }
+
+    /// Runs `work` on the loop and waits for it. Never call this from the loop itself.
+    public func sync<T>(_ work: () throws -> T) rethrows -> T {
+        try queue.sync(execute: work)
+    }
+
+    /// Traps unless the caller is running on this loop.
+    public func assertOnLoop() {
+        dispatchPrecondition(condition: .onQueue(queue))
+    }
+
+    func scheduleTransferring(after delay: TimeSpan, _ work: @escaping () -> Void) -> DispatchWorkItem {
+        let box = UncheckedTransfer(work)
+        let item = DispatchWorkItem { box.value() }
+        let nanoseconds = max(0, delay.milliseconds) * 1_000_000
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds)), execute: item)
+        return item
+    }
+}
+
+/// Carries a non-`Sendable` value to the event loop, which is the only place it is used.
+struct UncheckedTransfer<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

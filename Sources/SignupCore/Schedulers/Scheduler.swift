@@ -1,0 +1,13 @@
+/// Where time-based operators and backends run their delayed work.
+///
+/// A scheduler runs every action on one serial executor, so the reactive core needs no locks.
+/// Actions scheduled for the same instant run in the order they were scheduled.
+public protocol Scheduler: AnyObject {
+    /// The current time on this scheduler's clock.
+    var now: TimePoint { get }
+
+    /// Runs `action` once `delay` has passed (a delay of zero or less means as soon as possible,
+    /// never synchronously). Disposing the result before then cancels it.
+    @discardableResult
+    func schedule(after delay: TimeSpan, _ action: @escaping () -> Void) -> any Disposable
+}

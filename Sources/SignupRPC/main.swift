@@ -1,0 +1,1 @@
+print("signup-rpc: not yet")
