@@ -2,7 +2,7 @@ extension EventStream {
     /// Emits the first element at once, then at most one element per `dueTime` window: with
     /// `latest`, the last element that arrived during the window is emitted when it closes (and
     /// opens the next window); without, elements inside a window are dropped. Completion waits for
-    /// a pending latest element; an error drops it.
+    /// a pending latest element and follows it at once; an error drops it.
     public func throttle(_ dueTime: TimeSpan, latest: Bool = true, on scheduler: any Scheduler) -> EventStream {
         EventStream { observer in
             let window = SerialDisposable()
@@ -16,7 +16,7 @@ extension EventStream {
                     if let element = unsent {
                         unsent = nil
                         observer.onNext(element)
-                        openWindow()
+                        if completionPending { observer.onCompleted() } else { openWindow() }
                     } else {
                         windowOpen = false
                         if completionPending { observer.onCompleted() }

@@ -1,0 +1,130 @@
+/// An in-memory user directory that answers as its script says, in scheduler time: the default
+/// backend, and the one tests and fixtures use. A successful registration makes the name taken.
+///
+/// Names are compared case-insensitively, as user directories do. No password is ever stored.
+public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegistering {
+    /// What the directory answers and how long it takes.
+    public struct Script: Hashable, Sendable {
+        /// What an availability check finds for a name no list mentions.
+        public enum Verdict: String, Hashable, Sendable {
+            case available, taken, unavailable
+        }
+
+        public var takenNames: Set<String>
+        public var freeNames: Set<String>
+        /// Names whose availability check fails as if the server were down.
+        public var failingNames: Set<String>
+        public var defaultVerdict: Verdict
+        public var checkLatency: Latency
+        public var registrationLatency: Latency
+        /// Names whose registration is refused.
+        public var refusedRegistrations: Set<String>
+        /// The share of other registrations refused at random, from 0 to 1.
+        public var registrationFailureRate: Double
+        /// Seeds the generator behind failure rates and uniform latencies.
+        public var seed: UInt64
+
+        public init(
+            takenNames: Set<String> = [],
+            freeNames: Set<String> = [],
+            failingNames: Set<String> = [],
+            defaultVerdict: Verdict = .available,
+            checkLatency: Latency = .none,
+            registrationLatency: Latency = .none,
+            refusedRegistrations: Set<String> = [],
+            registrationFailureRate: Double = 0,
+            seed: UInt64 = 0
+        ) {
+            self.takenNames = takenNames
+            self.freeNames = freeNames
+            self.failingNames = failingNames
+            self.defaultVerdict = defaultVerdict
+            self.checkLatency = checkLatency
+            self.registrationLatency = registrationLatency
+            self.refusedRegistrations = refusedRegistrations
+            self.registrationFailureRate = registrationFailureRate
+            self.seed = seed
+        }
+    }
+
+    private let scheduler: any Scheduler
+    private let script: Script
+    private var generator: SeededGenerator
+    private var taken: Set<String>
+    private var free: Set<String>
+    private let failing: Set<String>
+    private let refused: Set<String>
+
+    /// Every name an availability check was started for, in order (cancelled ones included).
+    public private(set) var checkedNames: [String] = []
+    /// Every name registered, in order.
+    public private(set) var registeredNames: [String] = []
+    /// How many registrations were sent.
+    public private(set) var registrationAttempts = 0
+
+    public init(script: Script = Script(), scheduler: any Scheduler) {
+        self.script = script
+        self.scheduler = scheduler
+        generator = SeededGenerator(seed: script.seed)
+        taken = Set(script.takenNames.map(Self.key))
+        free = Set(script.freeNames.map(Self.key))
+        failing = Set(script.failingNames.map(Self.key))
+        refused = Set(script.refusedRegistrations.map(Self.key))
+    }
+
+    /// The answer a check would give now, without the latency.
+    public func verdict(for username: String) -> Script.Verdict {
+        let key = Self.key(username)
+        if failing.contains(key) { return .unavailable }
+        if taken.contains(key) { return .taken }
+        if free.contains(key) { return .available }
+        return script.defaultVerdict
+    }
+
+    public func availability(of username: String) -> EventStream<Availability> {
+        EventStream { observer in
+            self.checkedNames.append(username)
+            let latency = self.script.checkLatency.sample(using: &self.generator)
+            return self.scheduler.schedule(after: latency) {
+                switch self.verdict(for: username) {
+                case .available:
+                    observer.onNext(.available)
+                    observer.onCompleted()
+                case .taken:
+                    observer.onNext(.taken)
+                    observer.onCompleted()
+                case .unavailable:
+                    observer.onError(BackendError.unavailable(reason: "scripted server error"))
+                }
+            }
+        }
+    }
+
+    public func register(username: String, password: String) -> EventStream<RegistrationOutcome> {
+        EventStream { observer in
+            self.registrationAttempts += 1
+            let latency = self.script.registrationLatency.sample(using: &self.generator)
+            return self.scheduler.schedule(after: latency) {
+                observer.onNext(self.completeRegistration(of: username))
+                observer.onCompleted()
+            }
+        }
+    }
+
+    private func completeRegistration(of username: String) -> RegistrationOutcome {
+        let key = Self.key(username)
+        if refused.contains(key) { return .refused(reason: "scripted refusal") }
+        if taken.contains(key) { return .usernameTaken }
+        if script.registrationFailureRate > 0 && generator.nextUnitInterval() < script.registrationFailureRate {
+            return .refused(reason: "scripted random failure")
+        }
+        taken.insert(key)
+        free.remove(key)
+        registeredNames.append(username)
+        return .registered(account: .object(["username": .string(username)]))
+    }
+
+    private static func key(_ username: String) -> String {
+        username.lowercased()
+    }
+}

@@ -1,0 +1,37 @@
+/// One field of a form: its local rules, at most one remote check, and its messages.
+public struct FieldDefinition: Hashable, Sendable {
+    public var name: String
+    /// When true an empty value is `empty` (never `ok`); when false an empty value is accepted.
+    public var isRequired: Bool
+    /// Checked in order at every edit; the first failure is the field's result.
+    public var rules: [Rule]
+    /// Asked once the value passes every rule and has been quiet for the debounce interval.
+    public var remoteCheck: RemoteCheck?
+    /// Shown while the value is empty.
+    public var emptyMessage: Message
+    /// Shown when every rule passes and there is no remote check.
+    public var successMessage: Message
+    /// Secret values (passwords) are never echoed in any output.
+    public var isSecret: Bool
+
+    public init(
+        name: String,
+        isRequired: Bool = true,
+        rules: [Rule] = [],
+        remoteCheck: RemoteCheck? = nil,
+        emptyMessage: Message? = nil,
+        successMessage: Message? = nil,
+        isSecret: Bool = false
+    ) {
+        self.name = name
+        self.isRequired = isRequired
+        self.rules = rules
+        self.remoteCheck = remoteCheck
+        self.emptyMessage = emptyMessage ?? Message("\(name).empty", "")
+        self.successMessage = successMessage ?? Message("\(name).ok", "")
+        self.isSecret = isSecret
+    }
+
+    /// The other fields whose values this field's rules read.
+    public var dependencies: [String] { rules.flatMap(\.dependencies) }
+}

@@ -1,0 +1,74 @@
+/// A form as data: ordered fields and a submit action. `FormPipeline` turns one into running code,
+/// so a new screen is a new definition, not new wiring.
+public struct FormDefinition: Hashable, Sendable {
+    /// The name clients open it by, such as `signup`.
+    public var kind: String
+    public var fields: [FieldDefinition]
+    public var submit: SubmitAction
+
+    /// Makes a definition after checking that it is coherent.
+    public init(kind: String, fields: [FieldDefinition], submit: SubmitAction) throws(FormDefinitionError) {
+        self.kind = kind
+        self.fields = fields
+        self.submit = submit
+        try validate()
+    }
+
+    /// The position of the named field.
+    public func index(of field: String) -> Int? {
+        fields.firstIndex { $0.name == field }
+    }
+
+    private func validate() throws(FormDefinitionError) {
+        if fields.isEmpty { throw .noFields(kind: kind) }
+        var seen = Set<String>()
+        for field in fields {
+            if field.name.isEmpty { throw .emptyFieldName(kind: kind) }
+            if !seen.insert(field.name).inserted { throw .duplicateField(kind: kind, field: field.name) }
+        }
+        for field in fields {
+            for dependency in field.dependencies where !seen.contains(dependency) {
+                throw .unknownField(kind: kind, field: dependency, referencedBy: field.name)
+            }
+            for rule in field.rules {
+                switch rule.check {
+                case .minLength(let bound), .maxLength(let bound):
+                    if bound < 0 { throw .negativeLength(kind: kind, field: field.name, length: bound) }
+                case .equalsField(let other):
+                    if other == field.name { throw .selfReference(kind: kind, field: field.name) }
+                case .allowedCharacters: break
+                }
+            }
+        }
+        for name in submit.fieldNames where !seen.contains(name) {
+            throw .unknownField(kind: kind, field: name, referencedBy: "submit")
+        }
+    }
+}
+
+/// Why a form definition cannot be used.
+public enum FormDefinitionError: Error, Hashable, Sendable, CustomStringConvertible {
+    case noFields(kind: String)
+    case emptyFieldName(kind: String)
+    case duplicateField(kind: String, field: String)
+    case unknownField(kind: String, field: String, referencedBy: String)
+    case negativeLength(kind: String, field: String, length: Int)
+    case selfReference(kind: String, field: String)
+
+    public var description: String {
+        switch self {
+        case .noFields(let kind):
+            return "form '\(kind)' has no fields; give it at least one"
+        case .emptyFieldName(let kind):
+            return "form '\(kind)' has a field with an empty name; name every field"
+        case .duplicateField(let kind, let field):
+            return "form '\(kind)' defines field '\(field)' twice; field names must be unique"
+        case .unknownField(let kind, let field, let referrer):
+            return "form '\(kind)': '\(referrer)' refers to field '\(field)', which the form does not define"
+        case .negativeLength(let kind, let field, let length):
+            return "form '\(kind)': field '\(field)' has a length bound of \(length); bounds must be 0 or more"
+        case .selfReference(let kind, let field):
+            return "form '\(kind)': field '\(field)' must equal itself, which always holds; name another field"
+        }
+    }
+}

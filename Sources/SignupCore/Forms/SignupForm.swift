@@ -1,0 +1,39 @@
+extension FormDefinition {
+    /// The sign-up screen of RxSwift's GitHubSignup sample: its rules and its messages.
+    public static let signup: FormDefinition = {
+        let username = FieldDefinition(
+            name: "username",
+            rules: [
+                Rule(.allowedCharacters(.alphanumerics),
+                     failure: Message("username.invalidCharacters", "Username can only contain numbers or digits")),
+            ],
+            remoteCheck: RemoteCheck(
+                kind: .usernameAvailability,
+                validating: Message("username.checking", "Checking availability..."),
+                passed: Message("username.available", "Username available"),
+                rejected: Message("username.taken", "Username already taken"),
+                unavailable: Message("backend.unavailable", "Error contacting server")
+            )
+        )
+        let password = FieldDefinition(
+            name: "password",
+            rules: [Rule(.minLength(5), failure: Message("password.tooShort", "Password must be at least {min} characters"))],
+            successMessage: Message("password.acceptable", "Password acceptable"),
+            isSecret: true
+        )
+        let repeatedPassword = FieldDefinition(
+            name: "repeatedPassword",
+            rules: [Rule(.equalsField("password"), failure: Message("repeatedPassword.different", "Password different"))],
+            successMessage: Message("repeatedPassword.matches", "Password repeated"),
+            isSecret: true
+        )
+        let submit = SubmitAction(
+            kind: .registerAccount(usernameField: "username", passwordField: "password"),
+            taken: Message("username.taken", "Username already taken"),
+            refused: Message("signup.failed", "Sign-up failed, please try again"),
+            unavailable: Message("backend.unavailable", "Error contacting server")
+        )
+        // The definition is a constant written above; failing to build it is a programming error.
+        return try! FormDefinition(kind: "signup", fields: [username, password, repeatedPassword], submit: submit)
+    }()
+}

@@ -1,0 +1,40 @@
+/// Runs a form's submit action: one submission at a time, on the values snapshotted at the tap.
+struct Submitter {
+    let definition: FormDefinition
+    let services: FormServices
+    let activity: ActivityTracker
+    let onSuccess: () -> Void
+
+    /// The submission states caused by accepted taps. A tap during a submission is ignored here
+    /// (flatMapFirst): a running registration is never cancelled by a newer one.
+    func states(taps: EventStream<Void>, values: EventStream<FormValues>) -> EventStream<SubmissionState> {
+        taps.withLatestFrom(values).flatMapFirst { snapshot in
+            self.run(with: snapshot).startWith(.submitting).trackActivity(self.activity)
+        }
+    }
+
+    private func run(with snapshot: FormValues) -> EventStream<SubmissionState> {
+        let action = definition.submit
+        let value = { (name: String) -> String in
+            definition.index(of: name).map { snapshot.values[$0] } ?? ""
+        }
+        let onSuccess = self.onSuccess
+        switch action.kind {
+        case .registerAccount(let usernameField, let passwordField):
+            return services.registration
+                .register(username: value(usernameField), password: value(passwordField))
+                .map { outcome -> SubmissionState in
+                    switch outcome {
+                    case .registered(let account):
+                        onSuccess()
+                        return .succeeded(account: account)
+                    case .usernameTaken:
+                        return .failed(SubmissionFailure(action.taken))
+                    case .refused:
+                        return .failed(SubmissionFailure(action.refused))
+                    }
+                }
+                .catchAndReturn(.failed(SubmissionFailure(action.unavailable)))
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// A set of characters a field's value may be made of.
+public enum CharacterClass: Hashable, Sendable {
+    /// Unicode letters, marks and digits: Foundation's `alphanumerics`, as the GitHubSignup sample used.
+    case alphanumerics
+    /// ASCII letters and digits only.
+    case asciiAlphanumerics
+    /// Decimal digits 0–9 only.
+    case asciiDigits
+    /// Exactly the characters listed.
+    case characters(String)
+    /// Any character of either class.
+    indirect case union(CharacterClass, CharacterClass)
+
+    /// Whether every character of `value` belongs to this class.
+    public func admits(_ value: String) -> Bool {
+        switch self {
+        case .alphanumerics:
+            return value.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) }
+        default:
+            return value.unicodeScalars.allSatisfy(contains)
+        }
+    }
+
+    private func contains(_ scalar: Unicode.Scalar) -> Bool {
+        switch self {
+        case .alphanumerics: return CharacterSet.alphanumerics.contains(scalar)
+        case .asciiAlphanumerics:
+            return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+        case .asciiDigits: return ("0"..."9").contains(scalar)
+        case .characters(let allowed): return allowed.unicodeScalars.contains(scalar)
+        case .union(let first, let second): return first.contains(scalar) || second.contains(scalar)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Dispatch
+import Testing
+@testable import SignupCore
+
+@Suite struct VirtualTimeSchedulerTests {
+    @Test func runsWorkByDueTimeThenInInsertionOrder() {
+        let scheduler = VirtualTimeScheduler()
+        var log: [String] = []
+        scheduler.schedule(after: .milliseconds(20)) { log.append("b@\(scheduler.now.milliseconds)") }
+        scheduler.schedule(after: .milliseconds(10)) { log.append("a@\(scheduler.now.milliseconds)") }
+        scheduler.schedule(after: .milliseconds(20)) { log.append("c@\(scheduler.now.milliseconds)") }
+        scheduler.schedule(after: .zero) { log.append("z@\(scheduler.now.milliseconds)") }
+        #expect(log.isEmpty)
+        #expect(scheduler.run() == 4)
+        #expect(log == ["z@0", "a@10", "b@20", "c@20"])
+        #expect(scheduler.now.milliseconds == 20)
+    }
+
+    @Test func advanceRunsOnlyWhatIsDueAndLeavesTheClockAtTheTarget() {
+        let scheduler = VirtualTimeScheduler()
+        var log: [Int64] = []
+        for delay in [5, 10, 15] as [Int64] {
+            scheduler.schedule(after: .milliseconds(delay)) { log.append(scheduler.now.milliseconds) }
+        }
+        scheduler.advance(by: .milliseconds(10))
+        #expect(log == [5, 10])
+        #expect(scheduler.now.milliseconds == 10)
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance(to: TimePoint(milliseconds: 12))
+        #expect(log == [5, 10])
+        #expect(scheduler.nextDueTime == TimePoint(milliseconds: 15))
+        scheduler.advance(to: TimePoint(milliseconds: 100))
+        #expect(log == [5, 10, 15])
+        #expect(scheduler.now.milliseconds == 100)
+    }
+
+    @Test func workScheduledWhileRunningRunsInTheSameAdvanceWhenDue() {
+        let scheduler = VirtualTimeScheduler()
+        var log: [String] = []
+        scheduler.schedule(after: .milliseconds(10)) {
+            log.append("outer")
+            scheduler.schedule(after: .zero) { log.append("same instant") }
+            scheduler.schedule(after: .milliseconds(5)) { log.append("later@\(scheduler.now.milliseconds)") }
+            scheduler.schedule(after: .milliseconds(50)) { log.append("too late") }
+        }
+        scheduler.advance(by: .milliseconds(20))
+        #expect(log == ["outer", "same instant", "later@15"])
+    }
+
+    @Test func cancelledWorkNeverRunsAndIsNotCounted() {
+        let scheduler = VirtualTimeScheduler()
+        var ran = false
+        let timer = scheduler.schedule(after: .milliseconds(10)) { ran = true }
+        #expect(scheduler.pendingCount == 1)
+        timer.dispose()
+        timer.dispose()
+        #expect(scheduler.pendingCount == 0)
+        #expect(scheduler.run() == 0)
+        #expect(!ran)
+    }
+
+    @Test func manyCancelledTimersAreCompactedAway() {
+        let scheduler = VirtualTimeScheduler()
+        var fired: [Int] = []
+        for index in 0..<10_000 {
+            let timer = scheduler.schedule(after: .milliseconds(Int64(index % 97))) { fired.append(index) }
+            if index % 100 != 0 { timer.dispose() }
+        }
+        #expect(scheduler.pendingCount == 100)
+        scheduler.run()
+        #expect(fired.count == 100)
+        #expect(fired.allSatisfy { $0 % 100 == 0 })
+    }
+}
+
+@Suite struct RealTimeSchedulerTests {
+    /// Order and lower bounds only: wall-clock machines are noisy, so no upper bound is asserted.
+    @Test func runsOnTheEventLoopInDueOrderNoSooner() {
+        let loop = EventLoop(label: "test.loop")
+        let done = DispatchSemaphore(value: 0)
+        let log = LockedLog()
+        loop.executeTransferring {
+            let scheduler = RealTimeScheduler(loop: loop)
+            let start = scheduler.now
+            scheduler.schedule(after: .milliseconds(30)) {
+                loop.assertOnLoop()
+                log.append("late", elapsed: scheduler.now - start)
+                done.signal()
+            }
+            scheduler.schedule(after: .milliseconds(5)) {
+                log.append("early", elapsed: scheduler.now - start)
+            }
+            let cancelled = scheduler.schedule(after: .milliseconds(1)) { log.append("cancelled", elapsed: .zero) }
+            cancelled.dispose()
+        }
+        done.wait()
+        let entries = log.entries
+        #expect(entries.map(\.0) == ["early", "late"])
+        #expect(entries[0].1 >= .milliseconds(5))
+        #expect(entries[1].1 >= .milliseconds(30))
+    }
+}
+
+/// Collects entries from the loop for the test thread to read after it has waited.
+private final class LockedLog: @unchecked Sendable {
+    private let lock = DispatchQueue(label: "test.log")
+    private var storage: [(String, TimeSpan)] = []
+    func append(_ name: String, elapsed: TimeSpan) { lock.sync { storage.append((name, elapsed)) } }
+    var entries: [(String, TimeSpan)] { lock.sync { storage } }
+}
