@@ -11,5 +11,6 @@ let package = Package(
         .target(name: "SignupCore"),
         .executableTarget(name: "SignupRPC", dependencies: ["SignupCore"]),
         .testTarget(name: "SignupCoreTests", dependencies: ["SignupCore"]),
+        .testTarget(name: "SignupRPCTests", dependencies: ["SignupRPC", "SignupCore"]),
     ]
 )

@@ -44,7 +44,8 @@ public final class EventLoop: Sendable {
 }
 
 /// Carries a non-`Sendable` value to the event loop, which is the only place it is used.
-struct UncheckedTransfer<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+/// Sound only when the sender gives the value up entirely.
+public struct UncheckedTransfer<Value>: @unchecked Sendable {
+    public let value: Value
+    public init(_ value: Value) { self.value = value }
 }

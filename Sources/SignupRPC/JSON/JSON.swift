@@ -1,0 +1,42 @@
+/// A parsed JSON value as it arrived on the wire.
+///
+/// Numbers keep their exact text, so an id such as `12345678901234567890` or `1.50` is echoed
+/// back unchanged; objects keep their members in order, duplicates included.
+enum JSON: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    /// The number's text exactly as written, already checked against the JSON grammar.
+    case number(String)
+    case string(String)
+    case array([JSON])
+    case object([Member])
+
+    struct Member: Equatable, Sendable {
+        var key: String
+        var value: JSON
+    }
+
+    /// The first member with this key, for objects.
+    subscript(key: String) -> JSON? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// The JSON type's name, for error messages.
+    var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .number: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+
+    /// The value as a whole number, if it is a number without fraction or exponent that fits in 64 bits.
+    var int64: Int64? {
+        guard case .number(let text) = self else { return nil }
+        return Int64(text)
+    }
+}

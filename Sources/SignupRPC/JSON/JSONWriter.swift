@@ -1,0 +1,132 @@
+import SignupCore
+
+/// Builds one JSON text into bytes, members in the order they are written, so every message has
+/// one fixed, documented shape. Non-ASCII text is written as UTF-8, not escaped.
+struct JSONWriter {
+    private(set) var bytes: [UInt8] = []
+    private var needsComma = false
+
+    init(capacity: Int = 256) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func object(_ body: (inout JSONWriter) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+        body(&self)
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    mutating func array(_ body: (inout JSONWriter) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+        body(&self)
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// Writes a member name; the next value written is its value.
+    mutating func key(_ name: String) {
+        separate()
+        appendQuoted(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    mutating func string(_ value: String) {
+        separate()
+        appendQuoted(value)
+        needsComma = true
+    }
+
+    mutating func int(_ value: Int64) {
+        raw(String(value))
+    }
+
+    mutating func int(_ value: Int) {
+        raw(String(value))
+    }
+
+    mutating func bool(_ value: Bool) {
+        raw(value ? "true" : "false")
+    }
+
+    mutating func null() {
+        raw("null")
+    }
+
+    /// Writes already-valid JSON text, such as a number's original lexeme.
+    mutating func raw(_ text: String) {
+        separate()
+        bytes.append(contentsOf: text.utf8)
+        needsComma = true
+    }
+
+    mutating func json(_ value: JSON) {
+        switch value {
+        case .null: null()
+        case .bool(let flag): bool(flag)
+        case .number(let text): raw(text)
+        case .string(let text): string(text)
+        case .array(let elements): array { writer in for element in elements { writer.json(element) } }
+        case .object(let members):
+            object { writer in
+                for member in members {
+                    writer.key(member.key)
+                    writer.json(member.value)
+                }
+            }
+        }
+    }
+
+    /// Writes a core value; object members are sorted by name so output never depends on hashing.
+    mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let flag): bool(flag)
+        case .int(let number): int(number)
+        case .double(let number): raw(number.isFinite ? "\(number)" : "null")
+        case .string(let text): string(text)
+        case .array(let elements): array { writer in for element in elements { writer.value(element) } }
+        case .object(let members):
+            object { writer in
+                for (name, member) in members.sorted(by: { $0.key < $1.key }) {
+                    writer.key(name)
+                    writer.value(member)
+                }
+            }
+        }
+    }
+
+    mutating func fields(_ members: [String: JSONValue]) {
+        value(.object(members))
+    }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    private mutating func appendQuoted(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+            case 0..<0x20:
+                bytes.append(contentsOf: Array("\\u00".utf8))
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+}

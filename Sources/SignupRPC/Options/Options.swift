@@ -1,0 +1,105 @@
+import SignupCore
+
+/// What the command line asks for.
+enum Invocation {
+    case run(ServerConfiguration, directoryFile: String?)
+    case help
+    case version
+}
+
+/// A command line the program cannot run with; exits 64 (EX_USAGE) after printing usage.
+struct UsageError: Error, Equatable, CustomStringConvertible {
+    var description: String
+}
+
+/// Parses `signup-rpc [--clock real|virtual] [--debounce-ms N] [--directory FILE] [--log-level LEVEL] …`.
+/// Each option takes its value as the next argument or after `=`.
+enum Options {
+    static let usage = """
+        usage: signup-rpc [options]
+
+        Speaks JSON-RPC 2.0 over stdin/stdout, one message per line (see protocol.md).
+
+        options:
+          --clock real|virtual     real: debounce and latency in wall-clock time (default);
+                                   virtual: time moves only by clock.advance or a message's "at"
+          --debounce-ms N          quiet time before a remote check runs (default 300; 0 = at once)
+          --directory FILE         scripted user directory as JSON (default: the built-in one)
+          --log-level LEVEL        error, warning (default), info or debug, on stderr
+          --max-line-bytes N       longest accepted line (default 1048576)
+          --max-value-length N     longest field value in characters (default 4096)
+          --max-forms N            most forms open at once (default 10000)
+          --max-batch N            most messages in one batch (default 1000)
+          --help                   show this help
+          --version                show the version
+
+        """
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        var configuration = ServerConfiguration()
+        var directoryFile: String?
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            var name = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            func value() throws(UsageError) -> String {
+                if let inlineValue { return inlineValue }
+                guard index < arguments.count else { throw UsageError(description: "\(name) needs a value") }
+                index += 1
+                return arguments[index - 1]
+            }
+            func count(maximum: Int64 = Int64(Int32.max)) throws(UsageError) -> Int {
+                let text = try value()
+                guard let number = Int64(text), number >= 0, number <= maximum else {
+                    throw UsageError(description: "\(name) needs a whole number from 0 to \(maximum), not '\(text)'")
+                }
+                return Int(number)
+            }
+            func positive() throws(UsageError) -> Int {
+                let number = try count()
+                guard number > 0 else { throw UsageError(description: "\(name) must be at least 1") }
+                return number
+            }
+            switch name {
+            case "--help", "-h":
+                return .help
+            case "--version":
+                return .version
+            case "--clock":
+                let text = try value()
+                guard let mode = ClockMode(rawValue: text) else {
+                    throw UsageError(description: "--clock takes real or virtual, not '\(text)'")
+                }
+                configuration.clock = mode
+            case "--debounce-ms":
+                configuration.debounce = .milliseconds(Int64(try count()))
+            case "--directory":
+                directoryFile = try value()
+            case "--log-level":
+                let text = try value()
+                guard let level = LogLevel(name: text) else {
+                    throw UsageError(description: "--log-level takes error, warning, info or debug, not '\(text)'")
+                }
+                configuration.logLevel = level
+            case "--max-line-bytes":
+                configuration.limits.maxLineBytes = try positive()
+            case "--max-value-length":
+                configuration.limits.maxValueLength = try positive()
+            case "--max-forms":
+                configuration.limits.maxForms = try positive()
+            case "--max-batch":
+                configuration.limits.maxBatch = try positive()
+            default:
+                throw UsageError(description: argument.hasPrefix("-")
+                    ? "unknown option '\(name)'" : "unexpected argument '\(argument)'")
+            }
+        }
+        return .run(configuration, directoryFile: directoryFile)
+    }
+}

@@ -1,0 +1,68 @@
+import SignupCore
+
+/// The server's notifications, each with one fixed member order.
+enum Notifications {
+    static let fieldChanged = "form.fieldChanged"
+    static let submitEnabledChanged = "form.submitEnabledChanged"
+    static let submissionChanged = "form.submissionChanged"
+
+    static func encode(_ event: FormEvent, form: String, at time: Int64) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.object { message in
+            message.key("jsonrpc"); message.string("2.0")
+            message.key("method")
+            switch event {
+            case .fieldChanged(let update):
+                message.string(fieldChanged)
+                message.key("params")
+                message.object { params in
+                    params.key("form"); params.string(form)
+                    params.key("field"); params.string(update.field)
+                    writeResult(update.result, to: &params)
+                    params.key("version"); params.int(update.version)
+                    params.key("at"); params.int(time)
+                }
+            case .submitEnabledChanged(let enabled):
+                message.string(submitEnabledChanged)
+                message.key("params")
+                message.object { params in
+                    params.key("form"); params.string(form)
+                    params.key("enabled"); params.bool(enabled)
+                    params.key("at"); params.int(time)
+                }
+            case .submissionChanged(let state):
+                message.string(submissionChanged)
+                message.key("params")
+                message.object { params in
+                    params.key("form"); params.string(form)
+                    writeSubmission(state, to: &params)
+                    params.key("at"); params.int(time)
+                }
+            }
+        }
+        return writer.bytes
+    }
+
+    /// `state`, `code`, `params` and `message` of a field result.
+    static func writeResult(_ result: FieldResult, to writer: inout JSONWriter) {
+        writer.key("state"); writer.string(result.state.rawValue)
+        writer.key("code"); writer.string(result.code)
+        writer.key("params"); writer.fields(result.params)
+        writer.key("message"); writer.string(result.message)
+    }
+
+    /// `state` of a submission, with `account` on success or `code`, `params`, `message` on failure.
+    static func writeSubmission(_ state: SubmissionState, to writer: inout JSONWriter) {
+        writer.key("state"); writer.string(state.name)
+        switch state {
+        case .succeeded(let account):
+            writer.key("account"); writer.value(account)
+        case .failed(let failure):
+            writer.key("code"); writer.string(failure.code)
+            writer.key("params"); writer.fields(failure.params)
+            writer.key("message"); writer.string(failure.message)
+        case .idle, .submitting:
+            break
+        }
+    }
+}

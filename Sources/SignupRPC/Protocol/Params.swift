@@ -1,0 +1,75 @@
+/// Typed access to a request's named parameters. Unknown members are rejected, so a misspelt
+/// name is reported instead of silently ignored.
+struct Params {
+    private let members: [JSON.Member]
+
+    init(_ params: JSON?, allowed: Set<String>) throws(RPCError) {
+        switch params {
+        case nil:
+            members = []
+        case .object(let members)?:
+            self.members = members
+        case .array?:
+            throw .invalidParams(member: "params", problem: "must be an object with named members, not an array")
+        case let other?:
+            throw .invalidParams(member: "params", problem: "must be an object, not \(other.typeName)")
+        }
+        var seen = Set<String>()
+        for member in members {
+            guard allowed.contains(member.key) else {
+                let names = allowed.sorted().joined(separator: ", ")
+                throw .invalidParams(member: "params.\(member.key)", problem: "is not a parameter of this method (it takes \(names.isEmpty ? "none" : names))")
+            }
+            guard seen.insert(member.key).inserted else {
+                throw .invalidParams(member: "params.\(member.key)", problem: "appears more than once")
+            }
+        }
+    }
+
+    func value(_ name: String) -> JSON? {
+        members.first { $0.key == name }?.value
+    }
+
+    func string(_ name: String) throws(RPCError) -> String? {
+        guard let value = value(name) else { return nil }
+        guard case .string(let text) = value else {
+            throw .invalidParams(member: "params.\(name)", problem: "must be a string, not \(value.typeName)")
+        }
+        return text
+    }
+
+    func requiredString(_ name: String) throws(RPCError) -> String {
+        guard let text = try string(name) else { throw .invalidParams(member: "params.\(name)", problem: "is required") }
+        return text
+    }
+
+    /// A whole number of at least zero that fits in 64 bits.
+    func count(_ name: String) throws(RPCError) -> Int64? {
+        guard let value = value(name) else { return nil }
+        guard let number = value.int64, number >= 0 else {
+            throw .invalidParams(member: "params.\(name)", problem: "must be a whole number of 0 or more, not \(Self.show(value))")
+        }
+        return number
+    }
+
+    /// An object whose members are all strings, in the order given.
+    func stringMap(_ name: String) throws(RPCError) -> [(String, String)]? {
+        guard let value = value(name) else { return nil }
+        guard case .object(let members) = value else {
+            throw .invalidParams(member: "params.\(name)", problem: "must be an object of strings, not \(value.typeName)")
+        }
+        var result: [(String, String)] = []
+        for member in members {
+            guard case .string(let text) = member.value else {
+                throw .invalidParams(member: "params.\(name).\(member.key)", problem: "must be a string, not \(member.value.typeName)")
+            }
+            result.append((member.key, text))
+        }
+        return result
+    }
+
+    private static func show(_ value: JSON) -> String {
+        if case .number(let text) = value { return text.count > 24 ? String(text.prefix(24)) + "…" : text }
+        return value.typeName
+    }
+}

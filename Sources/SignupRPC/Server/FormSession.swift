@@ -1,0 +1,27 @@
+import SignupCore
+
+/// One open form on the wire: its pipeline, and its events turned into notifications.
+final class FormSession {
+    let id: String
+    let pipeline: FormPipeline
+    private var subscription: (any Disposable)?
+
+    init(id: String, pipeline: FormPipeline) {
+        self.id = id
+        self.pipeline = pipeline
+    }
+
+    /// Starts sending the form's events: first its current results, then every change.
+    func startEvents(to sink: any MessageSink, clock: @escaping () -> Int64) {
+        let id = self.id
+        subscription = pipeline.events.subscribe(onNext: { event in
+            sink.send(Notifications.encode(event, form: id, at: clock()))
+        })
+    }
+
+    func close() {
+        pipeline.close()
+        subscription?.dispose()
+        subscription = nil
+    }
+}

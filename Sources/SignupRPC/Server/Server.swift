@@ -1,0 +1,379 @@
+import SignupCore
+
+/// The protocol engine: takes input lines, answers them, and sends the forms' events.
+///
+/// It runs on the event loop only and never touches file descriptors itself, so tests and the
+/// fuzzer drive it in process with a virtual clock.
+final class Server {
+    /// The clock the server runs on.
+    enum Clock {
+        case virtual(VirtualTimeScheduler)
+        case real(RealTimeScheduler)
+
+        var scheduler: any Scheduler {
+            switch self {
+            case .virtual(let scheduler): return scheduler
+            case .real(let scheduler): return scheduler
+            }
+        }
+    }
+
+    static let name = "signup-rpc"
+    static let version = "0.1.0"
+    static let protocolVersion = "1.0"
+    /// The form that `form.*` methods address when they name none.
+    static let defaultFormID = "default"
+
+    let configuration: ServerConfiguration
+    let clock: Clock
+    let catalog: FormCatalog
+    let logger: Logger
+    private let services: FormServices
+    private let sink: any MessageSink
+    private var forms: [String: FormSession] = [:]
+    private var nextFormNumber = 1
+    private var isInitialized = false
+    private(set) var isShuttingDown = false
+    /// Set once `exit` has been received: the code the process should exit with.
+    private(set) var exitCode: Int32?
+
+    init(configuration: ServerConfiguration, clock: Clock, services: FormServices, sink: any MessageSink,
+         catalog: FormCatalog = .builtIn) {
+        self.configuration = configuration
+        self.clock = clock
+        self.services = services
+        self.sink = sink
+        self.catalog = catalog
+        logger = Logger(level: configuration.logLevel)
+    }
+
+    /// Whether any open form has a submission in flight or a field still being checked.
+    var hasWorkInFlight: Bool {
+        forms.values.contains { session in
+            session.pipeline.isSubmitting || session.pipeline.snapshot.fields.contains { $0.result.state == .validating }
+        }
+    }
+
+    // MARK: Input
+
+    /// Answers one line (without its line terminator).
+    func handle(line: UnsafeBufferPointer<UInt8>) {
+        guard exitCode == nil else { return }
+        let message: JSON
+        do throws(JSONParseError) {
+            message = try JSONParser.parse(line, maxDepth: configuration.limits.maxDepth)
+        } catch {
+            sink.send(Responses.failure(id: .null, error: .parseError(error)))
+            return
+        }
+        if case .array(let elements) = message {
+            handleBatch(elements)
+        } else if let response = handle(message) {
+            sink.send(response)
+        }
+    }
+
+    /// Answers a line that was longer than the limit and skipped unread.
+    func handleOversizeLine() {
+        sink.send(Responses.failure(id: .null, error: .lineTooLong(limit: configuration.limits.maxLineBytes)))
+    }
+
+    /// Answers a final line cut off by the end of input.
+    func handleTruncatedLine() {
+        sink.send(Responses.failure(
+            id: .null, error: .parseError(JSONParseError(.unexpectedEnd, at: 0))))
+    }
+
+    /// At the end of input in virtual time, runs the clock until nothing is pending.
+    func runToIdle() {
+        if case .virtual(let scheduler) = clock { scheduler.run() }
+    }
+
+    private func handleBatch(_ elements: [JSON]) {
+        if elements.isEmpty {
+            sink.send(Responses.failure(id: .null, error: .invalidRequest("an empty batch holds no messages")))
+            return
+        }
+        if elements.count > configuration.limits.maxBatch {
+            sink.send(Responses.failure(id: .null, error: .batchTooLarge(limit: configuration.limits.maxBatch)))
+            return
+        }
+        let responses = elements.compactMap { handle($0) }
+        if !responses.isEmpty { sink.send(Responses.batch(responses)) }
+    }
+
+    /// Handles one message; returns its response, or nil for a notification.
+    private func handle(_ message: JSON) -> [UInt8]? {
+        let request: Request
+        switch Request.validate(message) {
+        case .failure(let invalid):
+            return Responses.failure(id: invalid.id, error: invalid.error)
+        case .success(let valid):
+            request = valid
+        }
+        do throws(RPCError) {
+            let result = try dispatch(request)
+            guard let id = request.id else { return nil }
+            return Responses.success(id: id, result: result)
+        } catch {
+            guard let id = request.id else {
+                logger.warning("notification \(request.method) failed: \(error.message)")
+                return nil
+            }
+            return Responses.failure(id: id, error: error)
+        }
+    }
+
+    // MARK: Dispatch
+
+    private func dispatch(_ request: Request) throws(RPCError) -> ResultWriter {
+        if request.method == "exit" { return exit(request) }
+        if isShuttingDown { throw .shuttingDown }
+        switch request.method {
+        case "initialize": return try initialize(Params(request.params, allowed: ["processId", "clientInfo", "capabilities"]))
+        case "shutdown": return try shutdown(Params(request.params, allowed: []))
+        case "form.open": return try openForm(Params(request.params, allowed: ["kind", "form", "values", "at"]))
+        case "form.edit": return try edit(Params(request.params, allowed: ["form", "field", "value", "at"]))
+        case "form.submit": return try submit(Params(request.params, allowed: ["form", "at"]))
+        case "form.snapshot": return try snapshot(Params(request.params, allowed: ["form", "at"]))
+        case "form.close": return try closeForm(Params(request.params, allowed: ["form", "at"]))
+        case "clock.advance": return try advanceClock(Params(request.params, allowed: ["by", "to"]))
+        default: throw .methodNotFound(request.method)
+        }
+    }
+
+    private func initialize(_ params: Params) throws(RPCError) -> ResultWriter {
+        guard !isInitialized else { throw .alreadyInitialized }
+        _ = try params.count("processId")
+        isInitialized = true
+        let configuration = self.configuration
+        let catalog = self.catalog
+        return { result in
+            result.object { body in
+                body.key("serverInfo")
+                body.object {
+                    $0.key("name"); $0.string(Self.name)
+                    $0.key("version"); $0.string(Self.version)
+                }
+                body.key("protocolVersion"); body.string(Self.protocolVersion)
+                body.key("capabilities")
+                body.object { capabilities in
+                    capabilities.key("forms")
+                    capabilities.array { list in
+                        for definition in catalog.definitions { Self.describe(definition, to: &list) }
+                    }
+                    capabilities.key("clock"); capabilities.string(configuration.clock.rawValue)
+                    capabilities.key("clocks")
+                    capabilities.array { list in ClockMode.allCases.forEach { list.string($0.rawValue) } }
+                    capabilities.key("debounceMs"); capabilities.int(configuration.debounce.milliseconds)
+                    capabilities.key("limits")
+                    capabilities.object { limits in
+                        limits.key("maxLineBytes"); limits.int(configuration.limits.maxLineBytes)
+                        limits.key("maxValueLength"); limits.int(configuration.limits.maxValueLength)
+                        limits.key("maxForms"); limits.int(configuration.limits.maxForms)
+                        limits.key("maxBatch"); limits.int(configuration.limits.maxBatch)
+                        limits.key("maxDepth"); limits.int(configuration.limits.maxDepth)
+                    }
+                }
+            }
+        }
+    }
+
+    private static func describe(_ definition: FormDefinition, to writer: inout JSONWriter) {
+        writer.object { form in
+            form.key("kind"); form.string(definition.kind)
+            form.key("fields")
+            form.array { fields in
+                for field in definition.fields {
+                    fields.object {
+                        $0.key("name"); $0.string(field.name)
+                        $0.key("required"); $0.bool(field.isRequired)
+                        $0.key("secret"); $0.bool(field.isSecret)
+                        $0.key("remoteCheck")
+                        if let check = field.remoteCheck { $0.string(check.kind.rawValue) } else { $0.null() }
+                    }
+                }
+            }
+        }
+    }
+
+    private func shutdown(_ params: Params) throws(RPCError) -> ResultWriter {
+        isShuttingDown = true
+        return { $0.null() }
+    }
+
+    private func exit(_ request: Request) -> ResultWriter {
+        exitCode = isShuttingDown ? 0 : 1
+        return { $0.null() }
+    }
+
+    private func openForm(_ params: Params) throws(RPCError) -> ResultWriter {
+        try advanceToMessageTime(params)
+        let kind = try params.string("kind") ?? "signup"
+        let values = try params.stringMap("values") ?? []
+        guard let definition = catalog.definition(kind) else { throw .unknownFormKind(kind, known: catalog.kinds) }
+        for (field, value) in values {
+            guard definition.index(of: field) != nil else {
+                throw .unknownField(field, kind: kind, fields: definition.fields.map(\.name))
+            }
+            try checkLength(of: value, field: field)
+        }
+        let id: String
+        if let requested = try params.string("form") {
+            guard !requested.isEmpty else { throw .invalidParams(member: "params.form", problem: "must not be empty") }
+            guard forms[requested] == nil else { throw .formIDInUse(requested) }
+            id = requested
+        } else {
+            id = nextGeneratedID()
+        }
+        let session = try open(definition, id: id, values: Dictionary(values, uniquingKeysWith: { $1 }))
+        return { result in
+            result.object {
+                $0.key("form"); $0.string(session.id)
+                $0.key("kind"); $0.string(definition.kind)
+                $0.key("version"); $0.int(session.pipeline.version)
+            }
+        }
+    }
+
+    private func edit(_ params: Params) throws(RPCError) -> ResultWriter {
+        try advanceToMessageTime(params)
+        let field = try params.requiredString("field")
+        let value = try params.requiredString("value")
+        let session = try form(params)
+        let definition = session.pipeline.definition
+        guard definition.index(of: field) != nil else {
+            throw .unknownField(field, kind: definition.kind, fields: definition.fields.map(\.name))
+        }
+        try checkLength(of: value, field: field)
+        let version: Int
+        do throws(FormError) {
+            version = try session.pipeline.edit(field, to: value)
+        } catch {
+            throw .internalError(error.description)
+        }
+        return { result in
+            result.object {
+                $0.key("form"); $0.string(session.id)
+                $0.key("version"); $0.int(version)
+            }
+        }
+    }
+
+    private func submit(_ params: Params) throws(RPCError) -> ResultWriter {
+        try advanceToMessageTime(params)
+        let session = try form(params)
+        var rejection: SubmitRejection?
+        do throws(SubmitRejection) { try session.pipeline.submit() } catch { rejection = error }
+        return { result in
+            result.object {
+                $0.key("form"); $0.string(session.id)
+                $0.key("accepted"); $0.bool(rejection == nil)
+                if let rejection {
+                    $0.key("reason"); $0.string(rejection.rawValue)
+                }
+            }
+        }
+    }
+
+    private func snapshot(_ params: Params) throws(RPCError) -> ResultWriter {
+        try advanceToMessageTime(params)
+        let session = try form(params)
+        let snapshot = session.pipeline.snapshot
+        let version = session.pipeline.version
+        return { result in
+            result.object { body in
+                body.key("form"); body.string(session.id)
+                body.key("kind"); body.string(session.pipeline.definition.kind)
+                body.key("version"); body.int(version)
+                body.key("fields")
+                body.array { fields in
+                    for update in snapshot.fields {
+                        fields.object {
+                            $0.key("field"); $0.string(update.field)
+                            Notifications.writeResult(update.result, to: &$0)
+                            $0.key("version"); $0.int(update.version)
+                        }
+                    }
+                }
+                body.key("submitEnabled"); body.bool(snapshot.submitEnabled)
+                body.key("submission")
+                body.object { Notifications.writeSubmission(snapshot.submission, to: &$0) }
+            }
+        }
+    }
+
+    private func closeForm(_ params: Params) throws(RPCError) -> ResultWriter {
+        try advanceToMessageTime(params)
+        let id = try params.string("form") ?? Self.defaultFormID
+        guard let session = forms.removeValue(forKey: id) else { throw .unknownForm(id) }
+        session.close()
+        return { result in result.object { $0.key("form"); $0.string(id) } }
+    }
+
+    private func advanceClock(_ params: Params) throws(RPCError) -> ResultWriter {
+        guard case .virtual(let scheduler) = clock else { throw .clockNotVirtual(method: "clock.advance") }
+        let by = try params.count("by")
+        let to = try params.count("to")
+        switch (by, to) {
+        case (let by?, nil): try advance(scheduler, to: scheduler.now.milliseconds + by)
+        case (nil, let to?): try advance(scheduler, to: to)
+        case (nil, nil): throw .invalidParams(member: "params", problem: "needs either by or to")
+        case (_?, _?): throw .invalidParams(member: "params", problem: "takes by or to, not both")
+        }
+        let now = scheduler.now.milliseconds
+        return { result in result.object { $0.key("now"); $0.int(now) } }
+    }
+
+    // MARK: Helpers
+
+    /// Moves virtual time to the message's `at`, running everything due first.
+    private func advanceToMessageTime(_ params: Params) throws(RPCError) {
+        guard let at = try params.count("at") else { return }
+        guard case .virtual(let scheduler) = clock else { throw .clockNotVirtual(method: "at") }
+        try advance(scheduler, to: at)
+    }
+
+    private func advance(_ scheduler: VirtualTimeScheduler, to time: Int64) throws(RPCError) {
+        let now = scheduler.now.milliseconds
+        guard time >= now else { throw .timeWentBackwards(now: now, requested: time) }
+        scheduler.advance(to: TimePoint(milliseconds: time))
+    }
+
+    private func checkLength(of value: String, field: String) throws(RPCError) {
+        let limit = configuration.limits.maxValueLength
+        if value.utf8.count > limit, value.count > limit { throw .valueTooLong(field: field, limit: limit) }
+    }
+
+    /// The form a message addresses: the named one, or the default form, opened on first use.
+    private func form(_ params: Params) throws(RPCError) -> FormSession {
+        if let id = try params.string("form") {
+            guard let session = forms[id] else { throw .unknownForm(id) }
+            return session
+        }
+        if let session = forms[Self.defaultFormID] { return session }
+        return try open(.signup, id: Self.defaultFormID, values: [:])
+    }
+
+    private func open(_ definition: FormDefinition, id: String, values: [String: String]) throws(RPCError) -> FormSession {
+        guard forms.count < configuration.limits.maxForms else {
+            throw .tooManyForms(limit: configuration.limits.maxForms)
+        }
+        let pipeline = FormPipeline(
+            definition: definition, services: services, scheduler: clock.scheduler,
+            debounce: configuration.debounce, initialValues: values)
+        let session = FormSession(id: id, pipeline: pipeline)
+        forms[id] = session
+        let scheduler = clock.scheduler
+        session.startEvents(to: sink) { scheduler.now.milliseconds }
+        return session
+    }
+
+    private func nextGeneratedID() -> String {
+        while true {
+            let id = "form-\(nextFormNumber)"
+            nextFormNumber += 1
+            if forms[id] == nil { return id }
+        }
+    }
+}

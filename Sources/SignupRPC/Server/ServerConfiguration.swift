@@ -1,0 +1,38 @@
+import SignupCore
+
+/// How the server keeps time.
+enum ClockMode: String, CaseIterable {
+    /// Debounce and backend latency in wall-clock time.
+    case real
+    /// Time moves only on `clock.advance` or a message's `at`; output is byte-identical run to run.
+    case virtual
+}
+
+/// The limits the server enforces, each breach answered with its own error code.
+struct Limits: Equatable {
+    var maxLineBytes = 1 << 20
+    var maxValueLength = 4096
+    var maxForms = 10_000
+    var maxBatch = 1000
+    var maxDepth = JSONParser.defaultMaxDepth
+}
+
+/// Everything the command line decides.
+struct ServerConfiguration {
+    var clock: ClockMode = .real
+    var debounce: TimeSpan = .milliseconds(300)
+    var script: ScriptedDirectory.Script = .builtIn
+    var limits = Limits()
+    var logLevel: LogLevel = .warning
+}
+
+extension ScriptedDirectory.Script {
+    /// The directory used when no `--directory` file is given: a few well-known names are taken,
+    /// checks take 200 ms and registration 1 s, like the GitHubSignup sample's mock API.
+    static let builtIn = ScriptedDirectory.Script(
+        takenNames: ["admin", "root", "octocat", "taken"],
+        failingNames: ["servererror"],
+        defaultVerdict: .available,
+        checkLatency: .fixed(.milliseconds(200)),
+        registrationLatency: .fixed(.milliseconds(1000)))
+}

@@ -1,0 +1,89 @@
+/// One unit of input for the server.
+enum InputItem: Sendable {
+    /// A complete line without its `\n` (and without a `\r` before it).
+    case line([UInt8])
+    /// A line longer than the limit; its bytes were skipped, never buffered.
+    case oversizeLine
+    /// Bytes after the last `\n` when the input ended.
+    case truncatedLine
+}
+
+/// Cuts a byte stream into lines. Skips a byte-order mark at the very start and blank lines, and
+/// never holds more than `maxLineBytes` of one line: the rest of a longer line is discarded as it
+/// arrives, so a 100 MB line costs no more memory than a short one.
+struct LineSplitter {
+    let maxLineBytes: Int
+    private var pending: [UInt8] = []
+    private var discarding = false
+    private var atStreamStart = true
+
+    init(maxLineBytes: Int) {
+        self.maxLineBytes = maxLineBytes
+    }
+
+    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem]) {
+        var start = 0
+        while start < chunk.count {
+            let rest = UnsafeBufferPointer(rebasing: chunk[start...])
+            guard let newline = rest.firstIndex(of: 0x0A) else {
+                append(rest)
+                return
+            }
+            append(UnsafeBufferPointer(rebasing: rest[rest.startIndex..<newline]))
+            endLine(into: &items)
+            start += newline + 1
+        }
+    }
+
+    /// Ends the stream: bytes left without a newline become a truncated line.
+    mutating func finish(into items: inout [InputItem]) {
+        if discarding {
+            items.append(.oversizeLine)
+        } else {
+            stripByteOrderMark()
+            if !isBlank(pending) { items.append(.truncatedLine) }
+        }
+        pending = []
+        discarding = false
+    }
+
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !discarding, !bytes.isEmpty else { return }
+        // A `\r` may still be stripped at the line's end, so allow one byte more than the limit.
+        if pending.count + bytes.count > maxLineBytes + 1 {
+            discarding = true
+            pending = []
+            return
+        }
+        pending.append(contentsOf: bytes)
+    }
+
+    private mutating func endLine(into items: inout [InputItem]) {
+        defer {
+            pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
+            discarding = false
+        }
+        if discarding {
+            items.append(.oversizeLine)
+            atStreamStart = false
+            return
+        }
+        stripByteOrderMark()
+        if pending.last == 0x0D { pending.removeLast() }
+        if pending.count > maxLineBytes {
+            items.append(.oversizeLine)
+            return
+        }
+        if !isBlank(pending) { items.append(.line(pending)) }
+    }
+
+    private mutating func stripByteOrderMark() {
+        guard atStreamStart else { return }
+        atStreamStart = false
+        if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
+    }
+
+    private func isBlank(_ bytes: [UInt8]) -> Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+}

@@ -1,0 +1,48 @@
+import SignupCore
+@testable import SignupRPC
+
+/// Collects what the server sends, one line per message.
+final class CollectingSink: MessageSink {
+    private(set) var lines: [String] = []
+
+    func send(_ message: [UInt8]) {
+        lines.append(String(decoding: message, as: UTF8.self))
+    }
+
+    func take() -> [String] {
+        defer { lines.removeAll() }
+        return lines
+    }
+}
+
+/// A server on a virtual clock, driven in process line by line.
+final class ServerHarness {
+    let sink = CollectingSink()
+    let scheduler = VirtualTimeScheduler()
+    let server: Server
+
+    init(configure: (inout ServerConfiguration) -> Void = { _ in }) {
+        var configuration = ServerConfiguration()
+        configuration.clock = .virtual
+        configuration.logLevel = .error
+        configure(&configuration)
+        let directory = ScriptedDirectory(script: configuration.script, scheduler: scheduler)
+        server = Server(configuration: configuration, clock: .virtual(scheduler),
+                        services: FormServices(directory: directory), sink: sink)
+    }
+
+    /// Sends one line (bytes as given) and returns every message the server sent because of it.
+    func send(_ bytes: [UInt8]) -> [String] {
+        bytes.withUnsafeBufferPointer { server.handle(line: $0) }
+        return sink.take()
+    }
+
+    func send(_ line: String) -> [String] {
+        send(Array(line.utf8))
+    }
+
+    /// Sends a line and returns only its response (the last message), dropping events.
+    func respond(_ line: String) -> String? {
+        send(line).last
+    }
+}
