@@ -218,6 +218,7 @@ final class Server {
             }
             try checkLength(of: value, field: field)
         }
+        try checkFormLimit()
         let id: String
         if let requested = try params.string("form") {
             guard !requested.isEmpty else { throw .invalidParams(member: "params.form", problem: "must not be empty") }
@@ -356,9 +357,7 @@ final class Server {
     }
 
     private func open(_ definition: FormDefinition, id: String, values: [String: String]) throws(RPCError) -> FormSession {
-        guard forms.count < configuration.limits.maxForms else {
-            throw .tooManyForms(limit: configuration.limits.maxForms)
-        }
+        try checkFormLimit()
         let pipeline = FormPipeline(
             definition: definition, services: services, scheduler: clock.scheduler,
             debounce: configuration.debounce, initialValues: values)
@@ -367,6 +366,12 @@ final class Server {
         let scheduler = clock.scheduler
         session.startEvents(to: sink) { scheduler.now.milliseconds }
         return session
+    }
+
+    private func checkFormLimit() throws(RPCError) {
+        guard forms.count < configuration.limits.maxForms else {
+            throw .tooManyForms(limit: configuration.limits.maxForms)
+        }
     }
 
     private func nextGeneratedID() -> String {

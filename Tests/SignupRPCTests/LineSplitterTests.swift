@@ -1,0 +1,44 @@
+import Testing
+@testable import SignupRPC
+
+@Suite struct LineSplitterTests {
+    private func split(_ chunks: [[UInt8]], limit: Int = 16) -> [String] {
+        var splitter = LineSplitter(maxLineBytes: limit)
+        var items: [InputItem] = []
+        for chunk in chunks { chunk.withUnsafeBufferPointer { splitter.feed($0, into: &items) } }
+        splitter.finish(into: &items)
+        return items.map { item in
+            switch item {
+            case .line(let bytes): return "line " + String(decoding: bytes, as: UTF8.self)
+            case .oversizeLine: return "oversize"
+            case .truncatedLine: return "truncated"
+            }
+        }
+    }
+
+    @Test func splitsOnNewlinesAcceptingCRLFAndSkippingBlankLines() {
+        #expect(split([Array("a\r\n\nb\n  \n\r\nc\n".utf8)]) == ["line a", "line b", "line c"])
+        #expect(split([Array("ab".utf8), Array("c\nd".utf8), Array("e\n".utf8)]) == ["line abc", "line de"])
+    }
+
+    @Test func skipsAByteOrderMarkOnlyAtTheStartOfTheStream() {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        #expect(split([bom + Array("a\n".utf8) + bom + Array("b\n".utf8)])
+            == ["line a", "line " + String(decoding: bom + Array("b".utf8), as: UTF8.self)])
+        #expect(split([[0xEF], [0xBB, 0xBF, 0x61, 0x0A]]) == ["line a"])
+    }
+
+    @Test func anOversizeLineIsReportedOnceAndTheNextLineIsIntact() {
+        let long = [UInt8](repeating: UInt8(ascii: "x"), count: 40)
+        #expect(split([long, long, Array("\nok\n".utf8)]) == ["oversize", "line ok"])
+        #expect(split([Array(String(repeating: "y", count: 16).utf8) + Array("\r\n".utf8)])
+            == ["line " + String(repeating: "y", count: 16)])
+        #expect(split([Array(String(repeating: "y", count: 17).utf8) + [0x0A]]) == ["oversize"])
+        #expect(split([long]) == ["oversize"])
+    }
+
+    @Test func bytesAfterTheLastNewlineAreATruncatedLine() {
+        #expect(split([Array("a\n{\"x\"".utf8)]) == ["line a", "truncated"])
+        #expect(split([Array("a\n  ".utf8)]) == ["line a"])
+    }
+}
