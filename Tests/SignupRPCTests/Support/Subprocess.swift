@@ -1,0 +1,80 @@
+import Foundation
+
+/// Runs the built `signup-rpc` as a child process, the way frontends do.
+struct Subprocess {
+    struct Output {
+        var stdout: String
+        var stderr: String
+        var status: Int32
+        var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    }
+
+    /// The `signup-rpc` built next to the test bundle.
+    static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["SIGNUP_RPC_BINARY"] { return URL(fileURLWithPath: path) }
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = testBinary.deletingLastPathComponent()
+        // On Linux the test bundle is a file in the products directory; elsewhere it may be a folder.
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("signup-rpc").path),
+              directory.path != "/" {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("signup-rpc")
+    }
+
+    /// The package's root folder, for Examples/ and protocol.md.
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// Feeds `input` to the process (from another thread, so a full pipe cannot deadlock) and
+    /// collects everything it writes until it exits.
+    static func run(_ arguments: [String], input: Data) throws -> Output {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let writer = stdin.fileHandleForWriting
+        let feeding = Thread {
+            try? writer.write(contentsOf: input)
+            try? writer.close()
+        }
+        feeding.start()
+        let errorCollector = ErrorCollector(handle: stderr.fileHandleForReading)
+        errorCollector.start()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(stdout: String(decoding: out, as: UTF8.self), stderr: errorCollector.wait(),
+                      status: process.terminationStatus)
+    }
+
+    static func run(_ arguments: [String], input: String) throws -> Output {
+        try run(arguments, input: Data(input.utf8))
+    }
+}
+
+/// Drains stderr on its own thread so a chatty child cannot block on a full pipe.
+private final class ErrorCollector: @unchecked Sendable {
+    private let handle: FileHandle
+    private let done = DispatchSemaphore(value: 0)
+    private var data = Data()
+
+    init(handle: FileHandle) { self.handle = handle }
+
+    func start() {
+        Thread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }.start()
+    }
+
+    func wait() -> String {
+        done.wait()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
