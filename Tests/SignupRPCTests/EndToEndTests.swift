@@ -41,7 +41,7 @@ import Testing
                           "username.checking", "username.available"])
     }
 
-    @Test func aStrayPrintCannotReachTheProtocolStreamAndDiagnosticsGoToStderr() throws {
+    @Test func diagnosticsGoToStderrNeverToTheProtocolStream() throws {
         let output = try Subprocess.run(["--clock", "virtual", "--log-level", "warning"],
                                         input: #"{"jsonrpc":"2.0","method":"nope"}"# + "\n")
         #expect(output.stdout.isEmpty)
