@@ -8,7 +8,9 @@ let package = Package(
         .executable(name: "signup-rpc", targets: ["SignupRPC"]),
     ],
     targets: [
-        .target(name: "SignupCore"),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
+        .target(name: "SignupCore", dependencies: ["CSQLite", "CCrypt"]),
         .executableTarget(name: "SignupRPC", dependencies: ["SignupCore"]),
         .testTarget(name: "SignupCoreTests", dependencies: ["SignupCore"]),
         .testTarget(name: "SignupRPCTests", dependencies: ["SignupRPC", "SignupCore"]),

@@ -35,8 +35,13 @@ case .run(var configuration, let directoryFile):
     let loop = EventLoop()
     let settings = UncheckedTransfer(configuration)
     loop.execute {
-        let service = StdioService(configuration: settings.value, loop: loop, messageFD: messageFD)
-        service.start()
+        do throws(StoreError) {
+            let service = try StdioService(configuration: settings.value, loop: loop, messageFD: messageFD)
+            service.start()
+        } catch {
+            FileHandle.standardError.write(Data("signup-rpc: \(error.description)\n".utf8))
+            exit(74)
+        }
     }
     // The loop and the stdin thread do the work; the process ends by exit() from the loop.
     while true { sleep(3600) }

@@ -4,8 +4,9 @@ public enum RegistrationOutcome: Hashable, Sendable {
     case registered(account: JSONValue)
     /// Someone holds the name already (for example, they won a race since the availability check).
     case usernameTaken
-    /// The backend declined; the user may try again.
-    case refused(reason: String)
+    /// The backend declined; the user may try again. `details` become the failure's params
+    /// (for example the HTTP status).
+    case refused(reason: String, details: [String: JSONValue] = [:])
 }
 
 /// Creates accounts.

@@ -30,8 +30,8 @@ struct Submitter {
                         return .succeeded(account: account)
                     case .usernameTaken:
                         return .failed(SubmissionFailure(action.taken))
-                    case .refused:
-                        return .failed(SubmissionFailure(action.refused))
+                    case .refused(_, let details):
+                        return .failed(SubmissionFailure(action.refused, params: details))
                     }
                 }
                 .catchAndReturn(.failed(SubmissionFailure(action.unavailable)))

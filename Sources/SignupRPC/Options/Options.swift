@@ -1,3 +1,4 @@
+import Foundation
 import SignupCore
 
 /// What the command line asks for.
@@ -25,6 +26,10 @@ enum Options {
                                    virtual: time moves only by clock.advance or a message's "at"
           --debounce-ms N          quiet time before a remote check runs (default 300; 0 = at once)
           --directory FILE         scripted user directory as JSON (default: the built-in one)
+          --store PATH             durable SQLite user directory (created if missing)
+          --availability-url URL   HTTP backend: GET URL with {username}; 404 means available
+          --signup-url URL         HTTP backend: POST {"username","password"} as JSON to register
+          --http-timeout-ms N      HTTP backend: request timeout (default 5000)
           --log-level LEVEL        error, warning (default), info or debug, on stderr
           --max-line-bytes N       longest accepted line (default 1048576)
           --max-value-length N     longest field value in characters (default 4096)
@@ -38,6 +43,9 @@ enum Options {
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var configuration = ServerConfiguration()
         var directoryFile: String?
+        var storePath: String?
+        var availabilityTemplate: String?
+        var signupURL: String?
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -81,6 +89,15 @@ enum Options {
                 configuration.debounce = .milliseconds(Int64(try count()))
             case "--directory":
                 directoryFile = try value()
+            case "--store":
+                storePath = try value()
+                guard !storePath!.isEmpty else { throw UsageError(description: "--store needs a file path") }
+            case "--availability-url":
+                availabilityTemplate = try value()
+            case "--signup-url":
+                signupURL = try value()
+            case "--http-timeout-ms":
+                configuration.httpTimeout = .milliseconds(Int64(try positive()))
             case "--log-level":
                 let text = try value()
                 guard let level = LogLevel(name: text) else {
@@ -100,6 +117,37 @@ enum Options {
                     ? "unknown option '\(name)'" : "unexpected argument '\(argument)'")
             }
         }
+        configuration.backend = try backend(
+            directoryFile: directoryFile, storePath: storePath,
+            availabilityTemplate: availabilityTemplate, signupURL: signupURL, clock: configuration.clock)
         return .run(configuration, directoryFile: directoryFile)
+    }
+
+    /// Exactly one source of truth per process.
+    private static func backend(
+        directoryFile: String?, storePath: String?, availabilityTemplate: String?, signupURL: String?, clock: ClockMode
+    ) throws(UsageError) -> BackendChoice {
+        let usesHTTP = availabilityTemplate != nil || signupURL != nil
+        let sources = [directoryFile != nil ? "--directory" : nil, storePath != nil ? "--store" : nil,
+                       usesHTTP ? "the HTTP URLs" : nil].compactMap { $0 }
+        if sources.count > 1 {
+            throw UsageError(description: "choose one user directory: \(sources.joined(separator: " or ")), not several")
+        }
+        if let storePath { return .store(path: storePath) }
+        guard usesHTTP else { return .scripted }
+        guard let availabilityTemplate, let signupURL else {
+            throw UsageError(description: "--availability-url and --signup-url go together")
+        }
+        guard availabilityTemplate.contains("{username}"),
+              URL(string: availabilityTemplate.replacingOccurrences(of: "{username}", with: "x"))?.scheme != nil else {
+            throw UsageError(description: "--availability-url must be an absolute URL containing {username}")
+        }
+        guard let url = URL(string: signupURL), url.scheme != nil else {
+            throw UsageError(description: "--signup-url must be an absolute URL")
+        }
+        guard clock == .real else {
+            throw UsageError(description: "the HTTP backend answers in real time; it needs --clock real")
+        }
+        return .http(availabilityTemplate: availabilityTemplate, signupURL: url)
     }
 }

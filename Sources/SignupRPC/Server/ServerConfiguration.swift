@@ -1,3 +1,4 @@
+import Foundation
 import SignupCore
 
 /// How the server keeps time.
@@ -17,11 +18,23 @@ struct Limits: Equatable {
     var maxDepth = JSONParser.defaultMaxDepth
 }
 
+/// The one source of truth for users, chosen on the command line.
+enum BackendChoice: Equatable {
+    /// The in-memory scripted directory (built in, or from `--directory`).
+    case scripted
+    /// The SQLite user store at a path (`--store`).
+    case store(path: String)
+    /// The application's own server (`--availability-url` and `--signup-url`).
+    case http(availabilityTemplate: String, signupURL: URL)
+}
+
 /// Everything the command line decides.
 struct ServerConfiguration {
     var clock: ClockMode = .real
     var debounce: TimeSpan = .milliseconds(300)
+    var backend: BackendChoice = .scripted
     var script: ScriptedDirectory.Script = .builtIn
+    var httpTimeout: TimeSpan = .milliseconds(5000)
     var limits = Limits()
     var logLevel: LogLevel = .warning
 }

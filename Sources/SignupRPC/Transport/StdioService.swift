@@ -13,8 +13,8 @@ final class StdioService {
     private let logger: Logger
     private var drainDeadline: TimePoint?
 
-    /// Builds everything on the loop; call from the loop only.
-    init(configuration: ServerConfiguration, loop: EventLoop, messageFD: Int32) {
+    /// Builds everything on the loop; call from the loop only. Fails when the user store cannot be opened.
+    init(configuration: ServerConfiguration, loop: EventLoop, messageFD: Int32) throws(StoreError) {
         self.loop = loop
         logger = Logger(level: configuration.logLevel)
         let logger = self.logger
@@ -25,8 +25,28 @@ final class StdioService {
         let clock: Server.Clock = configuration.clock == .virtual
             ? .virtual(VirtualTimeScheduler())
             : .real(RealTimeScheduler(loop: loop))
-        let directory = ScriptedDirectory(script: configuration.script, scheduler: clock.scheduler)
-        server = Server(configuration: configuration, clock: clock, services: FormServices(directory: directory), sink: writer)
+        let services = try Self.services(for: configuration, clock: clock, loop: loop)
+        server = Server(configuration: configuration, clock: clock, services: services, sink: writer)
+    }
+
+    private static func services(
+        for configuration: ServerConfiguration, clock: Server.Clock, loop: EventLoop
+    ) throws(StoreError) -> FormServices {
+        switch configuration.backend {
+        case .scripted:
+            return FormServices(directory: ScriptedDirectory(script: configuration.script, scheduler: clock.scheduler))
+        case .store(let path):
+            let store = try UserStore(path: path)
+            let runner: any BlockingWorkRunner = switch clock {
+            case .virtual(let scheduler): InlineWorkRunner(scheduler: scheduler)
+            case .real: BackgroundWorkRunner(loop: loop)
+            }
+            return FormServices(directory: SQLiteDirectory(store: store, runner: runner))
+        case .http(let template, let signupURL):
+            return FormServices(directory: HTTPDirectory(
+                configuration: .init(availabilityTemplate: template, signupURL: signupURL, timeout: configuration.httpTimeout),
+                loop: loop))
+        }
     }
 
     /// Starts reading stdin; the process ends from the loop.

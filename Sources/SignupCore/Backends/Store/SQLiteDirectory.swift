@@ -1,0 +1,49 @@
+/// The user directory kept in a `UserStore`: availability reads the table, registration hashes the
+/// password (off the event loop) and inserts. A registration that loses a race to another process
+/// answers `usernameTaken`. Any store failure is a `BackendError`, shown as `backend.unavailable`.
+public final class SQLiteDirectory: UsernameAvailabilityChecking, AccountRegistering {
+    public let store: UserStore
+    private let runner: any BlockingWorkRunner
+
+    public init(store: UserStore, runner: any BlockingWorkRunner) {
+        self.store = store
+        self.runner = runner
+    }
+
+    public func availability(of username: String) -> EventStream<Availability> {
+        let store = self.store
+        return runner.run {
+            Self.backendResult { () throws(StoreError) in try store.isRegistered(username) ? .taken : .available }
+        }
+    }
+
+    public func register(username: String, password: String) -> EventStream<RegistrationOutcome> {
+        let store = self.store
+        return runner.run {
+            Self.backendResult { () throws(StoreError) -> RegistrationOutcome in
+                let hash: String
+                do throws(PasswordHasher.Failure) {
+                    hash = try PasswordHasher.hash(password)
+                } catch {
+                    throw .hashing(error.description)
+                }
+                guard try store.register(username, passwordHash: hash) else { return .usernameTaken }
+                return .registered(account: .object(["username": .string(username)]))
+            }
+        }
+    }
+
+    /// Whether the password matches the stored hash; false for an unknown name.
+    public func verify(username: String, password: String) throws(StoreError) -> Bool {
+        guard let hash = try store.passwordHash(of: username) else { return false }
+        return PasswordHasher.verify(password, against: hash)
+    }
+
+    private static func backendResult<Value>(_ body: () throws(StoreError) -> Value) -> Result<Value, BackendError> {
+        do throws(StoreError) {
+            return .success(try body())
+        } catch {
+            return .failure(.unavailable(reason: error.description))
+        }
+    }
+}

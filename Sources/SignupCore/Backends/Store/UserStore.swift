@@ -1,0 +1,124 @@
+import Foundation
+
+/// The durable user directory: one SQLite file shared by every `signup-rpc` process that names it.
+///
+/// WAL journal with `synchronous=FULL`, so a registration is on disk before it is acknowledged;
+/// usernames unique case-insensitively (Unicode lower-casing, not SQLite's ASCII-only NOCASE);
+/// only password hashes are stored. Calls block and are serialised; make them off the event loop.
+public final class UserStore: @unchecked Sendable {
+    /// The schema this build writes; older stores are migrated when opened.
+    public static let schemaVersion = 1
+
+    public let path: String
+    private let connection: SQLiteConnection
+    private let lock = NSLock()
+
+    /// Opens (creating and migrating as needed) the store at `path`.
+    public init(path: String, busyTimeout: TimeSpan = .seconds(5)) throws(StoreError) {
+        self.path = path
+        connection = try SQLiteConnection(path: path, busyTimeout: busyTimeout)
+        try connection.execute("PRAGMA journal_mode=WAL")
+        try connection.execute("PRAGMA synchronous=FULL")
+        try migrate()
+    }
+
+    /// Whether the name is registered (compared case-insensitively).
+    public func isRegistered(_ username: String) throws(StoreError) -> Bool {
+        try locked { () throws(StoreError) in
+            try !connection.query("SELECT 1 FROM users WHERE username_key = ?", [.text(Self.key(username))]).isEmpty
+        }
+    }
+
+    /// Registers a name with a password hash. Returns false when the name is already registered
+    /// (by this process or another). Returns only after the row is committed to disk.
+    public func register(_ username: String, passwordHash: String, at createdAt: Date = Date()) throws(StoreError) -> Bool {
+        try locked { () throws(StoreError) -> Bool in
+            var attempt = 0
+            while true {
+                do throws(StoreError) {
+                    try connection.query(
+                        "INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?)",
+                        [.text(username), .text(Self.key(username)), .text(passwordHash),
+                         .integer(Int64(createdAt.timeIntervalSince1970 * 1000))])
+                    return true
+                } catch {
+                    if SQLiteConnection.isUniqueViolation(error) { return false }
+                    // The busy timeout already waited; a few more tries ride out a long writer.
+                    if case .locked = error, attempt < 3 {
+                        attempt += 1
+                        continue
+                    }
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// The stored hash for a name, or nil when it is not registered.
+    public func passwordHash(of username: String) throws(StoreError) -> String? {
+        try locked { () throws(StoreError) -> String? in
+            let rows = try connection.query("SELECT password_hash FROM users WHERE username_key = ?", [.text(Self.key(username))])
+            guard case .text(let hash)? = rows.first?.first else { return nil }
+            return hash
+        }
+    }
+
+    /// The registered names in the order they were registered, as written.
+    public func registeredNames() throws(StoreError) -> [String] {
+        try locked { () throws(StoreError) -> [String] in
+            try connection.query("SELECT username FROM users ORDER BY id").compactMap { row in
+                if case .text(let name)? = row.first { return name } else { return nil }
+            }
+        }
+    }
+
+    /// The result of SQLite's `PRAGMA integrity_check`: "ok" for a sound file.
+    public func integrityCheck() throws(StoreError) -> String {
+        try locked { () throws(StoreError) -> String in
+            let rows = try connection.query("PRAGMA integrity_check")
+            return rows.compactMap { row in if case .text(let text)? = row.first { return text } else { return nil } }
+                .joined(separator: "\n")
+        }
+    }
+
+    private func migrate() throws(StoreError) {
+        try connection.execute("BEGIN IMMEDIATE")
+        do throws(StoreError) {
+            let rows = try connection.query("PRAGMA user_version")
+            guard case .integer(let found)? = rows.first?.first else {
+                throw .sqlite(path: path, code: 0, message: "PRAGMA user_version returned nothing")
+            }
+            let version = Int(found)
+            if version > Self.schemaVersion { throw .newerSchema(path: path, version: version) }
+            if version < 1 {
+                try connection.execute("""
+                    CREATE TABLE users (
+                        id INTEGER PRIMARY KEY,
+                        username TEXT NOT NULL,
+                        username_key TEXT NOT NULL UNIQUE,
+                        password_hash TEXT NOT NULL,
+                        created_at INTEGER NOT NULL
+                    )
+                    """)
+            }
+            if version < Self.schemaVersion {
+                try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func locked<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// The case-insensitive identity of a name.
+    static func key(_ username: String) -> String {
+        username.lowercased()
+    }
+}

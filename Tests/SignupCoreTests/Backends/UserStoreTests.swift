@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+@testable import SignupCore
+
+@Suite struct PasswordHasherTests {
+    @Test func aYescryptHashVerifiesTheRightPasswordOnly() throws {
+        let hash = try PasswordHasher.hash("correct horse battery staple")
+        #expect(hash.hasPrefix("$y$"))
+        #expect(!hash.contains("correct horse"))
+        #expect(PasswordHasher.verify("correct horse battery staple", against: hash))
+        #expect(!PasswordHasher.verify("correct horse battery stapl", against: hash))
+        #expect(!PasswordHasher.verify("", against: hash))
+        #expect(!PasswordHasher.verify("anything", against: "not a hash"))
+    }
+
+    @Test func everyHashHasItsOwnSalt() throws {
+        let first = try PasswordHasher.hash("same password")
+        let second = try PasswordHasher.hash("same password")
+        #expect(first != second)
+        #expect(PasswordHasher.verify("same password", against: first))
+        #expect(PasswordHasher.verify("same password", against: second))
+    }
+}
+
+@Suite struct UserStoreTests {
+    @Test func registrationsPersistAndNamesAreUniqueCaseInsensitively() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("users.db")
+        do {
+            let store = try UserStore(path: path)
+            #expect(try !store.isRegistered("Zoë"))
+            #expect(try store.register("Zoë", passwordHash: PasswordHasher.hash("pw-one")))
+            #expect(try !store.register("ZOË", passwordHash: PasswordHasher.hash("pw-two")))
+            #expect(try store.isRegistered("zoë"))
+        }
+        let reopened = try UserStore(path: path)
+        #expect(try reopened.registeredNames() == ["Zoë"])
+        let hash = try #require(try reopened.passwordHash(of: "zoË"))
+        #expect(PasswordHasher.verify("pw-one", against: hash))
+        #expect(try reopened.integrityCheck() == "ok")
+    }
+
+    @Test func twoConnectionsRacingForOneNameHaveExactlyOneWinner() throws {
+        let folder = try TemporaryDirectory()
+        let first = try UserStore(path: folder.path("users.db"))
+        let second = try UserStore(path: folder.path("users.db"))
+        #expect(try !first.isRegistered("alice") && !second.isRegistered("alice"))
+        let results = [try first.register("alice", passwordHash: "$y$x"), try second.register("Alice", passwordHash: "$y$y")]
+        #expect(results == [true, false])
+    }
+
+    @Test func unusableFilesAreRefusedWithAnActionableError() throws {
+        let folder = try TemporaryDirectory()
+        let garbage = folder.path("garbage.db")
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: garbage))
+        #expect(throws: StoreError.notADatabase(path: garbage)) { try UserStore(path: garbage) }
+        let missingFolder = folder.path("missing/users.db")
+        #expect { try UserStore(path: missingFolder) } throws: { error in
+            guard case .cannotOpen(let path, _) = error as? StoreError else { return false }
+            return path == missingFolder
+        }
+    }
+
+    @Test func aNewerSchemaIsNotTouched() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("users.db")
+        _ = try UserStore(path: path)
+        let connection = try SQLiteConnection(path: path, busyTimeout: .seconds(1))
+        try connection.execute("PRAGMA user_version = 9")
+        #expect(throws: StoreError.newerSchema(path: path, version: 9)) { try UserStore(path: path) }
+    }
+}
+
+@Suite struct SQLiteDirectoryTests {
+    private func signUp(_ form: FormPipeline, _ username: String, _ password: String) throws {
+        try form.edit("username", to: username)
+        try form.edit("password", to: password)
+        try form.edit("repeatedPassword", to: password)
+    }
+
+    @Test func theSignupPipelineRegistersThroughTheStoreAndLosingARaceAnswersTaken() throws {
+        let folder = try TemporaryDirectory()
+        let scheduler = VirtualTimeScheduler()
+        let directory = SQLiteDirectory(store: try UserStore(path: folder.path("users.db")),
+                                        runner: InlineWorkRunner(scheduler: scheduler))
+        let services = FormServices(directory: directory)
+        let first = FormPipeline(definition: .signup, services: services, scheduler: scheduler, debounce: .zero)
+        let second = FormPipeline(definition: .signup, services: services, scheduler: scheduler, debounce: .zero)
+        try signUp(first, "alice", "first-secret")
+        try signUp(second, "Alice", "second-secret")
+        scheduler.run()
+        #expect(first.snapshot.submitEnabled && second.snapshot.submitEnabled)
+        try first.submit()
+        try second.submit()
+        scheduler.run()
+        #expect(first.snapshot.submission == .succeeded(account: .object(["username": "alice"])))
+        #expect(second.snapshot.submission == .failed(SubmissionFailure(Message("username.taken", "Username already taken"))))
+        #expect(try directory.verify(username: "ALICE", password: "first-secret"))
+        #expect(try !directory.verify(username: "alice", password: "second-secret"))
+        #expect(try !directory.verify(username: "nobody", password: "first-secret"))
+
+        let third = FormPipeline(definition: .signup, services: services, scheduler: scheduler, debounce: .zero)
+        try third.edit("username", to: "alice")
+        scheduler.run()
+        #expect(third.snapshot.fields[0].result.code == "username.taken")
+    }
+
+    @Test func theClearPasswordIsNeverWrittenToTheDatabaseFiles() throws {
+        let folder = try TemporaryDirectory()
+        let scheduler = VirtualTimeScheduler()
+        let store = try UserStore(path: folder.path("users.db"))
+        let directory = SQLiteDirectory(store: store, runner: InlineWorkRunner(scheduler: scheduler))
+        let form = FormPipeline(definition: .signup, services: FormServices(directory: directory),
+                                scheduler: scheduler, debounce: .zero)
+        let password = "Pl41nT3xtCanary"
+        try signUp(form, "carol", password)
+        scheduler.run()
+        try form.submit()
+        scheduler.run()
+        #expect(try store.registeredNames() == ["carol"])
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        #expect(files.contains("users.db"))
+        var everything = Data()
+        for file in files {
+            let bytes = try Data(contentsOf: folder.url.appendingPathComponent(file))
+            #expect(bytes.range(of: Data(password.utf8)) == nil, "\(file) holds the clear password")
+            everything += bytes
+        }
+        // The row itself is on disk (database or write-ahead log), so the search above saw it.
+        #expect(everything.range(of: Data("carol".utf8)) != nil)
+        #expect(everything.range(of: Data("$y$".utf8)) != nil)
+    }
+
+    @Test func aStoreFailureAtRunTimeIsBackendUnavailable() throws {
+        let folder = try TemporaryDirectory()
+        let scheduler = VirtualTimeScheduler()
+        let path = folder.path("users.db")
+        let store = try UserStore(path: path)
+        let directory = SQLiteDirectory(store: store, runner: InlineWorkRunner(scheduler: scheduler))
+        // Another connection drops the table underneath the running store.
+        try SQLiteConnection(path: path, busyTimeout: .seconds(1)).execute("DROP TABLE users")
+        let form = FormPipeline(definition: .signup, services: FormServices(directory: directory),
+                                scheduler: scheduler, debounce: .zero)
+        try form.edit("username", to: "dave")
+        scheduler.run()
+        #expect(form.snapshot.fields[0].result == Message("backend.unavailable", "Error contacting server").result(.failed))
+    }
+}
