@@ -46,18 +46,34 @@ public final class BackgroundWorkRunner: BlockingWorkRunner, Sendable {
 
     public func run<Value: Sendable>(_ work: @escaping @Sendable () -> Result<Value, BackendError>) -> EventStream<Value> {
         EventStream { observer in
-            let cancellation = ActionDisposable {}
-            let delivery = UncheckedTransfer((observer, cancellation))
+            let pending = PendingDelivery(observer)
+            let handoff = UncheckedTransfer(pending)
             let loop = self.loop
             self.queue.async {
                 let result = work()
-                loop.execute {
-                    let (observer, cancellation) = delivery.value
-                    guard !cancellation.isDisposed else { return }
-                    InlineWorkRunner.deliver(result, to: observer)
-                }
+                loop.execute { handoff.value.deliver(result) }
             }
-            return cancellation
+            return Disposables.create { pending.cancel() }
         }
+    }
+}
+
+/// The observer of one piece of work done elsewhere, reached only through the event loop: it
+/// delivers the result once, or nothing after `cancel()`.
+final class PendingDelivery<Value> {
+    private var observer: Observer<Value>?
+
+    init(_ observer: Observer<Value>) {
+        self.observer = observer
+    }
+
+    func deliver(_ result: Result<Value, BackendError>) {
+        guard let observer else { return }
+        self.observer = nil
+        InlineWorkRunner.deliver(result, to: observer)
+    }
+
+    func cancel() {
+        observer = nil
     }
 }

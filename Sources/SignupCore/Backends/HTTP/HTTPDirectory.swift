@@ -23,19 +23,19 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
 
     public let configuration: Configuration
     private let loop: EventLoop
+    private let clock: RealTimeScheduler
     private let session: URLSession
 
     public init(configuration: Configuration, loop: EventLoop) {
         self.configuration = configuration
         self.loop = loop
+        clock = RealTimeScheduler(loop: loop)
         let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.timeoutIntervalForRequest = Double(configuration.timeout.milliseconds) / 1000
+        // The timeout is enforced on the event loop to the millisecond (FoundationNetworking rounds
+        // sub-second timeouts down to none); URLSession's own, in whole seconds, is only a backstop.
+        sessionConfiguration.timeoutIntervalForRequest = Double(configuration.timeout.milliseconds / 1000 + 2)
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         session = URLSession(configuration: sessionConfiguration)
-    }
-
-    deinit {
-        session.invalidateAndCancel()
     }
 
     /// The availability URL for a name; nil if the template does not make a URL.
@@ -82,30 +82,46 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
         _ request: URLRequest,
         interpret: @escaping (Int, Data) -> Result<Value, BackendError>
     ) -> EventStream<Value> {
+        let answers = exchange(request)
+        return EventStream { observer in
+            answers.subscribe(Observer { event in
+                switch event {
+                case .next(let answer): InlineWorkRunner.deliver(interpret(answer.status, answer.body), to: observer)
+                case .error(let error): observer.onError(error)
+                case .completed: break
+                }
+            })
+        }
+    }
+
+    /// One HTTP exchange: emits the status and body on the event loop, or fails with a `BackendError`.
+    private func exchange(_ request: URLRequest) -> EventStream<HTTPAnswer> {
         let session = self.session
         let loop = self.loop
+        let clock = self.clock
+        let timeout = configuration.timeout
         return EventStream { observer in
-            let cancellation = ActionDisposable {}
-            let delivery = UncheckedTransfer((observer, cancellation, interpret))
+            let pending = PendingDelivery<HTTPAnswer>(observer)
+            let handoff = UncheckedTransfer(pending)
             let task = session.dataTask(with: request) { data, response, error in
-                let outcome: Result<(Int, Data), BackendError>
+                let outcome: Result<HTTPAnswer, BackendError>
                 if let error {
                     outcome = .failure(Self.backendError(error))
                 } else if let http = response as? HTTPURLResponse {
-                    outcome = .success((http.statusCode, data ?? Data()))
+                    outcome = .success(HTTPAnswer(status: http.statusCode, body: data ?? Data()))
                 } else {
                     outcome = .failure(.unavailable(reason: "the answer was not HTTP"))
                 }
-                let result = UncheckedTransfer(outcome)
-                loop.execute {
-                    let (observer, cancellation, interpret) = delivery.value
-                    guard !cancellation.isDisposed else { return }
-                    InlineWorkRunner.deliver(result.value.flatMap { interpret($0.0, $0.1) }, to: observer)
-                }
+                loop.execute { handoff.value.deliver(outcome) }
             }
             task.resume()
+            let timer = clock.schedule(after: timeout) {
+                pending.deliver(.failure(.timedOut))
+                task.cancel()
+            }
             return Disposables.create {
-                cancellation.dispose()
+                timer.dispose()
+                pending.cancel()
                 task.cancel()
             }
         }
@@ -145,4 +161,10 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
             return .null
         }
     }
+}
+
+/// A finished HTTP exchange.
+struct HTTPAnswer: Sendable {
+    var status: Int
+    var body: Data
 }

@@ -1,0 +1,142 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A tiny HTTP/1.1 server on 127.0.0.1 at a port the OS picks, for testing the HTTP backend against
+/// real sockets: it answers, answers slowly, fails, or drops the connection, and notices when a
+/// client gives up on a request.
+final class LoopbackHTTPServer: @unchecked Sendable {
+    struct Request: Sendable {
+        var method: String
+        var path: String
+        var body: String
+    }
+
+    enum Reply: Sendable {
+        case respond(status: Int, body: String = "", after: Int = 0)
+        /// Closes the connection without answering.
+        case drop
+    }
+
+    let port: UInt16
+    private let listener: Int32
+    private let handler: @Sendable (Request) -> Reply
+    private let lock = NSLock()
+    private var requestLog: [Request] = []
+    private var abortedPaths: [String] = []
+    private let requestArrived = DispatchSemaphore(value: 0)
+    private let abortNoticed = DispatchSemaphore(value: 0)
+
+    init(_ handler: @escaping @Sendable (Request) -> Reply) throws {
+        self.handler = handler
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 64) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listener = fd
+        port = UInt16(bigEndian: address.sin_port)
+        Thread { [self] in acceptLoop() }.start()
+    }
+
+    var requests: [Request] { lock.withLock { requestLog } }
+    /// Paths of requests whose client closed the connection before the answer was sent.
+    var aborted: [String] { lock.withLock { abortedPaths } }
+
+    /// Blocks until the next request has been read.
+    func waitForRequest() { requestArrived.wait() }
+
+    /// Blocks until a client has closed a connection whose answer was still pending.
+    func waitForAbort() { abortNoticed.wait() }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 { return }
+            Thread { [self] in serve(connection) }.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        defer { close(connection) }
+        guard let request = readRequest(connection) else { return }
+        lock.withLock { requestLog.append(request) }
+        requestArrived.signal()
+        switch handler(request) {
+        case .drop:
+            return
+        case .respond(let status, let body, let delay):
+            if delay > 0, clientGoesAway(connection, within: delay) {
+                lock.withLock { abortedPaths.append(request.path) }
+                abortNoticed.signal()
+                return
+            }
+            let reason = status == 404 ? "Not Found" : status < 300 ? "OK" : "Status"
+            let response = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+            _ = Array(response.utf8).withUnsafeBufferPointer { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+    }
+
+    /// Waits up to `milliseconds`; true as soon as the client closes its end.
+    private func clientGoesAway(_ connection: Int32, within milliseconds: Int) -> Bool {
+        var descriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+        let deadline = Date().addingTimeInterval(Double(milliseconds) / 1000)
+        while Date() < deadline {
+            let remaining = Int32(max(1, deadline.timeIntervalSinceNow * 1000))
+            if poll(&descriptor, 1, remaining) > 0 {
+                var byte: UInt8 = 0
+                if recv(connection, &byte, 1, Int32(MSG_PEEK)) <= 0 { return true }
+            }
+        }
+        return false
+    }
+
+    private func readRequest(_ connection: Int32) -> Request? {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var headerEnd: Int?
+        while headerEnd == nil {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            if count <= 0 { return nil }
+            bytes += buffer[0..<count]
+            headerEnd = bytes.indices.dropLast(3).first { bytes[$0..<$0 + 4] == [13, 10, 13, 10] }
+        }
+        let head = String(decoding: bytes[0..<headerEnd!], as: UTF8.self)
+        let lines = head.components(separatedBy: "\r\n")
+        let requestLine = lines[0].split(separator: " ")
+        guard requestLine.count >= 2 else { return nil }
+        let contentLength = lines.dropFirst().compactMap { line -> Int? in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+            return Int(parts[1].trimmingCharacters(in: .whitespaces))
+        }.first ?? 0
+        var body = Array(bytes[(headerEnd! + 4)...])
+        while body.count < contentLength {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            body += buffer[0..<count]
+        }
+        return Request(method: String(requestLine[0]), path: String(requestLine[1]), body: String(decoding: body, as: UTF8.self))
+    }
+}
