@@ -12,7 +12,8 @@ let package = Package(
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
         .target(name: "SignupCore", dependencies: ["CSQLite", "CCrypt"]),
         .executableTarget(name: "SignupRPC", dependencies: ["SignupCore"]),
-        .testTarget(name: "SignupCoreTests", dependencies: ["SignupCore"]),
-        .testTarget(name: "SignupRPCTests", dependencies: ["SignupRPC", "SignupCore"]),
+        .target(name: "SignupTestSupport", path: "Tests/SignupTestSupport"),
+        .testTarget(name: "SignupCoreTests", dependencies: ["SignupCore", "SignupTestSupport"]),
+        .testTarget(name: "SignupRPCTests", dependencies: ["SignupRPC", "SignupCore", "SignupTestSupport"]),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SignupCore
+import SignupTestSupport
 
 /// The HTTP backend against a real server on loopback. Waits are for answers, never sleeps; only
 /// lower bounds on time are asserted.

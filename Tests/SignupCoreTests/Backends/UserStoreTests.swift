@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SignupCore
+import SignupTestSupport
 
 @Suite struct PasswordHasherTests {
     @Test func aYescryptHashVerifiesTheRightPasswordOnly() throws {

@@ -6,20 +6,20 @@ import Glibc
 /// A tiny HTTP/1.1 server on 127.0.0.1 at a port the OS picks, for testing the HTTP backend against
 /// real sockets: it answers, answers slowly, fails, or drops the connection, and notices when a
 /// client gives up on a request.
-final class LoopbackHTTPServer: @unchecked Sendable {
-    struct Request: Sendable {
-        var method: String
-        var path: String
-        var body: String
+public final class LoopbackHTTPServer: @unchecked Sendable {
+    public struct Request: Sendable {
+        public var method: String
+        public var path: String
+        public var body: String
     }
 
-    enum Reply: Sendable {
+    public enum Reply: Sendable {
         case respond(status: Int, body: String = "", after: Int = 0)
         /// Closes the connection without answering.
         case drop
     }
 
-    let port: UInt16
+    public let port: UInt16
     private let listener: Int32
     private let handler: @Sendable (Request) -> Reply
     private let lock = NSLock()
@@ -28,7 +28,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private let requestArrived = DispatchSemaphore(value: 0)
     private let abortNoticed = DispatchSemaphore(value: 0)
 
-    init(_ handler: @escaping @Sendable (Request) -> Reply) throws {
+    public init(_ handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var yes: Int32 = 1
@@ -53,19 +53,19 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         Thread { [self] in acceptLoop() }.start()
     }
 
-    var requests: [Request] { lock.withLock { requestLog } }
+    public var requests: [Request] { lock.withLock { requestLog } }
     /// Paths of requests whose client closed the connection before the answer was sent.
-    var aborted: [String] { lock.withLock { abortedPaths } }
+    public var aborted: [String] { lock.withLock { abortedPaths } }
 
     /// Blocks until the next request has been read.
-    func waitForRequest() { requestArrived.wait() }
+    public func waitForRequest() { requestArrived.wait() }
 
     /// Blocks until a client has closed a connection whose answer was still pending.
-    func waitForAbort() { abortNoticed.wait() }
+    public func waitForAbort() { abortNoticed.wait() }
 
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
-    func stop() {
+    public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }

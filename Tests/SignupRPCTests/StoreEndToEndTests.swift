@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+import SignupCore
+import SignupTestSupport
+
+/// The SQLite user directory through the real binary.
+@Suite struct StoreEndToEndTests {
+    private static func open(_ form: String, _ username: String, _ password: String, at time: Int) -> String {
+        #"{"jsonrpc":"2.0","method":"form.open","params":{"form":"\#(form)","values":{"username":"\#(username)","password":"\#(password)","repeatedPassword":"\#(password)"},"at":\#(time)}}"#
+    }
+
+    private static func submit(_ form: String, id: Int, at time: Int) -> String {
+        #"{"jsonrpc":"2.0","id":\#(id),"method":"form.submit","params":{"form":"\#(form)","at":\#(time)}}"#
+    }
+
+    private static func signup(_ username: String, _ password: String) -> String {
+        [open("f", username, password, at: 0), submit("f", id: 1, at: 10), submit("f", id: 2, at: 20)].joined(separator: "\n") + "\n"
+    }
+
+    @Test func aRegistrationPersistsAcrossRestartsAndTheNameIsThenTaken() throws {
+        let folder = try TemporaryDirectory()
+        let store = folder.path("users.db")
+        let password = "Canary-Pa55word"
+        let first = try Subprocess.run(["--clock", "virtual", "--debounce-ms", "0", "--store", store],
+                                       input: Self.signup("alice", password))
+        #expect(first.status == 0)
+        #expect(first.lines.contains(#"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"f","state":"succeeded","account":{"username":"alice"},"at":10}}"#))
+
+        let second = try Subprocess.run(["--clock", "virtual", "--debounce-ms", "0", "--store", store],
+                                        input: Self.signup("ALICE", "other-password"))
+        #expect(second.lines.contains(#"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"f","field":"username","state":"failed","code":"username.taken","params":{},"message":"Username already taken","version":0,"at":0}}"#))
+        #expect(second.lines.contains(#"{"jsonrpc":"2.0","id":1,"result":{"form":"f","accepted":false,"reason":"invalid"}}"#))
+
+        // The stored hash verifies; the clear password is nowhere: not in any file, not in any output.
+        let reopened = try UserStore(path: store)
+        #expect(try reopened.registeredNames() == ["alice"])
+        #expect(PasswordHasher.verify(password, against: try #require(try reopened.passwordHash(of: "alice"))))
+        #expect(!PasswordHasher.verify("other-password", against: try #require(try reopened.passwordHash(of: "alice"))))
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.url.path) {
+            let bytes = try Data(contentsOf: folder.url.appendingPathComponent(file))
+            #expect(bytes.range(of: Data(password.utf8)) == nil, "\(file) holds the clear password")
+        }
+        for output in [first.stdout, first.stderr, second.stdout, second.stderr] {
+            #expect(!output.contains(password))
+        }
+    }
+
+    @Test func fourProcessesRegisteringTheSameHundredNamesHaveOneWinnerEach() throws {
+        let folder = try TemporaryDirectory()
+        let store = folder.path("users.db")
+        let names = (0..<100).map { "user\($0)" }
+        let input = names.enumerated().flatMap { index, name in
+            [Self.open("f\(index)", name, "secret-\(index)", at: index * 10), Self.submit("f\(index)", id: index, at: index * 10)]
+        }.joined(separator: "\n") + "\n"
+
+        final class Results: @unchecked Sendable {
+            let lock = NSLock()
+            var outputs: [Subprocess.Output] = []
+        }
+        let results = Results()
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let output = try? Subprocess.run(["--clock", "virtual", "--debounce-ms", "0", "--store", store], input: input)
+            results.lock.withLock { if let output { results.outputs.append(output) } }
+        }
+        #expect(results.outputs.count == 4)
+        #expect(results.outputs.allSatisfy { $0.status == 0 })
+
+        var winners = [Int](repeating: 0, count: names.count)
+        for output in results.outputs {
+            for (index, _) in names.enumerated() {
+                let form = #""form":"f\#(index)""#
+                let lines = output.lines.filter { $0.contains(form + ",") || $0.contains(form + "}") }
+                let won = lines.contains { $0.contains(#""state":"succeeded""#) }
+                let lostRace = lines.contains { $0.contains("form.submissionChanged") && $0.contains(#""state":"failed","code":"username.taken""#) }
+                let sawTaken = lines.contains { $0.contains(#""field":"username","state":"failed","code":"username.taken""#) }
+                    && lines.contains { $0.contains(#""accepted":false,"reason":"invalid""#) }
+                #expect([won, lostRace, sawTaken].filter { $0 }.count == 1, "f\(index): \(lines)")
+                if won { winners[index] += 1 }
+            }
+        }
+        #expect(winners == [Int](repeating: 1, count: names.count))
+        let registered = try UserStore(path: store).registeredNames()
+        #expect(registered.sorted() == names.sorted())
+    }
+
+    @Test func killingTheProcessLosesNoAcknowledgedRegistration() throws {
+        let folder = try TemporaryDirectory()
+        let store = folder.path("users.db")
+        let child = try InteractiveProcess(["--clock", "virtual", "--debounce-ms", "0", "--store", store])
+        var acknowledged: [String] = []
+        var index = 0
+        // Lock step until 30 registrations are acknowledged, then a burst, killed while it runs.
+        while acknowledged.count < 30 {
+            child.send([Self.open("f\(index)", "name\(index)", "pw-\(index)", at: index * 10),
+                        Self.submit("f\(index)", id: index, at: index * 10)])
+            let lines = child.readLines { $0.contains(#""id":\#(index),"result""#) }
+            acknowledged += lines.compactMap(Self.acknowledgedName)
+            index += 1
+        }
+        child.send((index..<(index + 40)).flatMap { next in
+            [Self.open("f\(next)", "name\(next)", "pw-\(next)", at: next * 10), Self.submit("f\(next)", id: next, at: next * 10)]
+        })
+        // Read a few more acknowledgements from the burst, then kill in the middle of it.
+        for _ in 0..<5 {
+            let lines = child.readLines { $0.contains(#""state":"succeeded""#) }
+            acknowledged += lines.compactMap(Self.acknowledgedName)
+        }
+        child.killHard()
+
+        let reopened = try UserStore(path: store)
+        #expect(try reopened.integrityCheck() == "ok")
+        let registered = Set(try reopened.registeredNames())
+        #expect(acknowledged.count >= 35)
+        for name in acknowledged {
+            #expect(registered.contains(name), "\(name) was acknowledged but is not in the store")
+        }
+    }
+
+    /// The username of a `succeeded` event, if the line is one.
+    private static func acknowledgedName(_ line: String) -> String? {
+        guard line.contains(#""state":"succeeded""#), let range = line.range(of: #""account":{"username":""#) else { return nil }
+        return String(line[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    @Test func validationKeepsFlowingWhileARegistrationHashes() throws {
+        let folder = try TemporaryDirectory()
+        let child = try InteractiveProcess(["--clock", "real", "--debounce-ms", "0", "--store", folder.path("users.db")])
+        child.send([#"{"jsonrpc":"2.0","method":"form.open","params":{"form":"f","values":{"username":"erin","password":"secret","repeatedPassword":"secret"}}}"#])
+        _ = child.readLines { $0.contains(#""enabled":true"#) }
+        child.send([
+            #"{"jsonrpc":"2.0","id":1,"method":"form.submit","params":{"form":"f"}}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"form.open","params":{"form":"g"}}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"form.edit","params":{"form":"g","field":"password","value":"abc"}}"#,
+        ])
+        let lines = child.readLines { $0.contains(#""state":"succeeded""#) }
+        child.closeInput()
+        #expect(child.wait() == 0)
+        let edited = try #require(lines.firstIndex { $0.contains(#""id":3,"result""#) })
+        let succeeded = try #require(lines.firstIndex { $0.contains(#""state":"succeeded""#) })
+        #expect(edited < succeeded, "the edit was answered while the password was hashing")
+        #expect(lines.contains { $0.contains(#""form":"g","field":"password","state":"failed","code":"password.tooShort""#) })
+    }
+
+    @Test func aStoreThatCannotBeOpenedExits74WithAMessage() throws {
+        let folder = try TemporaryDirectory()
+        let garbage = folder.path("garbage.db")
+        try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: garbage))
+        let notDatabase = try Subprocess.run(["--store", garbage], input: "")
+        #expect(notDatabase.status == 74)
+        #expect(notDatabase.stderr == "signup-rpc: '\(garbage)' is not an SQLite database; point --store at a new file or a store made by signup-rpc\n")
+        let missing = try Subprocess.run(["--store", folder.path("no/such/folder/users.db")], input: "")
+        #expect(missing.status == 74)
+        #expect(missing.stderr.hasPrefix("signup-rpc: cannot open the user store"))
+    }
+
+    @Test(arguments: [
+        ["--store", "a.db", "--directory", "d.json"],
+        ["--store", "a.db", "--availability-url", "http://127.0.0.1:1/{username}", "--signup-url", "http://127.0.0.1:1/s"],
+        ["--availability-url", "http://127.0.0.1:1/{username}"],
+        ["--availability-url", "http://127.0.0.1:1/users", "--signup-url", "http://127.0.0.1:1/s"],
+        ["--clock", "virtual", "--availability-url", "http://127.0.0.1:1/{username}", "--signup-url", "http://127.0.0.1:1/s"],
+    ])
+    func backendChoicesThatDoNotFitAreUsageErrors(arguments: [String]) throws {
+        let output = try Subprocess.run(arguments, input: "")
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("usage: signup-rpc"))
+    }
+}

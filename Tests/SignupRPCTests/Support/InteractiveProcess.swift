@@ -1,0 +1,73 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `signup-rpc` as a live child: write lines, read lines as they come, kill it by its pid.
+final class InteractiveProcess {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private var buffer: [UInt8] = []
+
+    init(_ arguments: [String]) throws {
+        // A child that dies must make our writes fail with EPIPE, not kill the test process.
+        signal(SIGPIPE, SIG_IGN)
+        process.executableURL = Subprocess.executable
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Writes lines; returns false once the child has gone away.
+    @discardableResult
+    func send(_ lines: [String]) -> Bool {
+        let data = Data(lines.map { $0 + "\n" }.joined().utf8)
+        return (try? input.fileHandleForWriting.write(contentsOf: data)) != nil
+    }
+
+    /// The next line of stdout, or nil at its end.
+    func readLine() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = read(output.fileHandleForReading.fileDescriptor, &chunk, chunk.count)
+            if count <= 0 { return nil }
+            buffer += chunk[0..<count]
+        }
+    }
+
+    /// Reads lines until one satisfies `isWanted`; returns every line read, that one last.
+    func readLines(until isWanted: (String) -> Bool) -> [String] {
+        var lines: [String] = []
+        while let line = readLine() {
+            lines.append(line)
+            if isWanted(line) { break }
+        }
+        return lines
+    }
+
+    func closeInput() {
+        try? input.fileHandleForWriting.close()
+    }
+
+    /// Sends SIGKILL to this child (only to the process this test started).
+    func killHard() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    func wait() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
