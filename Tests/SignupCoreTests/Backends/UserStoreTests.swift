@@ -62,6 +62,18 @@ import SignupTestSupport
         }
     }
 
+    @Test func aStoreLockedBeyondTheBusyTimeoutIsReportedAsLocked() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("users.db")
+        let store = try UserStore(path: path, busyTimeout: .milliseconds(50))
+        let holder = try SQLiteConnection(path: path, busyTimeout: .milliseconds(50))
+        try holder.execute("BEGIN EXCLUSIVE")
+        #expect(throws: StoreError.locked(path: path)) { try store.register("zed", passwordHash: "$y$x") }
+        #expect(throws: StoreError.locked(path: path)) { try UserStore(path: path, busyTimeout: .milliseconds(50)) }
+        try holder.execute("COMMIT")
+        #expect(try store.register("zed", passwordHash: "$y$x"))
+    }
+
     @Test func aNewerSchemaIsNotTouched() throws {
         let folder = try TemporaryDirectory()
         let path = folder.path("users.db")
