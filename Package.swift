@@ -11,9 +11,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
         .target(name: "SignupCore", dependencies: ["CSQLite", "CCrypt"]),
-        .executableTarget(name: "SignupRPC", dependencies: ["SignupCore"]),
+        .target(name: "SignupServer", dependencies: ["SignupCore"]),
+        .executableTarget(name: "SignupRPC", dependencies: ["SignupServer"]),
         .target(name: "SignupTestSupport", path: "Tests/SignupTestSupport"),
         .testTarget(name: "SignupCoreTests", dependencies: ["SignupCore", "SignupTestSupport"]),
-        .testTarget(name: "SignupRPCTests", dependencies: ["SignupRPC", "SignupCore", "SignupTestSupport"]),
+        .testTarget(name: "SignupRPCTests", dependencies: ["SignupServer", "SignupRPC", "SignupCore", "SignupTestSupport"]),
     ]
 )

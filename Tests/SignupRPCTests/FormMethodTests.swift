@@ -1,6 +1,6 @@
 import Testing
 import SignupCore
-@testable import SignupRPC
+@testable import SignupServer
 
 @Suite struct FormMethodTests {
     private func quiet(_ configuration: inout ServerConfiguration) {

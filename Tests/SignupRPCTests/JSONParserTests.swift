@@ -1,5 +1,5 @@
 import Testing
-@testable import SignupRPC
+@testable import SignupServer
 
 @Suite struct JSONParserTests {
     private func parse(_ text: String) throws(JSONParseError) -> JSON {

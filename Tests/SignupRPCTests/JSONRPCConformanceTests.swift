@@ -1,5 +1,5 @@
 import Testing
-@testable import SignupRPC
+@testable import SignupServer
 
 /// JSON-RPC 2.0, rule by rule, with the exact bytes the server answers.
 @Suite struct JSONRPCConformanceTests {

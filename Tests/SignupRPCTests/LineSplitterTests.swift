@@ -1,5 +1,5 @@
 import Testing
-@testable import SignupRPC
+@testable import SignupServer
 
 @Suite struct LineSplitterTests {
     private func split(_ chunks: [[UInt8]], limit: Int = 16) -> [String] {

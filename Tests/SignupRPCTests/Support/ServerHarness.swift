@@ -1,5 +1,5 @@
 import SignupCore
-@testable import SignupRPC
+@testable import SignupServer
 
 /// Collects what the server sends, one line per message.
 final class CollectingSink: MessageSink {

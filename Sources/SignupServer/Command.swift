@@ -1,0 +1,58 @@
+import Foundation
+import SignupCore
+
+/// The `signup-rpc` program: parses the command line, sets up stdio, and serves until the end.
+public enum SignupRPCCommand {
+    /// Runs the program with `arguments` (without the program name); never returns.
+    public static func run(_ arguments: [String]) -> Never {
+        StdoutGuard.ignoreSIGPIPE()
+        let invocation: Invocation
+        do throws(UsageError) {
+            invocation = try Options.parse(arguments)
+        } catch {
+            fail("\(error.description)\n\n\(Options.usage)", exitCode: 64)
+        }
+
+        switch invocation {
+        case .help:
+            FileHandle.standardOutput.write(Data(Options.usage.utf8))
+            exit(0)
+        case .version:
+            FileHandle.standardOutput.write(Data("\(Server.name) \(Server.version) (protocol \(Server.protocolVersion))\n".utf8))
+            exit(0)
+        case .run(var configuration, let directoryFile):
+            if let directoryFile {
+                guard let contents = FileManager.default.contents(atPath: directoryFile) else {
+                    fail("cannot read the directory file '\(directoryFile)'", exitCode: 66)
+                }
+                do throws(DirectoryFile.Problem) {
+                    configuration.script = try DirectoryFile.parse(Array(contents))
+                } catch {
+                    fail("\(directoryFile): \(error.description)", exitCode: 78)
+                }
+            }
+            serve(configuration)
+        }
+    }
+
+    private static func serve(_ configuration: ServerConfiguration) -> Never {
+        let messageFD = StdoutGuard.takeOverStdout()
+        let loop = EventLoop()
+        let settings = UncheckedTransfer(configuration)
+        loop.execute {
+            do throws(StoreError) {
+                let service = try StdioService(configuration: settings.value, loop: loop, messageFD: messageFD)
+                service.start()
+            } catch {
+                fail(error.description, exitCode: 74)
+            }
+        }
+        // The loop and the stdin thread do the work; the process ends by exit() from the loop.
+        while true { sleep(3600) }
+    }
+
+    private static func fail(_ message: String, exitCode: Int32) -> Never {
+        FileHandle.standardError.write(Data("signup-rpc: \(message)\n".utf8))
+        exit(exitCode)
+    }
+}
