@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// The service's single serial executor. Every piece of reactive work runs here, in order;
 /// other threads (the stdin reader, slow backends) hand work in through `execute`.
@@ -27,6 +28,26 @@ public final class EventLoop: Sendable {
     /// Runs `work` on the loop and waits for it. Never call this from the loop itself.
     public func sync<T>(_ work: () throws -> T) rethrows -> T {
         try queue.sync(execute: work)
+    }
+
+    /// Runs `handler` on the loop whenever the process receives `signal` (whose default action is
+    /// turned off). Keep the returned source alive.
+    public func onSignal(_ signal: Int32, _ handler: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
+        Foundation.signal(signal, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
+        source.setEventHandler(handler: handler)
+        source.resume()
+        return source
+    }
+
+    /// Runs `handler` on the loop every `interval` of wall-clock time. Keep the returned source alive.
+    public func every(_ interval: TimeSpan, _ handler: @escaping @Sendable () -> Void) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let nanoseconds = Int(interval.milliseconds) * 1_000_000
+        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
+        timer.setEventHandler(handler: handler)
+        timer.resume()
+        return timer
     }
 
     /// Traps unless the caller is running on this loop.

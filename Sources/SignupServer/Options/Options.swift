@@ -31,6 +31,7 @@ enum Options {
           --signup-url URL         HTTP backend: POST {"username","password"} as JSON to register
           --http-timeout-ms N      HTTP backend: request timeout (default 5000)
           --log-level LEVEL        error, warning (default), info or debug, on stderr
+          --parent-pid PID         exit when this process (the client) has exited
           --max-line-bytes N       longest accepted line (default 1048576)
           --max-value-length N     longest field value in characters (default 4096)
           --max-forms N            most forms open at once (default 10000)
@@ -96,6 +97,8 @@ enum Options {
                 availabilityTemplate = try value()
             case "--signup-url":
                 signupURL = try value()
+            case "--parent-pid":
+                configuration.parentProcessID = Int32(try positive())
             case "--http-timeout-ms":
                 configuration.httpTimeout = .milliseconds(Int64(try positive()))
             case "--log-level":

@@ -15,7 +15,12 @@ final class FormSession {
     func startEvents(to sink: any MessageSink, clock: @escaping () -> Int64) {
         let id = self.id
         subscription = pipeline.events.subscribe(onNext: { event in
-            sink.send(Notifications.encode(event, form: id, at: clock()))
+            let key: ConflationKey? = switch event {
+            case .fieldChanged(let update): ConflationKey(form: id, topic: update.field)
+            case .submitEnabledChanged: ConflationKey(form: id, topic: "")
+            case .submissionChanged: nil
+            }
+            sink.send(Notifications.encode(event, form: id, at: clock()), conflationKey: key)
         })
     }
 

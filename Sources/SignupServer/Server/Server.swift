@@ -36,6 +36,14 @@ final class Server {
     private(set) var isShuttingDown = false
     /// Set once `exit` has been received: the code the process should exit with.
     private(set) var exitCode: Int32?
+    /// The client's process id from `initialize`, watched so the server never outlives its client.
+    private(set) var clientProcessID: Int32?
+    /// Output held back until submissions in flight at `shutdown` have finished (real clock).
+    private var heldOutput: [[UInt8]] = []
+    private var isHoldingOutput = false
+
+    /// Whether a `shutdown` is waiting for submissions in flight; no new input is handled meanwhile.
+    var isDraining: Bool { isHoldingOutput }
 
     init(configuration: ServerConfiguration, clock: Clock, services: FormServices, sink: any MessageSink,
          catalog: FormCatalog = .builtIn) {
@@ -46,6 +54,9 @@ final class Server {
         self.catalog = catalog
         logger = Logger(level: configuration.logLevel)
     }
+
+    /// Whether any open form has a submission in flight.
+    var hasSubmissionsInFlight: Bool { forms.values.contains { $0.pipeline.isSubmitting } }
 
     /// Whether any open form has a submission in flight or a field still being checked.
     var hasWorkInFlight: Bool {
@@ -63,24 +74,57 @@ final class Server {
         do throws(JSONParseError) {
             message = try JSONParser.parse(line, maxDepth: configuration.limits.maxDepth)
         } catch {
-            sink.send(Responses.failure(id: .null, error: .parseError(error)))
+            respond(Responses.failure(id: .null, error: .parseError(error)))
             return
         }
         if case .array(let elements) = message {
             handleBatch(elements)
         } else if let response = handle(message) {
+            respond(response)
+        }
+    }
+
+    /// Writes a response, or holds it while a shutdown waits for submissions.
+    private func respond(_ response: [UInt8]) {
+        if isHoldingOutput {
+            heldOutput.append(response)
+        } else {
             sink.send(response)
         }
     }
 
+    /// Releases the held shutdown response once no submission is in flight (or when `force`d,
+    /// at the drain deadline). Returns whether the drain is over.
+    @discardableResult
+    func finishDraining(force: Bool = false) -> Bool {
+        guard isHoldingOutput else { return true }
+        guard force || !hasSubmissionsInFlight else { return false }
+        isHoldingOutput = false
+        let held = heldOutput
+        heldOutput = []
+        held.forEach { sink.send($0) }
+        return true
+    }
+
+    /// Lets every submission in flight finish: in virtual time by running the clock until they
+    /// have; in real time the caller waits (see `finishDraining`). Returns whether any remain.
+    func settleSubmissions() -> Bool {
+        if case .virtual(let scheduler) = clock {
+            while hasSubmissionsInFlight, let next = scheduler.nextDueTime {
+                scheduler.advance(to: next)
+            }
+        }
+        return hasSubmissionsInFlight
+    }
+
     /// Answers a line that was longer than the limit and skipped unread.
     func handleOversizeLine() {
-        sink.send(Responses.failure(id: .null, error: .lineTooLong(limit: configuration.limits.maxLineBytes)))
+        respond(Responses.failure(id: .null, error: .lineTooLong(limit: configuration.limits.maxLineBytes)))
     }
 
     /// Answers a final line cut off by the end of input.
     func handleTruncatedLine() {
-        sink.send(Responses.failure(
+        respond(Responses.failure(
             id: .null, error: .parseError(JSONParseError(.unexpectedEnd, at: 0))))
     }
 
@@ -91,15 +135,15 @@ final class Server {
 
     private func handleBatch(_ elements: [JSON]) {
         if elements.isEmpty {
-            sink.send(Responses.failure(id: .null, error: .invalidRequest("an empty batch holds no messages")))
+            respond(Responses.failure(id: .null, error: .invalidRequest("an empty batch holds no messages")))
             return
         }
         if elements.count > configuration.limits.maxBatch {
-            sink.send(Responses.failure(id: .null, error: .batchTooLarge(limit: configuration.limits.maxBatch)))
+            respond(Responses.failure(id: .null, error: .batchTooLarge(limit: configuration.limits.maxBatch)))
             return
         }
         let responses = elements.compactMap { handle($0) }
-        if !responses.isEmpty { sink.send(Responses.batch(responses)) }
+        if !responses.isEmpty { respond(Responses.batch(responses)) }
     }
 
     /// Handles one message; returns its response, or nil for a notification.
@@ -144,7 +188,12 @@ final class Server {
 
     private func initialize(_ params: Params) throws(RPCError) -> ResultWriter {
         guard !isInitialized else { throw .alreadyInitialized }
-        _ = try params.count("processId")
+        if let processID = try params.count("processId") {
+            guard processID > 0, processID <= Int64(Int32.max) else {
+                throw .invalidParams(member: "params.processId", problem: "must be a process id from 1 to \(Int32.max)")
+            }
+            clientProcessID = Int32(processID)
+        }
         isInitialized = true
         let configuration = self.configuration
         let catalog = self.catalog
@@ -197,8 +246,10 @@ final class Server {
         }
     }
 
+    /// Stops taking work. Submissions in flight finish first: the response is written after them.
     private func shutdown(_ params: Params) throws(RPCError) -> ResultWriter {
         isShuttingDown = true
+        if settleSubmissions() { isHoldingOutput = true }
         return { $0.null() }
     }
 

@@ -35,6 +35,8 @@ struct ServerConfiguration {
     var backend: BackendChoice = .scripted
     var script: ScriptedDirectory.Script = .builtIn
     var httpTimeout: TimeSpan = .milliseconds(5000)
+    /// The client's process id from `--parent-pid`; the server exits when it dies.
+    var parentProcessID: Int32?
     var limits = Limits()
     var logLevel: LogLevel = .warning
 }

@@ -1,24 +1,33 @@
 import Foundation
 import SignupCore
 
-/// Wires the server to the process: stdin lines in, messages out on the guarded stdout, and the
-/// process's end (at end of input, on `exit`, or when the client stops reading).
+/// Wires the server to the process: stdin lines in, messages out through the writer thread, and
+/// the process's end: at end of input, on `exit`, on SIGTERM or SIGINT, when the client's process
+/// dies, or when the client stops reading for good (EPIPE).
 final class StdioService {
-    /// How long the end of input in real time waits for submissions and checks in flight.
+    /// How long the end (of input, or by signal) waits in real time for work in flight.
     static let drainTimeout: TimeSpan = .seconds(10)
 
     private let loop: EventLoop
     private let server: Server
     private let writer: StdoutWriter
     private let logger: Logger
-    private var drainDeadline: TimePoint?
+    private let parentProcessID: Int32?
+    private var pending: [InputItem] = []
+    private var pendingIsEnd = false
+    private var pendingDone: (@Sendable () -> Void)?
+    private var isStopping = false
+    private var keepAlive: [any DispatchSourceProtocol] = []
 
     /// Builds everything on the loop; call from the loop only. Fails when the user store cannot be opened.
     init(configuration: ServerConfiguration, loop: EventLoop, messageFD: Int32) throws(StoreError) {
         self.loop = loop
         logger = Logger(level: configuration.logLevel)
+        parentProcessID = configuration.parentProcessID
         let logger = self.logger
-        writer = StdoutWriter(fd: messageFD, loop: loop) {
+        // Virtual time never conflates, so its output depends on the input alone; pausing stdin
+        // bounds its memory. Real time conflates while the client is behind.
+        writer = StdoutWriter(fd: messageFD, conflating: configuration.clock == .real) {
             logger.info("the client closed stdout; exiting")
             Foundation.exit(0)
         }
@@ -49,30 +58,64 @@ final class StdioService {
         }
     }
 
-    /// Starts reading stdin; the process ends from the loop.
+    /// Starts reading stdin and watching for signals and the client's death; the process ends from the loop.
     func start() {
         let transfer = UncheckedTransfer(self)
         let loop = self.loop
+        for signal in [SIGTERM, SIGINT] {
+            keepAlive.append(loop.onSignal(signal) { transfer.value.stop(reason: "signal \(signal)") })
+        }
+        keepAlive.append(loop.every(.seconds(1)) { transfer.value.checkClientIsAlive() })
         let reader = StdinReader(maxLineBytes: server.configuration.limits.maxLineBytes) { items, isEnd, done in
-            loop.execute {
-                transfer.value.handle(items, isEnd: isEnd)
-                done()
-            }
+            loop.execute { transfer.value.receive(items, isEnd: isEnd, done: done) }
         }
         reader.start()
     }
 
-    private func handle(_ items: [InputItem], isEnd: Bool) {
-        for item in items {
+    // MARK: Input
+
+    private func receive(_ items: [InputItem], isEnd: Bool, done: @escaping @Sendable () -> Void) {
+        pending += items
+        pendingIsEnd = isEnd
+        pendingDone = done
+        process()
+    }
+
+    /// Handles waiting input unless a shutdown is draining; then lets the reader go on once the
+    /// outgoing queue is below its bound, so a client that stops reading stops our reading too.
+    private func process() {
+        guard !isStopping else { return }
+        while !pending.isEmpty {
+            if server.isDraining { return waitForDrain() }
+            let item = pending.removeFirst()
             switch item {
             case .line(let bytes): bytes.withUnsafeBufferPointer { server.handle(line: $0) }
             case .oversizeLine: server.handleOversizeLine()
             case .truncatedLine: server.handleTruncatedLine()
             }
-            if let code = server.exitCode { finish(code) }
+            if let code = server.exitCode { return finish(code) }
         }
-        if isEnd { endOfInput() }
+        if server.isDraining { return waitForDrain() }
+        if pendingIsEnd { return endOfInput() }
+        if let done = pendingDone {
+            pendingDone = nil
+            writer.queue.whenDrained(below: StdoutWriter.highWater, done)
+        }
     }
+
+    /// Polls (without blocking the loop) until the shutdown's submissions have finished.
+    private func waitForDrain(deadline: TimePoint? = nil) {
+        guard case .real(let scheduler) = server.clock else { return }
+        let deadline = deadline ?? scheduler.now + Self.drainTimeout
+        let expired = scheduler.now >= deadline
+        if server.finishDraining(force: expired) {
+            if expired { logger.warning("shutdown: submissions still in flight after \(Self.drainTimeout); answering anyway") }
+            return process()
+        }
+        scheduler.schedule(after: .milliseconds(10)) { [self] in waitForDrain(deadline: deadline) }
+    }
+
+    // MARK: Ending
 
     private func endOfInput() {
         logger.debug("end of input")
@@ -81,24 +124,51 @@ final class StdioService {
             server.runToIdle()
             finish(0)
         case .real(let scheduler):
-            drainDeadline = scheduler.now + Self.drainTimeout
-            drain(scheduler)
+            settle(scheduler, deadline: scheduler.now + Self.drainTimeout, until: { !$0.hasWorkInFlight })
         }
     }
 
-    /// Waits (in real time, without blocking the loop) for submissions and checks in flight, up to
-    /// the deadline, so a piped edit still gets its answer.
-    private func drain(_ scheduler: RealTimeScheduler) {
-        if !server.hasWorkInFlight { return finish(0) }
-        if let deadline = drainDeadline, scheduler.now >= deadline {
-            logger.warning("work still in flight after \(Self.drainTimeout); exiting without their outcome")
+    /// Stops reading, lets submissions in flight finish (bounded), writes everything, exits 0.
+    private func stop(reason: String) {
+        guard !isStopping else { return }
+        isStopping = true
+        logger.info("\(reason): finishing submissions in flight, then exiting")
+        switch server.clock {
+        case .virtual:
+            _ = server.settleSubmissions()
+            finish(0)
+        case .real(let scheduler):
+            settle(scheduler, deadline: scheduler.now + Self.drainTimeout, until: { !$0.hasSubmissionsInFlight })
+        }
+    }
+
+    private func settle(_ scheduler: RealTimeScheduler, deadline: TimePoint, until isSettled: @escaping (Server) -> Bool) {
+        if isSettled(server) { return finish(0) }
+        if scheduler.now >= deadline {
+            logger.warning("work still in flight after \(Self.drainTimeout); exiting without its outcome")
             return finish(0)
         }
-        scheduler.schedule(after: .milliseconds(10)) { [self] in drain(scheduler) }
+        scheduler.schedule(after: .milliseconds(10)) { [self] in settle(scheduler, deadline: deadline, until: isSettled) }
+    }
+
+    private func checkClientIsAlive() {
+        guard let pid = server.clientProcessID ?? parentProcessID, !ProcessWatch.isAlive(pid) else { return }
+        stop(reason: "the client process \(pid) has exited")
     }
 
     private func finish(_ code: Int32) {
         writer.flush()
         Foundation.exit(code)
+    }
+}
+
+/// Whether a process still runs (a zombie counts as gone).
+enum ProcessWatch {
+    static func isAlive(_ pid: Int32) -> Bool {
+        if kill(pid, 0) != 0 && errno == ESRCH { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+        return state != "Z" && state != "X"
     }
 }

@@ -3,59 +3,69 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Foundation
 import SignupCore
 
-/// The one writer of protocol messages: each message goes out whole, followed by `\n`, through a
-/// buffer flushed at the end of every event-loop turn, so two messages can never interleave.
-final class StdoutWriter: MessageSink {
-    private let fd: Int32
-    private let loop: EventLoop
-    private var buffer: [UInt8] = []
-    private var flushScheduled = false
-    private let onBrokenPipe: () -> Void
-    private(set) var isBroken = false
+/// The one writer of protocol messages: a thread that writes each message whole, followed by
+/// `\n`, so two messages can never interleave and a client that stops reading blocks only this
+/// thread, never the event loop.
+final class StdoutWriter: MessageSink, @unchecked Sendable {
+    /// Above this many waiting bytes, the service stops reading stdin until the queue drains.
+    static let highWater = 4 << 20
+    static let lowWater = 1 << 20
 
-    init(fd: Int32, loop: EventLoop, onBrokenPipe: @escaping () -> Void) {
+    let queue: OutgoingQueue
+    private let fd: Int32
+    private let onBrokenPipe: @Sendable () -> Void
+
+    /// With `conflating`, field events are conflated while more than `lowWater` bytes wait.
+    init(fd: Int32, conflating: Bool, onBrokenPipe: @escaping @Sendable () -> Void) {
         self.fd = fd
-        self.loop = loop
+        queue = OutgoingQueue(conflationThreshold: conflating ? Self.lowWater : nil)
         self.onBrokenPipe = onBrokenPipe
-        buffer.reserveCapacity(64 * 1024)
+        let thread = Thread { [self] in run() }
+        thread.name = "signup-rpc.stdout"
+        thread.start()
     }
 
-    func send(_ message: [UInt8]) {
-        guard !isBroken else { return }
-        buffer.append(contentsOf: message)
-        buffer.append(0x0A)
-        if buffer.count >= 64 * 1024 {
-            flush()
-        } else if !flushScheduled {
-            flushScheduled = true
-            loop.executeTransferring { [self] in
-                flushScheduled = false
-                flush()
+    func send(_ message: [UInt8], conflationKey: ConflationKey?) {
+        queue.enqueue(message, key: conflationKey)
+    }
+
+    /// Blocks until everything sent so far is written (or the client has gone).
+    func flush() {
+        queue.waitUntilWritten()
+    }
+
+    private func run() {
+        var buffer: [UInt8] = []
+        while let messages = queue.takeAll() {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
+            for message in messages {
+                buffer.append(contentsOf: message)
+                buffer.append(0x0A)
             }
+            if !write(buffer) {
+                onBrokenPipe()
+                return
+            }
+            queue.didWrite()
         }
     }
 
-    /// Writes everything buffered, waiting while the client is slow to read.
-    func flush() {
-        guard !buffer.isEmpty, !isBroken else { return }
-        var offset = 0
-        let failed: Bool = buffer.withUnsafeBufferPointer { bytes in
-            while offset < bytes.count {
-                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+    /// Writes all bytes, waiting while the client is slow; false when the client has gone.
+    private func write(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return true
+                    return false
                 }
                 offset += written
             }
-            return false
-        }
-        buffer.removeAll(keepingCapacity: true)
-        if failed {
-            isBroken = true
-            onBrokenPipe()
+            return true
         }
     }
 }

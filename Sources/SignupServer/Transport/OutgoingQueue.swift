@@ -1,0 +1,104 @@
+import Foundation
+
+/// Identifies events of which only the latest matters: one field's result, or one form's
+/// `submitEnabled`. Responses and submission events have none and are never dropped.
+struct ConflationKey: Hashable, Sendable {
+    var form: String
+    var topic: String
+}
+
+/// Messages waiting for the writer thread. Once more than `conflationThreshold` bytes wait (the
+/// client is not keeping up), a newer event with the same conflation key replaces the older one
+/// still waiting (the newer goes to the back, so the order of causes is kept), which bounds the
+/// queue by the number of live fields, not by how much happens. Without a threshold nothing is
+/// ever dropped: output then depends on the input alone.
+final class OutgoingQueue: @unchecked Sendable {
+    private let conflationThreshold: Int?
+    private let condition = NSCondition()
+    private var entries: [[UInt8]?] = []
+    private var head = 0
+    private var positions: [ConflationKey: Int] = [:]
+    private var keysByPosition: [Int: ConflationKey] = [:]
+    private var bytes = 0
+    private var isClosed = false
+    private var isWriting = false
+    private var drainWaiters: [(limit: Int, action: @Sendable () -> Void)] = []
+
+    init(conflationThreshold: Int?) {
+        self.conflationThreshold = conflationThreshold
+    }
+
+    /// Bytes waiting to be written.
+    var queuedBytes: Int { condition.withLock { bytes } }
+
+    func enqueue(_ message: [UInt8], key: ConflationKey?) {
+        condition.withLock {
+            let key = conflationThreshold == nil ? nil : key
+            if let key, let old = positions[key], bytes > conflationThreshold! {
+                bytes -= entries[old]?.count ?? 0
+                entries[old] = nil
+                keysByPosition[old] = nil
+            }
+            let position = entries.count
+            entries.append(message)
+            bytes += message.count
+            if let key {
+                positions[key] = position
+                keysByPosition[position] = key
+            }
+            condition.signal()
+        }
+    }
+
+    /// Waits for messages and takes all of them, or returns nil once closed and empty.
+    func takeAll() -> [[UInt8]]? {
+        condition.withLock {
+            while head == entries.count && !isClosed { condition.wait() }
+            if head == entries.count { return nil }
+            let taken = entries[head...].compactMap { $0 }
+            entries.removeAll(keepingCapacity: entries.capacity < 4096)
+            head = 0
+            positions.removeAll(keepingCapacity: true)
+            keysByPosition.removeAll(keepingCapacity: true)
+            bytes = 0
+            isWriting = true
+            return taken
+        }
+    }
+
+    /// Called by the writer once what it took is written.
+    func didWrite() {
+        let ready: [@Sendable () -> Void] = condition.withLock {
+            isWriting = false
+            let ready = drainWaiters.filter { bytes <= $0.limit }
+            drainWaiters.removeAll { bytes <= $0.limit }
+            condition.broadcast()
+            return ready.map(\.action)
+        }
+        ready.forEach { $0() }
+    }
+
+    /// Runs `action` (on the writer thread) once at most `limit` bytes are waiting; at once if so now.
+    func whenDrained(below limit: Int, _ action: @escaping @Sendable () -> Void) {
+        let now: Bool = condition.withLock {
+            if bytes <= limit { return true }
+            drainWaiters.append((limit, action))
+            return false
+        }
+        if now { action() }
+    }
+
+    /// Blocks until everything enqueued so far has been written.
+    func waitUntilWritten() {
+        condition.withLock {
+            while head != entries.count || isWriting { condition.wait() }
+        }
+    }
+
+    func close() {
+        condition.withLock {
+            isClosed = true
+            condition.broadcast()
+        }
+    }
+}
