@@ -306,7 +306,7 @@ struct JSONParseError: Error, Equatable, CustomStringConvertible {
         case .unexpectedEnd: return "the JSON text ends too early"
         case .unexpectedCharacter(let byte):
             return byte >= 0x80 ? "invalid UTF-8 or a character that cannot start a value"
-                : "unexpected character '\(Self.show(byte))'"
+                : "unexpected character \(Self.show(byte))"
         case .trailingCharacters: return "unexpected characters after the JSON value (one message per line)"
         case .invalidLiteral: return "invalid literal (expected true, false or null)"
         case .invalidNumber: return "invalid number"
@@ -324,7 +324,9 @@ struct JSONParseError: Error, Equatable, CustomStringConvertible {
     }
 
     private static func show(_ byte: UInt8) -> String {
-        byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\u{\(String(byte, radix: 16))}"
+        byte >= 0x20 && byte < 0x7F
+            ? "'\(String(UnicodeScalar(byte)))'"
+            : "U+" + String(byte, radix: 16, uppercase: true).leftPadded(to: 4)
     }
 }
 

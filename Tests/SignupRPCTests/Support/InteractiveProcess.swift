@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 /// `signup-rpc` as a live child: write lines, read lines as they come, kill it by its pid.
-final class InteractiveProcess {
+/// Used from one test thread at a time (`wait` may run on a watchdog thread).
+final class InteractiveProcess: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
@@ -29,6 +30,12 @@ final class InteractiveProcess {
     func send(_ lines: [String]) -> Bool {
         let data = Data(lines.map { $0 + "\n" }.joined().utf8)
         return (try? input.fileHandleForWriting.write(contentsOf: data)) != nil
+    }
+
+    /// Writes bytes as they are; returns false once the child has gone away.
+    @discardableResult
+    func send(raw data: Data) -> Bool {
+        (try? input.fileHandleForWriting.write(contentsOf: data)) != nil
     }
 
     /// The next line of stdout, or nil at its end.

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import SignupServer
+
+@Suite struct OutgoingQueueTests {
+    private func text(_ messages: [[UInt8]]?) -> [String] {
+        (messages ?? []).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test func belowTheThresholdNothingIsConflated() {
+        let queue = OutgoingQueue(conflationThreshold: 100)
+        let key = ConflationKey(form: "f", topic: "username")
+        queue.enqueue(Array("a1".utf8), key: key)
+        queue.enqueue(Array("r1".utf8), key: nil)
+        queue.enqueue(Array("a2".utf8), key: key)
+        #expect(text(queue.takeAll()) == ["a1", "r1", "a2"])
+    }
+
+    @Test func aboveTheThresholdTheNewestEventOfAKeyReplacesTheWaitingOneAtTheBack() {
+        let queue = OutgoingQueue(conflationThreshold: 4)
+        let username = ConflationKey(form: "f", topic: "username")
+        let password = ConflationKey(form: "f", topic: "password")
+        queue.enqueue(Array("u1".utf8), key: username)
+        queue.enqueue(Array("p1".utf8), key: password)
+        queue.enqueue(Array("r1".utf8), key: nil)
+        queue.enqueue(Array("u2".utf8), key: username)
+        queue.enqueue(Array("r2".utf8), key: nil)
+        queue.enqueue(Array("u3".utf8), key: username)
+        queue.enqueue(Array("s1".utf8), key: nil)
+        #expect(text(queue.takeAll()) == ["p1", "r1", "r2", "u3", "s1"])
+        #expect(queue.queuedBytes == 0)
+    }
+
+    @Test func withoutAThresholdNothingIsEverDropped() {
+        let queue = OutgoingQueue(conflationThreshold: nil)
+        let key = ConflationKey(form: "f", topic: "username")
+        for index in 0..<1000 { queue.enqueue(Array("u\(index)".utf8), key: key) }
+        #expect(queue.takeAll()?.count == 1000)
+    }
+
+    @Test func drainWaitersRunOnceTheQueueIsBelowTheirLimit() {
+        let queue = OutgoingQueue(conflationThreshold: nil)
+        let fired = LockedValue<Bool>()
+        queue.enqueue([UInt8](repeating: 0x41, count: 50), key: nil)
+        queue.whenDrained(below: 10) { fired.set(true) }
+        #expect(fired.get() == nil)
+        _ = queue.takeAll()
+        queue.didWrite()
+        #expect(fired.get() == true)
+        let immediate = LockedValue<Bool>()
+        queue.whenDrained(below: 10) { immediate.set(true) }
+        #expect(immediate.get() == true)
+    }
+}
+
+/// A client that writes a million edits and reads nothing until all are in: memory stays bounded
+/// and the results it finally reads are right.
+@Suite struct BackpressureTests {
+    static let memoryBound = 64 << 20
+
+    @Test func aMillionEditsWhileTheClientIsNotReadingStayUnderTheMemoryBound() throws {
+        let child = try InteractiveProcess(["--clock", "real", "--debounce-ms", "0"])
+        let edits = 1_000_000
+        // Alternate a too-short and an acceptable password so every edit changes the result.
+        var input = Data()
+        input.reserveCapacity(edits * 90)
+        for index in 0..<edits {
+            let value = index.isMultiple(of: 2) ? "abc" : "secret"
+            input.append(contentsOf: Array(#"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"password","value":"\#(value)"}}"#.utf8))
+            input.append(0x0A)
+        }
+        input.append(contentsOf: Array(#"{"jsonrpc":"2.0","id":"last","method":"form.snapshot"}"#.utf8))
+        input.append(0x0A)
+        // Every byte is written while nothing is read: the server took it all in without us.
+        #expect(child.send(raw: input))
+
+        // Read the peak memory while the server is still blocked on its full stdout pipe.
+        let peak = try #require(Self.peakResidentBytes(of: child.pid))
+        child.closeInput()
+        var lines: [String] = []
+        while let line = child.readLine() { lines.append(line) }
+        #expect(child.wait() == 0)
+
+        #expect(peak < Self.memoryBound, "peak RSS \(peak >> 20) MiB")
+        // Conflated, but the latest result of every field arrived, with truthful versions.
+        #expect(lines.count < edits / 2)
+        let lastPassword = try #require(lines.last { $0.contains(#""field":"password""#) && $0.contains("fieldChanged") })
+        #expect(lastPassword.contains(#""state":"ok","code":"password.acceptable""#))
+        #expect(lastPassword.contains(#""version":\#(edits),"#))
+        let snapshot = try #require(lines.last)
+        #expect(snapshot.hasPrefix(#"{"jsonrpc":"2.0","id":"last","result":{"form":"default","kind":"signup","version":\#(edits),"#))
+        // Versions of one field never go down, even across conflation.
+        let versions = lines.filter { $0.contains(#""field":"password""#) }.compactMap { line -> Int? in
+            guard let range = line.range(of: #""version":"#) else { return nil }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        #expect(versions == versions.sorted())
+    }
+
+    /// VmHWM from /proc: the most resident memory the process has used.
+    static func peakResidentBytes(of pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        return kilobytes * 1024
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import SignupTestSupport
+@testable import SignupServer
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How the process ends: shutdown with work in flight, signals, a vanished client, EPIPE.
+@Suite struct LifecycleTests {
+    private static let filledForm = #"{"jsonrpc":"2.0","method":"form.open","params":{"form":"f","values":{"username":"alice","password":"secret","repeatedPassword":"secret"}}}"#
+
+    /// A directory file whose registrations take a second of real time.
+    private func slowRegistrations(_ folder: TemporaryDirectory) throws -> String {
+        let path = folder.path("directory.json")
+        try Data(#"{"registrationLatencyMs":1000}"#.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func shutdownInVirtualTimeLetsTheSubmissionFinishFirst() {
+        let harness = ServerHarness { $0.debounce = .zero }
+        _ = harness.send(Self.filledForm)
+        _ = harness.send(#"{"jsonrpc":"2.0","id":1,"method":"form.submit","params":{"form":"f","at":500}}"#)
+        #expect(harness.send(#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#) == [
+            #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"f","state":"succeeded","account":{"username":"alice"},"at":1500}}"#,
+            #"{"jsonrpc":"2.0","method":"form.submitEnabledChanged","params":{"form":"f","enabled":true,"at":1500}}"#,
+            #"{"jsonrpc":"2.0","id":2,"result":null}"#,
+        ])
+    }
+
+    @Test func shutdownInRealTimeAnswersAfterTheSubmissionAndHoldsLaterMessages() throws {
+        let folder = try TemporaryDirectory()
+        let child = try InteractiveProcess(["--debounce-ms", "0", "--directory", try slowRegistrations(folder)])
+        child.send([Self.filledForm])
+        _ = child.readLines { $0.contains(#""enabled":true"#) }
+        child.send([
+            #"{"jsonrpc":"2.0","id":1,"method":"form.submit","params":{"form":"f"}}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"form.snapshot","params":{"form":"f"}}"#,
+            #"{"jsonrpc":"2.0","method":"exit"}"#,
+        ])
+        var lines: [String] = []
+        while let line = child.readLine() { lines.append(line) }
+        #expect(child.wait() == 0)
+        let kinds = lines.map { line -> String in
+            if line.contains(#""id":1,"#) { return "submit" }
+            if line.contains(#""id":2,"#) { return "shutdown" }
+            if line.contains(#""id":3,"#) { return line.contains("-32003") ? "refused" : "served" }
+            if line.contains("submissionChanged") { return line.contains("succeeded") ? "succeeded" : "submitting" }
+            return "other"
+        }.filter { $0 != "other" }
+        #expect(kinds == ["submitting", "submit", "succeeded", "shutdown", "refused"])
+    }
+
+    @Test func sigtermDuringASubmissionFinishesItAndExitsZero() throws {
+        let folder = try TemporaryDirectory()
+        let child = try InteractiveProcess(["--debounce-ms", "0", "--directory", try slowRegistrations(folder)])
+        child.send([Self.filledForm])
+        _ = child.readLines { $0.contains(#""enabled":true"#) }
+        child.send([#"{"jsonrpc":"2.0","id":1,"method":"form.submit","params":{"form":"f"}}"#])
+        _ = child.readLines { $0.contains(#""id":1,"result""#) }
+        kill(child.pid, SIGTERM)
+        var rest: [String] = []
+        while let line = child.readLine() { rest.append(line) }
+        #expect(child.wait() == 0)
+        #expect(rest.contains { $0.contains(#""state":"succeeded","account":{"username":"alice"}"#) })
+    }
+
+    @Test func sigintWithNothingInFlightExitsZeroAtOnce() throws {
+        let child = try InteractiveProcess(["--clock", "virtual"])
+        child.send([#"{"jsonrpc":"2.0","id":1,"method":"clock.advance","params":{"by":1}}"#])
+        #expect(child.readLine() == #"{"jsonrpc":"2.0","id":1,"result":{"now":1}}"#)
+        kill(child.pid, SIGINT)
+        #expect(child.wait() == 0)
+    }
+
+    @Test(arguments: [true, false])
+    func theServerExitsWhenItsClientProcessDies(viaInitialize: Bool) throws {
+        let parent = Process()
+        parent.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        parent.arguments = ["600"]
+        try parent.run()
+        let pid = parent.processIdentifier
+        let child = try InteractiveProcess(viaInitialize ? [] : ["--parent-pid", "\(pid)"])
+        if viaInitialize {
+            child.send([#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":\#(pid)}}"#])
+            _ = child.readLine()
+        }
+        // End only the process this test started, by its pid.
+        kill(pid, SIGKILL)
+        parent.waitUntilExit()
+        let exited = DispatchSemaphore(value: 0)
+        let status = LockedValue<Int32>()
+        Thread {
+            status.set(child.wait())
+            exited.signal()
+        }.start()
+        // A generous watchdog so a broken build fails instead of hanging; no speed is asserted.
+        if exited.wait(timeout: .now() + 60) == .timedOut {
+            kill(child.pid, SIGKILL)
+            Issue.record("signup-rpc did not exit after its client process died")
+            return
+        }
+        #expect(status.get() == 0)
+    }
+
+    @Test func aClientThatClosesStdoutEndsTheServerQuietly() throws {
+        let process = Process()
+        process.executableURL = Subprocess.executable
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        try output.fileHandleForReading.close()
+        signal(SIGPIPE, SIG_IGN)
+        let lines = (0..<2000).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"form.snapshot"}"# }.joined(separator: "\n") + "\n"
+        try? input.fileHandleForWriting.write(contentsOf: Data(lines.utf8))
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        #expect(!stderr.contains("crash") && !stderr.contains("Fatal"))
+    }
+}
+
+/// A value set on one thread and read on another.
+final class LockedValue<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value?
+    func set(_ newValue: Value) { lock.withLock { value = newValue } }
+    func get() -> Value? { lock.withLock { value } }
+}
