@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "SignupCore", targets: ["SignupCore"]),
         .executable(name: "signup-rpc", targets: ["SignupRPC"]),
+        .executable(name: "signup-fuzz", targets: ["SignupFuzz"]),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
@@ -13,11 +14,13 @@ let package = Package(
         .target(name: "SignupCore", dependencies: ["CSQLite", "CCrypt"]),
         .target(name: "SignupServer", dependencies: ["SignupCore"]),
         .executableTarget(name: "SignupRPC", dependencies: ["SignupServer"]),
+        .target(name: "CFuzzerDriver"),
+        .executableTarget(name: "SignupFuzz", dependencies: ["SignupServer", "CFuzzerDriver"]),
         .target(name: "SignupTestSupport", path: "Tests/SignupTestSupport"),
         .testTarget(name: "SignupCoreTests", dependencies: ["SignupCore", "SignupTestSupport"]),
         .testTarget(
             name: "SignupRPCTests",
-            dependencies: ["SignupServer", "SignupRPC", "SignupCore", "SignupTestSupport"],
+            dependencies: ["SignupServer", "SignupRPC", "SignupFuzz", "SignupCore", "SignupTestSupport"],
             exclude: ["BadInput"]),
     ]
 )

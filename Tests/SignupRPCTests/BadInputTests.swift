@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SignupServer
 
 /// Every file of the bad-input corpus gets its exact documented answer, and the valid request
 /// after it is still served.
@@ -32,5 +33,33 @@ import Testing
         #expect(output.stdout == expected)
         #expect(output.stderr == expectedErrors)
         #expect(output.lines.last?.contains(#""id":"probe""#) == true)
+    }
+}
+
+/// The fuzz harness, built without libFuzzer, replays the seed corpus: every input runs through
+/// line splitting, decoding and dispatch, and every output line must be well-formed JSON-RPC.
+@Suite struct FuzzCorpusTests {
+    @Test func theSeedCorpusReplaysCleanly() throws {
+        let corpus = Subprocess.packageRoot.appendingPathComponent("Fuzz/corpus")
+        let count = try FileManager.default.contentsOfDirectory(atPath: corpus.path).count
+        #expect(count >= 100)
+        let fuzzer = Subprocess.executable.deletingLastPathComponent().appendingPathComponent("signup-fuzz")
+        let process = Process()
+        process.executableURL = fuzzer
+        process.arguments = [corpus.path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(message)")
+        #expect(message.contains("replayed \(count) inputs"))
+    }
+
+    @Test func theOutputCheckCatchesBrokenOutput() {
+        #expect(InProcessServer.violation(in: Array("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":null}\n".utf8)) == nil)
+        #expect(InProcessServer.violation(in: Array("{\"jsonrpc\":\"2.0\"\n".utf8)) != nil)
+        #expect(InProcessServer.violation(in: Array("{\"id\":1}\n".utf8)) != nil)
+        #expect(InProcessServer.violation(in: Array("{\"jsonrpc\":\"2.0\"}".utf8)) == "output does not end with a newline")
     }
 }

@@ -65,6 +65,13 @@ final class Server {
         }
     }
 
+    /// Closes every open form, releasing its subscriptions; for a server that is being discarded.
+    func closeAllForms() {
+        let sessions = forms.values
+        forms.removeAll()
+        for session in sessions { session.close() }
+    }
+
     // MARK: Input
 
     /// Answers one line (without its line terminator).
