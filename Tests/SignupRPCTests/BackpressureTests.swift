@@ -97,6 +97,22 @@ import Testing
         #expect(versions == versions.sorted())
     }
 
+    @Test func aHundredMegabyteLineIsSkippedWithoutBeingBuffered() throws {
+        let child = try InteractiveProcess(["--clock", "virtual"])
+        let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+        child.send(raw: Data(#"{"jsonrpc":"2.0","id":1,"method":"form.edit","params":{"field":"username","value":""#.utf8))
+        for _ in 0..<100 { child.send(raw: chunk) }
+        child.send(raw: Data(#""}}"#.utf8 + [0x0A]))
+        child.send([#"{"jsonrpc":"2.0","id":2,"method":"clock.advance","params":{"by":1}}"#])
+        #expect(child.readLine() == #"{"jsonrpc":"2.0","id":null,"error":{"code":-32020,"message":"Line longer than 1048576 bytes; it was skipped","data":{"limit":1048576}}}"#)
+        #expect(child.readLine() == #"{"jsonrpc":"2.0","id":2,"result":{"now":1}}"#)
+        let peak = try #require(Self.peakResidentBytes(of: child.pid))
+        child.closeInput()
+        #expect(child.wait() == 0)
+        // One line's limit (1 MiB) plus the program itself, nowhere near the 100 MB sent.
+        #expect(peak < 32 << 20, "peak RSS \(peak >> 20) MiB")
+    }
+
     /// VmHWM from /proc: the most resident memory the process has used.
     static func peakResidentBytes(of pid: Int32) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
