@@ -20,7 +20,7 @@ public enum SignupRPCCommand {
         case .version:
             FileHandle.standardOutput.write(Data("\(Server.name) \(Server.version) (protocol \(Server.protocolVersion))\n".utf8))
             exit(0)
-        case .run(var configuration, let directoryFile):
+        case .run(var configuration, let directoryFile, let formsFolder):
             if let directoryFile {
                 guard let contents = FileManager.default.contents(atPath: directoryFile) else {
                     fail("cannot read the directory file '\(directoryFile)'", exitCode: 66)
@@ -29,6 +29,13 @@ public enum SignupRPCCommand {
                     configuration.script = try DirectoryFile.parse(Array(contents))
                 } catch {
                     fail("\(directoryFile): \(error.description)", exitCode: 78)
+                }
+            }
+            if let formsFolder {
+                do throws(FormFile.Problem) {
+                    configuration.customForms = try FormFile.loadFolder(formsFolder, builtInKinds: FormCatalog.builtIn.kinds)
+                } catch {
+                    fail(error.description, exitCode: 78)
                 }
             }
             serve(configuration)

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import SignupServer
 
@@ -58,9 +61,13 @@ import Testing
 @Suite struct BackpressureTests {
     static let memoryBound = 64 << 20
 
+    /// Under ThreadSanitizer or AddressSanitizer the child's memory is mostly shadow memory, so
+    /// memory bounds are not measured there and the edit count is cut to keep the run practical.
+    static let isSanitized = dlsym(nil, "__tsan_init") != nil || dlsym(nil, "__asan_init") != nil
+
     @Test func aMillionEditsWhileTheClientIsNotReadingStayUnderTheMemoryBound() throws {
         let child = try InteractiveProcess(["--clock", "real", "--debounce-ms", "0"])
-        let edits = 1_000_000
+        let edits = Self.isSanitized ? 100_000 : 1_000_000
         // Alternate a too-short and an acceptable password so every edit changes the result.
         var input = Data()
         input.reserveCapacity(edits * 90)
@@ -81,7 +88,7 @@ import Testing
         while let line = child.readLine() { lines.append(line) }
         #expect(child.wait() == 0)
 
-        #expect(peak < Self.memoryBound, "peak RSS \(peak >> 20) MiB")
+        #expect(Self.isSanitized || peak < Self.memoryBound, "peak RSS \(peak >> 20) MiB")
         // Conflated, but the latest result of every field arrived, with truthful versions.
         #expect(lines.count < edits / 2)
         let lastPassword = try #require(lines.last { $0.contains(#""field":"password""#) && $0.contains("fieldChanged") })
@@ -110,7 +117,7 @@ import Testing
         child.closeInput()
         #expect(child.wait() == 0)
         // One line's limit (1 MiB) plus the program itself, nowhere near the 100 MB sent.
-        #expect(peak < 32 << 20, "peak RSS \(peak >> 20) MiB")
+        #expect(Self.isSanitized || peak < 32 << 20, "peak RSS \(peak >> 20) MiB")
     }
 
     /// VmHWM from /proc: the most resident memory the process has used.

@@ -16,7 +16,7 @@ import SignupCore
             #"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"a","field":"password","state":"ok","code":"password.acceptable","params":{},"message":"Password acceptable","version":0,"at":0}}"#,
             #"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"a","field":"repeatedPassword","state":"empty","code":"repeatedPassword.empty","params":{},"message":"","version":0,"at":0}}"#,
             #"{"jsonrpc":"2.0","method":"form.submitEnabledChanged","params":{"form":"a","enabled":false,"at":0}}"#,
-            #"{"jsonrpc":"2.0","id":1,"result":{"form":"a","kind":"signup","version":0}}"#,
+            #"{"jsonrpc":"2.0","id":1,"result":{"form":"a","kind":"signup","version":0,"locale":"en"}}"#,
         ])
         #expect(harness.send(#"{"jsonrpc":"2.0","id":2,"method":"form.edit","params":{"form":"a","field":"repeatedPassword","value":"secret","at":10}}"#) == [
             #"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"a","field":"repeatedPassword","state":"ok","code":"repeatedPassword.matches","params":{},"message":"Password repeated","version":1,"at":10}}"#,
@@ -58,7 +58,7 @@ import SignupCore
             (#"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"form":"a"}}"#,
              #"{"jsonrpc":"2.0","id":1,"error":{"code":-32011,"message":"A form with the id 'a' is already open; close it or choose another id","data":{"form":"a"}}}"#),
             (#"{"jsonrpc":"2.0","id":2,"method":"form.open","params":{"kind":"survey"}}"#,
-             #"{"jsonrpc":"2.0","id":2,"error":{"code":-32012,"message":"Unknown form kind 'survey'; known kinds: signup","data":{"kind":"survey","known":["signup"]}}}"#),
+             #"{"jsonrpc":"2.0","id":2,"error":{"code":-32012,"message":"Unknown form kind 'survey'; known kinds: signup, signup-github","data":{"kind":"survey","known":["signup","signup-github"]}}}"#),
             (#"{"jsonrpc":"2.0","id":3,"method":"form.edit","params":{"form":"zz","field":"username","value":"x"}}"#,
              #"{"jsonrpc":"2.0","id":3,"error":{"code":-32010,"message":"No open form has the id 'zz'","data":{"form":"zz"}}}"#),
             (#"{"jsonrpc":"2.0","id":4,"method":"form.edit","params":{"form":"a","field":"email","value":"x"}}"#,
@@ -83,7 +83,25 @@ import SignupCore
         #expect(harness.respond(#"{"jsonrpc":"2.0","id":11,"method":"form.close","params":{"form":"a"}}"#)
             == #"{"jsonrpc":"2.0","id":11,"result":{"form":"a"}}"#)
         #expect(harness.respond(#"{"jsonrpc":"2.0","id":12,"method":"form.open","params":{}}"#)
-            == #"{"jsonrpc":"2.0","id":12,"result":{"form":"form-2","kind":"signup","version":0}}"#)
+            == #"{"jsonrpc":"2.0","id":12,"result":{"form":"form-2","kind":"signup","version":0,"locale":"en"}}"#)
+    }
+
+    @Test func theLocaleIsChosenInInitializeOrPerFormAndAnUnknownOneFallsBackToEnglish() {
+        let harness = ServerHarness(configure: quiet)
+        let initialized = harness.send(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"locale":"zh-CN"}}"#)
+        #expect(initialized.count == 1 && initialized[0].contains(#""protocolVersion":"1.0","locale":"zh-Hans","capabilities":{"#))
+        #expect(initialized[0].contains(#""locales":["en","zh-Hans"]"#))
+        #expect(harness.send(#"{"jsonrpc":"2.0","id":2,"method":"form.edit","params":{"field":"password","value":"abc"}}"#).suffix(2) == [
+            #"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"default","field":"password","state":"failed","code":"password.tooShort","params":{"min":5},"message":"密码至少需要 5 个字符","version":1,"at":0}}"#,
+            #"{"jsonrpc":"2.0","id":2,"result":{"form":"default","version":1}}"#,
+        ])
+        #expect(harness.respond(#"{"jsonrpc":"2.0","id":3,"method":"form.open","params":{"form":"e","locale":"en-US"}}"#)
+            == #"{"jsonrpc":"2.0","id":3,"result":{"form":"e","kind":"signup","version":0,"locale":"en"}}"#)
+        #expect(harness.respond(#"{"jsonrpc":"2.0","id":4,"method":"form.open","params":{"form":"f","locale":"fr"}}"#)
+            == #"{"jsonrpc":"2.0","id":4,"result":{"form":"f","kind":"signup","version":0,"locale":"en","unsupportedLocale":"fr"}}"#)
+        let other = ServerHarness()
+        #expect(other.send(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"locale":"tlh"}}"#)[0]
+            .contains(#""protocolVersion":"1.0","locale":"en","unsupportedLocale":"tlh","capabilities""#))
     }
 
     @Test func virtualTimeOnlyMovesForward() {

@@ -138,7 +138,7 @@ import Testing
     @Test func initializeIsOptionalButOnlyOnce() {
         let harness = ServerHarness()
         let first = harness.send(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":123,"clientInfo":{"name":"t"}}}"#)
-        #expect(first.count == 1 && first[0].hasPrefix(#"{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"signup-rpc","version":"0.1.0"},"protocolVersion":"1.0","capabilities":{"forms":[{"kind":"signup","fields":[{"name":"username","required":true,"secret":false,"remoteCheck":"usernameAvailability"}"#))
+        #expect(first.count == 1 && first[0].hasPrefix(#"{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"signup-rpc","version":"0.1.0"},"protocolVersion":"1.0","locale":"en","capabilities":{"forms":[{"kind":"signup","fields":[{"name":"username","required":true,"secret":false,"remoteCheck":"usernameAvailability"}"#))
         #expect(harness.send(#"{"jsonrpc":"2.0","id":2,"method":"initialize"}"#) == [
             #"{"jsonrpc":"2.0","id":2,"error":{"code":-32004,"message":"initialize may be sent only once"}}"#,
         ])

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One field of a form: its local rules, at most one remote check, and its messages.
 public struct FieldDefinition: Hashable, Sendable {
     public var name: String
@@ -13,6 +15,15 @@ public struct FieldDefinition: Hashable, Sendable {
     public var successMessage: Message
     /// Secret values (passwords) are never echoed in any output.
     public var isSecret: Bool
+    /// Applied to the value before every rule, comparison and submission.
+    public var normalization: Normalization
+
+    /// How a value is normalised before it is judged or submitted.
+    public enum Normalization: String, Hashable, Sendable {
+        case none
+        /// Unicode compatibility composition, so look-alike forms compare (and hash) equal.
+        case nfkc
+    }
 
     public init(
         name: String,
@@ -21,7 +32,8 @@ public struct FieldDefinition: Hashable, Sendable {
         remoteCheck: RemoteCheck? = nil,
         emptyMessage: Message? = nil,
         successMessage: Message? = nil,
-        isSecret: Bool = false
+        isSecret: Bool = false,
+        normalization: Normalization = .none
     ) {
         self.name = name
         self.isRequired = isRequired
@@ -30,6 +42,15 @@ public struct FieldDefinition: Hashable, Sendable {
         self.emptyMessage = emptyMessage ?? Message("\(name).empty", "")
         self.successMessage = successMessage ?? Message("\(name).ok", "")
         self.isSecret = isSecret
+        self.normalization = normalization
+    }
+
+    /// The value as rules see it.
+    public func normalized(_ value: String) -> String {
+        switch normalization {
+        case .none: return value
+        case .nfkc: return value.precomposedStringWithCompatibilityMapping
+        }
     }
 
     /// The other fields whose values this field's rules read.

@@ -5,12 +5,18 @@ public struct FormDefinition: Hashable, Sendable {
     public var kind: String
     public var fields: [FieldDefinition]
     public var submit: SubmitAction
+    /// The form's own message texts by locale, then by code; they win over the built-in catalogs.
+    public var translations: [String: [String: String]]
 
     /// Makes a definition after checking that it is coherent.
-    public init(kind: String, fields: [FieldDefinition], submit: SubmitAction) throws(FormDefinitionError) {
+    public init(
+        kind: String, fields: [FieldDefinition], submit: SubmitAction,
+        translations: [String: [String: String]] = [:]
+    ) throws(FormDefinitionError) {
         self.kind = kind
         self.fields = fields
         self.submit = submit
+        self.translations = translations
         try validate()
     }
 
@@ -36,7 +42,11 @@ public struct FormDefinition: Hashable, Sendable {
                     if bound < 0 { throw .negativeLength(kind: kind, field: field.name, length: bound) }
                 case .equalsField(let other):
                     if other == field.name { throw .selfReference(kind: kind, field: field.name) }
-                case .allowedCharacters: break
+                case .pattern(let pattern):
+                    if RegexCache.expression(pattern) == nil {
+                        throw .invalidPattern(kind: kind, field: field.name, pattern: pattern)
+                    }
+                case .allowedCharacters, .notOneOf, .anyOf: break
                 }
             }
         }
@@ -54,6 +64,7 @@ public enum FormDefinitionError: Error, Hashable, Sendable, CustomStringConverti
     case unknownField(kind: String, field: String, referencedBy: String)
     case negativeLength(kind: String, field: String, length: Int)
     case selfReference(kind: String, field: String)
+    case invalidPattern(kind: String, field: String, pattern: String)
 
     public var description: String {
         switch self {
@@ -69,6 +80,8 @@ public enum FormDefinitionError: Error, Hashable, Sendable, CustomStringConverti
             return "form '\(kind)': field '\(field)' has a length bound of \(length); bounds must be 0 or more"
         case .selfReference(let kind, let field):
             return "form '\(kind)': field '\(field)' must equal itself, which always holds; name another field"
+        case .invalidPattern(let kind, let field, let pattern):
+            return "form '\(kind)': field '\(field)' has the pattern '\(pattern)', which is not a valid regular expression"
         }
     }
 }

@@ -23,6 +23,12 @@ public struct SubmissionFailure: Hashable, Sendable {
         self.params = params
         self.message = message.render(params)
     }
+
+    public init(code: String, params: [String: JSONValue], message: String) {
+        self.code = code
+        self.params = params
+        self.message = message
+    }
 }
 
 /// Where a form's submission stands.

@@ -7,6 +7,8 @@
 public final class FormPipeline {
     public let definition: FormDefinition
     public let debounce: TimeSpan
+    /// The locale of the form's messages.
+    public let catalog: MessageCatalog
 
     private let values: BehaviorSubject<FormValues>
     private let taps = PublishSubject<Void>()
@@ -27,13 +29,16 @@ public final class FormPipeline {
         services: FormServices,
         scheduler: any Scheduler,
         debounce: TimeSpan = .milliseconds(300),
-        initialValues: [String: String] = [:]
+        initialValues: [String: String] = [:],
+        catalog: MessageCatalog = .english
     ) {
         self.definition = definition
         self.debounce = debounce
+        self.catalog = catalog
+        let localizer = Localizer(catalog: catalog, definition: definition)
         values = BehaviorSubject(FormValues(values: definition.fields.map { initialValues[$0.name] ?? "" }))
 
-        let validator = LocalValidator(definition: definition)
+        let validator = LocalValidator(definition: definition, localizer: localizer)
         let verdicts = values.stream.map(validator.evaluate).share(replay: 1)
         var memos: [RemoteCheckMemo] = []
         var changes: [EventStream<FormChange>] = [verdicts.map(FormChange.local)]
@@ -43,11 +48,11 @@ public final class FormPipeline {
             memos.append(memo)
             let fieldVerdicts = verdicts.map { $0[index] }.distinctUntilChanged(key: \.version).share(replay: 1)
             let check = RemoteCheckRunner(
-                field: index, check: remoteCheck, memo: memo, services: services, activity: checks)
+                field: index, check: remoteCheck, memo: memo, services: services, activity: checks, localizer: localizer)
             changes.append(check.answers(to: fieldVerdicts, debounce: debounce, scheduler: scheduler))
         }
         let submitter = Submitter(
-            definition: definition, services: services, activity: submissions,
+            definition: definition, services: services, activity: submissions, localizer: localizer,
             onSuccess: { memos.forEach { $0.forget() } })
         changes.append(submitter.states(taps: taps.stream, values: values.stream).map(FormChange.submission))
 

@@ -23,6 +23,7 @@ struct RemoteCheckRunner {
     let memo: RemoteCheckMemo
     let services: FormServices
     let activity: ActivityTracker
+    let localizer: Localizer
 
     private enum Request {
         case cancel
@@ -50,13 +51,14 @@ struct RemoteCheckRunner {
         if let remembered = memo.result(for: value) { return .just(remembered) }
         let check = self.check
         let memo = self.memo
+        let localizer = self.localizer
         return ask(value)
             .map { passed in
-                let result = passed ? check.passed.result(.ok) : check.rejected.result(.failed)
+                let result = passed ? localizer.result(check.passed, .ok) : localizer.result(check.rejected, .failed)
                 memo.remember(result, for: value)
                 return result
             }
-            .catchAndReturn(check.unavailable.result(.failed))
+            .catchAndReturn(localizer.result(check.unavailable, .failed))
             .trackActivity(activity)
     }
 

@@ -3,6 +3,7 @@ struct Submitter {
     let definition: FormDefinition
     let services: FormServices
     let activity: ActivityTracker
+    let localizer: Localizer
     let onSuccess: () -> Void
 
     /// The submission states caused by accepted taps. A tap during a submission is ignored here
@@ -16,9 +17,10 @@ struct Submitter {
     private func run(with snapshot: FormValues) -> EventStream<SubmissionState> {
         let action = definition.submit
         let value = { (name: String) -> String in
-            definition.index(of: name).map { snapshot.values[$0] } ?? ""
+            definition.index(of: name).map { definition.fields[$0].normalized(snapshot.values[$0]) } ?? ""
         }
         let onSuccess = self.onSuccess
+        let localizer = self.localizer
         switch action.kind {
         case .registerAccount(let usernameField, let passwordField):
             return services.registration
@@ -29,12 +31,12 @@ struct Submitter {
                         onSuccess()
                         return .succeeded(account: account)
                     case .usernameTaken:
-                        return .failed(SubmissionFailure(action.taken))
+                        return .failed(localizer.failure(action.taken))
                     case .refused(_, let details):
-                        return .failed(SubmissionFailure(action.refused, params: details))
+                        return .failed(localizer.failure(action.refused, params: details))
                     }
                 }
-                .catchAndReturn(.failed(SubmissionFailure(action.unavailable)))
+                .catchAndReturn(.failed(localizer.failure(action.unavailable)))
         }
     }
 }

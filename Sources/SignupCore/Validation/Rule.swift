@@ -1,12 +1,20 @@
+import Foundation
+
 /// One local check of a field's value, with the message shown when it fails.
 public struct Rule: Hashable, Sendable {
     /// What a rule checks. Lengths count characters as people see them (grapheme clusters).
-    public enum Check: Hashable, Sendable {
+    public indirect enum Check: Hashable, Sendable {
         case minLength(Int)
         case maxLength(Int)
         case allowedCharacters(CharacterClass)
+        /// The whole value must match the regular expression (ICU syntax).
+        case pattern(String)
+        /// The value must not be one of these, compared case-insensitively.
+        case notOneOf([String])
         /// The value must equal another field's current value.
         case equalsField(String)
+        /// At least one alternative must pass, each alternative being checks that must all pass.
+        case anyOf([[Check]])
     }
 
     public var check: Check
@@ -18,22 +26,70 @@ public struct Rule: Hashable, Sendable {
     }
 
     /// The other fields this rule reads.
-    public var dependencies: [String] {
-        if case .equalsField(let other) = check { return [other] }
-        return []
-    }
+    public var dependencies: [String] { check.dependencies }
 
-    /// The failing result for `value`, or nil when the rule passes. `valueOf` reads other fields.
-    public func evaluate(_ value: String, valueOf: (String) -> String) -> FieldResult? {
+    /// The failure's message and params for `value`, or nil when the rule passes.
+    func evaluate(_ value: String, valueOf: (String) -> String) -> (Message, [String: JSONValue])? {
         switch check {
         case .minLength(let minimum):
-            return value.count < minimum ? failure.result(.failed, ["min": .int(Int64(minimum))]) : nil
+            return check.passes(value, valueOf: valueOf) ? nil : (failure, ["min": .int(Int64(minimum))])
         case .maxLength(let maximum):
-            return value.count > maximum ? failure.result(.failed, ["max": .int(Int64(maximum))]) : nil
-        case .allowedCharacters(let characterClass):
-            return characterClass.admits(value) ? nil : failure.result(.failed)
+            return check.passes(value, valueOf: valueOf) ? nil : (failure, ["max": .int(Int64(maximum))])
         case .equalsField(let other):
-            return value == valueOf(other) ? nil : failure.result(.failed, ["field": .string(other)])
+            return check.passes(value, valueOf: valueOf) ? nil : (failure, ["field": .string(other)])
+        default:
+            return check.passes(value, valueOf: valueOf) ? nil : (failure, [:])
         }
+    }
+}
+
+extension Rule.Check {
+    var dependencies: [String] {
+        switch self {
+        case .equalsField(let other): return [other]
+        case .anyOf(let alternatives): return alternatives.flatMap { $0.flatMap(\.dependencies) }
+        default: return []
+        }
+    }
+
+    func passes(_ value: String, valueOf: (String) -> String) -> Bool {
+        switch self {
+        case .minLength(let minimum): return value.count >= minimum
+        case .maxLength(let maximum): return value.count <= maximum
+        case .allowedCharacters(let characterClass): return characterClass.admits(value)
+        case .pattern(let pattern): return RegexCache.matches(pattern, wholly: value)
+        case .notOneOf(let reserved):
+            let folded = value.lowercased()
+            return !reserved.contains { $0.lowercased() == folded }
+        case .equalsField(let other): return value == valueOf(other)
+        case .anyOf(let alternatives):
+            return alternatives.contains { checks in checks.allSatisfy { $0.passes(value, valueOf: valueOf) } }
+        }
+    }
+}
+
+/// Compiled regular expressions, shared; patterns come from form definitions, checked at load.
+enum RegexCache {
+    private final class Store: @unchecked Sendable {
+        let lock = NSLock()
+        var expressions: [String: NSRegularExpression] = [:]
+    }
+
+    private static let store = Store()
+
+    static func expression(_ pattern: String) -> NSRegularExpression? {
+        store.lock.withLock {
+            if let cached = store.expressions[pattern] { return cached }
+            guard let expression = try? NSRegularExpression(pattern: pattern) else { return nil }
+            store.expressions[pattern] = expression
+            return expression
+        }
+    }
+
+    static func matches(_ pattern: String, wholly value: String) -> Bool {
+        guard let expression = expression(pattern) else { return false }
+        let range = NSRange(value.startIndex..., in: value)
+        guard let match = expression.firstMatch(in: value, options: [.anchored], range: range) else { return false }
+        return match.range == range
     }
 }

@@ -3,7 +3,7 @@ import SignupCore
 
 /// What the command line asks for.
 enum Invocation {
-    case run(ServerConfiguration, directoryFile: String?)
+    case run(ServerConfiguration, directoryFile: String?, formsFolder: String?)
     case help
     case version
 }
@@ -32,6 +32,7 @@ enum Options {
           --http-timeout-ms N      HTTP backend: request timeout (default 5000)
           --log-level LEVEL        error, warning (default), info or debug, on stderr
           --parent-pid PID         exit when this process (the client) has exited
+          --forms DIR              load more form kinds from the JSON files in DIR
           --max-line-bytes N       longest accepted line (default 1048576)
           --max-value-length N     longest field value in characters (default 4096)
           --max-forms N            most forms open at once (default 10000)
@@ -47,6 +48,7 @@ enum Options {
         var storePath: String?
         var availabilityTemplate: String?
         var signupURL: String?
+        var formsFolder: String?
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -97,6 +99,8 @@ enum Options {
                 availabilityTemplate = try value()
             case "--signup-url":
                 signupURL = try value()
+            case "--forms":
+                formsFolder = try value()
             case "--parent-pid":
                 configuration.parentProcessID = Int32(try positive())
             case "--http-timeout-ms":
@@ -123,7 +127,7 @@ enum Options {
         configuration.backend = try backend(
             directoryFile: directoryFile, storePath: storePath,
             availabilityTemplate: availabilityTemplate, signupURL: signupURL, clock: configuration.clock)
-        return .run(configuration, directoryFile: directoryFile)
+        return .run(configuration, directoryFile: directoryFile, formsFolder: formsFolder)
     }
 
     /// Exactly one source of truth per process.

@@ -33,6 +33,8 @@ final class Server {
     private var forms: [String: FormSession] = [:]
     private var nextFormNumber = 1
     private var isInitialized = false
+    /// The message locale of forms opened without one of their own.
+    private var defaultCatalog: MessageCatalog = .english
     private(set) var isShuttingDown = false
     /// Set once `exit` has been received: the code the process should exit with.
     private(set) var exitCode: Int32?
@@ -181,9 +183,9 @@ final class Server {
         if request.method == "exit" { return exit(request) }
         if isShuttingDown { throw .shuttingDown }
         switch request.method {
-        case "initialize": return try initialize(Params(request.params, allowed: ["processId", "clientInfo", "capabilities"]))
+        case "initialize": return try initialize(Params(request.params, allowed: ["processId", "clientInfo", "capabilities", "locale"]))
         case "shutdown": return try shutdown(Params(request.params, allowed: []))
-        case "form.open": return try openForm(Params(request.params, allowed: ["kind", "form", "values", "at"]))
+        case "form.open": return try openForm(Params(request.params, allowed: ["kind", "form", "values", "locale", "at"]))
         case "form.edit": return try edit(Params(request.params, allowed: ["form", "field", "value", "at"]))
         case "form.submit": return try submit(Params(request.params, allowed: ["form", "at"]))
         case "form.snapshot": return try snapshot(Params(request.params, allowed: ["form", "at"]))
@@ -201,6 +203,10 @@ final class Server {
             }
             clientProcessID = Int32(processID)
         }
+        let requestedLocale = try params.string("locale")
+        if let requestedLocale { defaultCatalog = MessageCatalog.matching(requestedLocale) ?? .english }
+        let locale = defaultCatalog.locale
+        let fellBack = requestedLocale != nil && MessageCatalog.matching(requestedLocale!) == nil
         isInitialized = true
         let configuration = self.configuration
         let catalog = self.catalog
@@ -212,12 +218,18 @@ final class Server {
                     $0.key("version"); $0.string(Self.version)
                 }
                 body.key("protocolVersion"); body.string(Self.protocolVersion)
+                body.key("locale"); body.string(locale)
+                if fellBack, let requestedLocale {
+                    body.key("unsupportedLocale"); body.string(requestedLocale)
+                }
                 body.key("capabilities")
                 body.object { capabilities in
                     capabilities.key("forms")
                     capabilities.array { list in
                         for definition in catalog.definitions { Self.describe(definition, to: &list) }
                     }
+                    capabilities.key("locales")
+                    capabilities.array { list in MessageCatalog.builtIn.forEach { list.string($0.locale) } }
                     capabilities.key("clock"); capabilities.string(configuration.clock.rawValue)
                     capabilities.key("clocks")
                     capabilities.array { list in ClockMode.allCases.forEach { list.string($0.rawValue) } }
@@ -269,6 +281,8 @@ final class Server {
         try advanceToMessageTime(params)
         let kind = try params.string("kind") ?? "signup"
         let values = try params.stringMap("values") ?? []
+        let requestedLocale = try params.string("locale")
+        let messages = requestedLocale.map { MessageCatalog.matching($0) ?? .english } ?? defaultCatalog
         guard let definition = catalog.definition(kind) else { throw .unknownFormKind(kind, known: catalog.kinds) }
         for (field, value) in values {
             guard definition.index(of: field) != nil else {
@@ -285,12 +299,17 @@ final class Server {
         } else {
             id = nextGeneratedID()
         }
-        let session = try open(definition, id: id, values: Dictionary(values, uniquingKeysWith: { $1 }))
+        let session = try open(definition, id: id, values: Dictionary(values, uniquingKeysWith: { $1 }), catalog: messages)
+        let fellBack = requestedLocale.map { MessageCatalog.matching($0) == nil } ?? false
         return { result in
             result.object {
                 $0.key("form"); $0.string(session.id)
                 $0.key("kind"); $0.string(definition.kind)
                 $0.key("version"); $0.int(session.pipeline.version)
+                $0.key("locale"); $0.string(messages.locale)
+                if fellBack, let requestedLocale {
+                    $0.key("unsupportedLocale"); $0.string(requestedLocale)
+                }
             }
         }
     }
@@ -411,14 +430,16 @@ final class Server {
             return session
         }
         if let session = forms[Self.defaultFormID] { return session }
-        return try open(.signup, id: Self.defaultFormID, values: [:])
+        return try open(.signup, id: Self.defaultFormID, values: [:], catalog: defaultCatalog)
     }
 
-    private func open(_ definition: FormDefinition, id: String, values: [String: String]) throws(RPCError) -> FormSession {
+    private func open(
+        _ definition: FormDefinition, id: String, values: [String: String], catalog messages: MessageCatalog
+    ) throws(RPCError) -> FormSession {
         try checkFormLimit()
         let pipeline = FormPipeline(
             definition: definition, services: services, scheduler: clock.scheduler,
-            debounce: configuration.debounce, initialValues: values)
+            debounce: configuration.debounce, initialValues: values, catalog: messages)
         let session = FormSession(id: id, pipeline: pipeline)
         forms[id] = session
         let scheduler = clock.scheduler

@@ -35,6 +35,8 @@ struct ServerConfiguration {
     var backend: BackendChoice = .scripted
     var script: ScriptedDirectory.Script = .builtIn
     var httpTimeout: TimeSpan = .milliseconds(5000)
+    /// Form kinds loaded from `--forms`, offered after the built-in ones.
+    var customForms: [FormDefinition] = []
     /// The client's process id from `--parent-pid`; the server exits when it dies.
     var parentProcessID: Int32?
     var limits = Limits()

@@ -35,7 +35,8 @@ final class StdioService {
             ? .virtual(VirtualTimeScheduler())
             : .real(RealTimeScheduler(loop: loop))
         let services = try Self.services(for: configuration, clock: clock, loop: loop)
-        server = Server(configuration: configuration, clock: clock, services: services, sink: writer)
+        server = Server(configuration: configuration, clock: clock, services: services, sink: writer,
+                        catalog: FormCatalog(definitions: FormCatalog.builtIn.definitions + configuration.customForms))
     }
 
     private static func services(

@@ -1,0 +1,21 @@
+/// Renders a form's messages in one locale: the form's own translations first, then the catalog,
+/// then the definition's English text.
+struct Localizer {
+    let catalog: MessageCatalog
+    let translations: [String: String]
+
+    init(catalog: MessageCatalog, definition: FormDefinition) {
+        self.catalog = catalog
+        translations = definition.translations[catalog.locale] ?? [:]
+    }
+
+    func result(_ message: Message, _ state: FieldState, _ params: [String: JSONValue] = [:]) -> FieldResult {
+        FieldResult(state: state, code: message.code, params: params,
+                    message: catalog.render(message, params, translations: translations))
+    }
+
+    func failure(_ message: Message, params: [String: JSONValue] = [:]) -> SubmissionFailure {
+        SubmissionFailure(code: message.code, params: params,
+                          message: catalog.render(message, params, translations: translations))
+    }
+}

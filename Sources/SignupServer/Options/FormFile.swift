@@ -1,0 +1,276 @@
+import Foundation
+import SignupCore
+
+/// Reads form definitions from JSON files (format: protocol.md §13, schema: forms.schema.json).
+/// Every member is checked; an unknown or mistyped one is refused with its JSON path.
+enum FormFile {
+    /// Why a definition was refused: the file, the JSON path of the offending member, and why.
+    struct Problem: Error, Equatable, CustomStringConvertible {
+        var file: String
+        var path: String
+        var reason: String
+        var description: String { "\(file): \(path): \(reason)" }
+    }
+
+    /// Loads every `*.json` file in a folder, in name order.
+    static func loadFolder(_ folder: String, builtInKinds: [String]) throws(Problem) -> [FormDefinition] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            throw Problem(file: folder, path: "$", reason: "is not a readable folder")
+        }
+        var definitions: [FormDefinition] = []
+        var kinds = Set(builtInKinds)
+        for name in names.filter({ $0.hasSuffix(".json") }).sorted() {
+            let file = (folder as NSString).appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw Problem(file: file, path: "$", reason: "cannot be read")
+            }
+            let definition = try parse(Array(data), file: file)
+            guard kinds.insert(definition.kind).inserted else {
+                throw Problem(file: file, path: "$.kind", reason: "the kind '\(definition.kind)' is already defined")
+            }
+            definitions.append(definition)
+        }
+        return definitions
+    }
+
+    static func parse(_ bytes: [UInt8], file: String) throws(Problem) -> FormDefinition {
+        let json: JSON
+        do throws(JSONParseError) {
+            json = try JSONParser.parse(bytes)
+        } catch {
+            throw Problem(file: file, path: "$", reason: "not JSON: \(error.description) at byte \(error.offset)")
+        }
+        let reader = Reader(file: file)
+        return try reader.form(json)
+    }
+
+    /// Walks a definition, keeping the file name for errors.
+    private struct Reader {
+        let file: String
+
+        func fail(_ path: String, _ reason: String) -> Problem { Problem(file: file, path: path, reason: reason) }
+
+        func members(_ json: JSON, _ path: String, allowed: Set<String>, required: Set<String> = []) throws(Problem) -> [String: JSON] {
+            guard case .object(let list) = json else { throw fail(path, "must be an object, not \(json.typeName)") }
+            var result: [String: JSON] = [:]
+            for member in list {
+                guard allowed.contains(member.key) else {
+                    throw fail("\(path).\(member.key)", "is not allowed here (allowed: \(allowed.sorted().joined(separator: ", ")))")
+                }
+                guard result.updateValue(member.value, forKey: member.key) == nil else {
+                    throw fail("\(path).\(member.key)", "appears more than once")
+                }
+            }
+            for name in required.sorted() where result[name] == nil {
+                throw fail("\(path).\(name)", "is required")
+            }
+            return result
+        }
+
+        func string(_ json: JSON?, _ path: String) throws(Problem) -> String {
+            guard case .string(let text)? = json, !text.isEmpty else {
+                throw fail(path, "must be a non-empty string")
+            }
+            return text
+        }
+
+        func count(_ json: JSON?, _ path: String) throws(Problem) -> Int {
+            guard let number = json?.int64, number >= 0, number <= Int64(Int32.max) else {
+                throw fail(path, "must be a whole number of 0 or more")
+            }
+            return Int(number)
+        }
+
+        func bool(_ json: JSON?, _ path: String, default value: Bool) throws(Problem) -> Bool {
+            guard let json else { return value }
+            guard case .bool(let flag) = json else { throw fail(path, "must be true or false") }
+            return flag
+        }
+
+        func message(_ json: JSON?, _ path: String) throws(Problem) -> Message {
+            let object = try members(json ?? .null, path, allowed: ["code", "message"], required: ["code", "message"])
+            guard case .string(let text)? = object["message"] else { throw fail("\(path).message", "must be a string") }
+            return Message(try string(object["code"], "\(path).code"), text)
+        }
+
+        func form(_ json: JSON) throws(Problem) -> FormDefinition {
+            let object = try members(json, "$", allowed: ["kind", "fields", "submit", "translations"],
+                                     required: ["kind", "fields", "submit"])
+            let kind = try string(object["kind"], "$.kind")
+            guard case .array(let fieldList)? = object["fields"], !fieldList.isEmpty else {
+                throw fail("$.fields", "must be a non-empty array of fields")
+            }
+            var fields: [FieldDefinition] = []
+            for (index, field) in fieldList.enumerated() {
+                fields.append(try self.field(field, "$.fields[\(index)]"))
+            }
+            let submit = try self.submit(object["submit"]!, "$.submit")
+            let translations = try self.translations(object["translations"], "$.translations")
+            do throws(FormDefinitionError) {
+                return try FormDefinition(kind: kind, fields: fields, submit: submit, translations: translations)
+            } catch {
+                throw fail(path(of: error, fields: fields), error.description)
+            }
+        }
+
+        /// Where in the file a coherence error points.
+        func path(of error: FormDefinitionError, fields: [FieldDefinition]) -> String {
+            func fieldPath(_ name: String) -> String {
+                fields.firstIndex { $0.name == name }.map { "$.fields[\($0)]" } ?? "$.fields"
+            }
+            switch error {
+            case .noFields: return "$.fields"
+            case .emptyFieldName: return "$.fields"
+            case .duplicateField(_, let field): return fields.lastIndex { $0.name == field }.map { "$.fields[\($0)].name" } ?? "$.fields"
+            case .unknownField(_, _, let referrer): return referrer == "submit" ? "$.submit" : fieldPath(referrer) + ".rules"
+            case .negativeLength(_, let field, _), .selfReference(_, let field), .invalidPattern(_, let field, _):
+                return fieldPath(field) + ".rules"
+            }
+        }
+
+        func field(_ json: JSON, _ path: String) throws(Problem) -> FieldDefinition {
+            let object = try members(json, path, allowed: [
+                "name", "required", "secret", "normalization", "rules", "remoteCheck", "empty", "success",
+            ], required: ["name"])
+            let name = try string(object["name"], "\(path).name")
+            var rules: [Rule] = []
+            if let ruleList = object["rules"] {
+                guard case .array(let list) = ruleList else { throw fail("\(path).rules", "must be an array of rules") }
+                for (index, rule) in list.enumerated() { rules.append(try self.rule(rule, "\(path).rules[\(index)]")) }
+            }
+            var normalization = FieldDefinition.Normalization.none
+            if let value = object["normalization"] {
+                guard case .string(let text) = value, let parsed = FieldDefinition.Normalization(rawValue: text) else {
+                    throw fail("\(path).normalization", "must be \"none\" or \"nfkc\"")
+                }
+                normalization = parsed
+            }
+            return FieldDefinition(
+                name: name,
+                isRequired: try bool(object["required"], "\(path).required", default: true),
+                rules: rules,
+                remoteCheck: try object["remoteCheck"].map { json throws(Problem) in try remoteCheck(json, "\(path).remoteCheck") },
+                emptyMessage: try object["empty"].map { json throws(Problem) in try message(json, "\(path).empty") },
+                successMessage: try object["success"].map { json throws(Problem) in try message(json, "\(path).success") },
+                isSecret: try bool(object["secret"], "\(path).secret", default: false),
+                normalization: normalization)
+        }
+
+        /// A rule is one check member (`minLength`, `maxLength`, `characters`, `pattern`,
+        /// `notOneOf`, `equalsField` or `anyOf`) with the `code` and `message` of its failure.
+        func rule(_ json: JSON, _ path: String) throws(Problem) -> Rule {
+            let object = try members(json, path, allowed: Self.checkNames.union(["code", "message"]), required: ["code", "message"])
+            let checks = object.keys.filter(Self.checkNames.contains)
+            guard checks.count == 1, let name = checks.first else {
+                throw fail(path, "needs exactly one check (\(Self.checkNames.sorted().joined(separator: ", ")))")
+            }
+            let failure = try message(.object([.init(key: "code", value: object["code"]!), .init(key: "message", value: object["message"]!)]), path)
+            return Rule(try check(name, object[name]!, "\(path).\(name)"), failure: failure)
+        }
+
+        static let checkNames: Set<String> = ["minLength", "maxLength", "characters", "pattern", "notOneOf", "equalsField", "anyOf"]
+
+        func check(_ name: String, _ value: JSON, _ path: String) throws(Problem) -> Rule.Check {
+            switch name {
+            case "minLength": return .minLength(try count(value, path))
+            case "maxLength": return .maxLength(try count(value, path))
+            case "characters":
+                switch value {
+                case .string("alphanumerics"): return .allowedCharacters(.alphanumerics)
+                case .string("asciiAlphanumerics"): return .allowedCharacters(.asciiAlphanumerics)
+                case .string("asciiDigits"): return .allowedCharacters(.asciiDigits)
+                case .object:
+                    let object = try members(value, path, allowed: ["only"], required: ["only"])
+                    return .allowedCharacters(.characters(try string(object["only"], "\(path).only")))
+                default:
+                    throw fail(path, "must be \"alphanumerics\", \"asciiAlphanumerics\", \"asciiDigits\" or {\"only\": \"…\"}")
+                }
+            case "pattern":
+                let pattern = try string(value, path)
+                guard (try? NSRegularExpression(pattern: pattern)) != nil else {
+                    throw fail(path, "is not a valid regular expression")
+                }
+                return .pattern(pattern)
+            case "notOneOf":
+                guard case .array(let list) = value else { throw fail(path, "must be an array of strings") }
+                var names: [String] = []
+                for (index, element) in list.enumerated() { names.append(try string(element, "\(path)[\(index)]")) }
+                return .notOneOf(names)
+            case "equalsField":
+                return .equalsField(try string(value, path))
+            default:
+                guard case .array(let alternatives) = value, !alternatives.isEmpty else {
+                    throw fail(path, "must be a non-empty array of alternatives, each an array of checks")
+                }
+                var result: [[Rule.Check]] = []
+                for (index, alternative) in alternatives.enumerated() {
+                    guard case .array(let list) = alternative, !list.isEmpty else {
+                        throw fail("\(path)[\(index)]", "must be a non-empty array of checks")
+                    }
+                    var checks: [Rule.Check] = []
+                    for (position, item) in list.enumerated() {
+                        let itemPath = "\(path)[\(index)][\(position)]"
+                        let object = try members(item, itemPath, allowed: Self.checkNames)
+                        guard object.count == 1, let (key, value) = object.first else {
+                            throw fail(itemPath, "must hold exactly one check")
+                        }
+                        checks.append(try check(key, value, "\(itemPath).\(key)"))
+                    }
+                    result.append(checks)
+                }
+                return .anyOf(result)
+            }
+        }
+
+        func remoteCheck(_ json: JSON, _ path: String) throws(Problem) -> RemoteCheck {
+            let object = try members(json, path, allowed: ["kind", "validating", "passed", "rejected", "unavailable"],
+                                     required: ["kind", "validating", "passed", "rejected", "unavailable"])
+            guard case .string(let name)? = object["kind"], let kind = RemoteCheck.Kind(rawValue: name) else {
+                throw fail("\(path).kind", "must be \"usernameAvailability\"")
+            }
+            return RemoteCheck(
+                kind: kind,
+                validating: try message(object["validating"], "\(path).validating"),
+                passed: try message(object["passed"], "\(path).passed"),
+                rejected: try message(object["rejected"], "\(path).rejected"),
+                unavailable: try message(object["unavailable"], "\(path).unavailable"))
+        }
+
+        func submit(_ json: JSON, _ path: String) throws(Problem) -> SubmitAction {
+            let object = try members(json, path, allowed: ["action", "usernameField", "passwordField", "messages"],
+                                     required: ["action", "messages"])
+            guard object["action"] == .string("registerAccount") else {
+                throw fail("\(path).action", "must be \"registerAccount\"")
+            }
+            let messages = try members(object["messages"]!, "\(path).messages",
+                                       allowed: ["taken", "refused", "unavailable"], required: ["taken", "refused", "unavailable"])
+            return SubmitAction(
+                kind: .registerAccount(
+                    usernameField: try string(object["usernameField"], "\(path).usernameField"),
+                    passwordField: try string(object["passwordField"], "\(path).passwordField")),
+                taken: try message(messages["taken"], "\(path).messages.taken"),
+                refused: try message(messages["refused"], "\(path).messages.refused"),
+                unavailable: try message(messages["unavailable"], "\(path).messages.unavailable"))
+        }
+
+        func translations(_ json: JSON?, _ path: String) throws(Problem) -> [String: [String: String]] {
+            guard let json else { return [:] }
+            guard case .object(let locales) = json else { throw fail(path, "must be an object of locales") }
+            var result: [String: [String: String]] = [:]
+            for locale in locales {
+                guard case .object(let codes) = locale.value else {
+                    throw fail("\(path).\(locale.key)", "must be an object of message codes")
+                }
+                var texts: [String: String] = [:]
+                for code in codes {
+                    guard case .string(let text) = code.value else {
+                        throw fail("\(path).\(locale.key).\(code.key)", "must be a string")
+                    }
+                    texts[code.key] = text
+                }
+                result[locale.key] = texts
+            }
+            return result
+        }
+    }
+}
