@@ -47,6 +47,7 @@ import SignupServer
         let process = Process()
         process.executableURL = fuzzer
         process.arguments = [corpus.path]
+        process.environment = Subprocess.environment
         let errors = Pipe()
         process.standardError = errors
         try process.run()

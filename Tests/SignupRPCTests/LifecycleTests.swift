@@ -107,6 +107,7 @@ import Glibc
     @Test func aClientThatClosesStdoutEndsTheServerQuietly() throws {
         let process = Process()
         process.executableURL = Subprocess.executable
+        process.environment = Subprocess.environment
         let input = Pipe(), output = Pipe(), errors = Pipe()
         process.standardInput = input
         process.standardOutput = output

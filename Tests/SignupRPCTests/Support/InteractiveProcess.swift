@@ -17,6 +17,7 @@ final class InteractiveProcess: @unchecked Sendable {
         signal(SIGPIPE, SIG_IGN)
         process.executableURL = Subprocess.executable
         process.arguments = arguments
+        process.environment = Subprocess.environment
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
