@@ -166,3 +166,50 @@ import SignupTestSupport
         #expect(output.stderr.contains("usage: signup-rpc"))
     }
 }
+
+/// Sign up in one process, log in from another, against the same SQLite store.
+@Suite struct LoginEndToEndTests {
+    private static func login(_ username: String, _ password: String, id: Int, at time: Int) -> [String] {
+        [#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"l","field":"username","value":"\#(username)","at":\#(time)}}"#,
+         #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"l","field":"password","value":"\#(password)","at":\#(time)}}"#,
+         #"{"jsonrpc":"2.0","id":\#(id),"method":"form.submit","params":{"form":"l","at":\#(time)}}"#]
+    }
+
+    @Test func signUpThenLogInFromASecondProcess() throws {
+        let folder = try TemporaryDirectory()
+        let store = folder.path("users.db")
+        let signup = [
+            #"{"jsonrpc":"2.0","method":"form.open","params":{"form":"f","values":{"username":"grace","password":"Hopper-1906","repeatedPassword":"Hopper-1906"}}}"#,
+            #"{"jsonrpc":"2.0","id":1,"method":"form.submit","params":{"form":"f","at":10}}"#,
+        ].joined(separator: "\n") + "\n"
+        let first = try Subprocess.run(["--clock", "virtual", "--debounce-ms", "0", "--store", store], input: signup)
+        #expect(first.stdout.contains(#""state":"succeeded","account":{"username":"grace"}"#))
+
+        let attempts = [#"{"jsonrpc":"2.0","id":0,"method":"form.open","params":{"kind":"login","form":"l"}}"#]
+            + Self.login("grace", "wrong", id: 1, at: 10)
+            + Self.login("nobody", "Hopper-1906", id: 2, at: 20)
+            + Self.login("GRACE", "Hopper-1906", id: 3, at: 30)
+        let second = try Subprocess.run(["--clock", "virtual", "--store", store], input: attempts.joined(separator: "\n") + "\n")
+        let submissions = second.lines.filter { $0.contains("form.submissionChanged") }
+        #expect(submissions.count == 6)
+        #expect(submissions[0] == #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"l","state":"loggingIn","at":10}}"#)
+        #expect(submissions[1] == #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"l","state":"loginFailed","code":"login.wrongCredentials","params":{},"message":"Wrong username or password","at":10}}"#)
+        #expect(submissions[3] == #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"l","state":"loginFailed","code":"login.wrongCredentials","params":{},"message":"Wrong username or password","at":20}}"#)
+        let loggedIn = submissions[5]
+        #expect(loggedIn.hasPrefix(#"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"l","state":"loggedIn","account":{"token":""#))
+        let tokenStart = try #require(loggedIn.range(of: #""token":""#)).upperBound
+        let token = String(loggedIn[tokenStart...].prefix { $0 != "\"" })
+        #expect(token.count == 64)
+
+        // The store keeps the session by its token's digest only.
+        let reopened = try UserStore(path: store)
+        #expect(try reopened.username(forToken: token) == "grace")
+        var everything = Data()
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.url.path) {
+            everything += try Data(contentsOf: folder.url.appendingPathComponent(file))
+        }
+        #expect(everything.range(of: Data(token.utf8)) == nil)
+        #expect(everything.range(of: Data(SHA256.hexDigest(token).utf8)) != nil)
+        #expect(everything.range(of: Data("Hopper-1906".utf8)) == nil)
+    }
+}

@@ -2,14 +2,24 @@
 public struct FormServices {
     public var availability: any UsernameAvailabilityChecking
     public var registration: any AccountRegistering
+    /// Checks logins; nil where the backend has no login (a login then fails as unavailable).
+    public var authentication: (any Authenticating)?
+    /// Shared by every form of a process; nil means logins are never rate limited.
+    public var loginLimiter: LoginRateLimiter?
 
-    public init(availability: any UsernameAvailabilityChecking, registration: any AccountRegistering) {
+    public init(
+        availability: any UsernameAvailabilityChecking, registration: any AccountRegistering,
+        authentication: (any Authenticating)? = nil, loginLimiter: LoginRateLimiter? = nil
+    ) {
         self.availability = availability
         self.registration = registration
+        self.authentication = authentication
+        self.loginLimiter = loginLimiter
     }
 
-    /// Both roles played by one directory.
-    public init(directory: some UsernameAvailabilityChecking & AccountRegistering) {
-        self.init(availability: directory, registration: directory)
+    /// Every role played by one directory.
+    public init(directory: some UsernameAvailabilityChecking & AccountRegistering & Authenticating, loginLimiter: LoginRateLimiter? = nil) {
+        self.init(availability: directory, registration: directory, authentication: directory, loginLimiter: loginLimiter)
     }
+
 }

@@ -2,7 +2,7 @@
 /// backend, and the one tests and fixtures use. A successful registration makes the name taken.
 ///
 /// Names are compared case-insensitively, as user directories do. No password is ever stored.
-public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegistering {
+public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegistering, Authenticating {
     /// What the directory answers and how long it takes.
     public struct Script: Hashable, Sendable {
         /// What an availability check finds for a name no list mentions.
@@ -54,6 +54,9 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     private var free: Set<String>
     private let failing: Set<String>
     private let refused: Set<String>
+    private let tokens: TokenSource
+    /// yescrypt hashes of the passwords of accounts registered here, by lower-cased name.
+    private var passwordHashes: [String: String] = [:]
 
     /// Every name an availability check was started for, in order (cancelled ones included).
     public private(set) var checkedNames: [String] = []
@@ -62,8 +65,10 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     /// How many registrations were sent.
     public private(set) var registrationAttempts = 0
 
-    public init(script: Script = Script(), scheduler: any Scheduler) {
+    /// `tokens` defaults to reproducible ones from the script's seed: this is a scripted backend.
+    public init(script: Script = Script(), scheduler: any Scheduler, tokens: TokenSource? = nil) {
         self.script = script
+        self.tokens = tokens ?? .reproducible(seed: script.seed)
         self.scheduler = scheduler
         generator = SeededGenerator(seed: script.seed)
         taken = Set(script.takenNames.map(Self.key))
@@ -105,7 +110,25 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
             self.registrationAttempts += 1
             let latency = self.script.registrationLatency.sample(using: &self.generator)
             return self.scheduler.schedule(after: latency) {
-                observer.onNext(self.completeRegistration(of: username))
+                let outcome = self.completeRegistration(of: username)
+                if case .registered = outcome, let hash = try? PasswordHasher.hash(password) {
+                    self.passwordHashes[Self.key(username)] = hash
+                }
+                observer.onNext(outcome)
+                observer.onCompleted()
+            }
+        }
+    }
+
+    /// Checks the password against an account registered here. An unknown name is checked against
+    /// a decoy hash, so it answers the same way in the same time as a wrong password.
+    public func logIn(username: String, password: String) -> EventStream<LoginOutcome> {
+        EventStream { observer in
+            let latency = self.script.checkLatency.sample(using: &self.generator)
+            return self.scheduler.schedule(after: latency) {
+                let stored = self.passwordHashes[Self.key(username)]
+                let matches = PasswordHasher.verify(password, against: stored ?? PasswordHasher.decoyHash)
+                observer.onNext(matches && stored != nil ? .loggedIn(token: self.tokens.makeToken()) : .wrongCredentials)
                 observer.onCompleted()
             }
         }

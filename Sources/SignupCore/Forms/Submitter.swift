@@ -22,6 +22,8 @@ struct Submitter {
         let onSuccess = self.onSuccess
         let localizer = self.localizer
         switch action.kind {
+        case .logIn(let usernameField, let passwordField):
+            return logIn(username: value(usernameField), password: value(passwordField), action: action, localizer: localizer)
         case .registerAccount(let usernameField, let passwordField):
             return services.registration
                 .register(username: value(usernameField), password: value(passwordField))
@@ -38,5 +40,27 @@ struct Submitter {
                 }
                 .catchAndReturn(.failed(localizer.failure(action.unavailable)))
         }
+    }
+
+    private func logIn(username: String, password: String, action: SubmitAction, localizer: Localizer) -> EventStream<SubmissionState> {
+        let limiter = services.loginLimiter
+        if limiter?.isLimited(username) == true {
+            return .just(.failed(localizer.failure(action.rateLimited)))
+        }
+        guard let authentication = services.authentication else {
+            return .just(.failed(localizer.failure(action.unavailable)))
+        }
+        return authentication.logIn(username: username, password: password)
+            .map { outcome -> SubmissionState in
+                switch outcome {
+                case .loggedIn(let token):
+                    limiter?.recordSuccess(username)
+                    return .succeeded(account: .object(["username": .string(username), "token": .string(token)]))
+                case .wrongCredentials:
+                    limiter?.recordFailure(username)
+                    return .failed(localizer.failure(action.refused))
+                }
+            }
+            .catchAndReturn(.failed(localizer.failure(action.unavailable)))
     }
 }

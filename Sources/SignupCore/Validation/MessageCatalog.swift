@@ -32,6 +32,8 @@ public struct MessageCatalog: Hashable, Sendable {
         "repeatedPassword.matches": "验证通过",
         "repeatedPassword.different": "两次输入的密码不一致",
         "signup.failed": "注册失败，请重试",
+        "login.wrongCredentials": "用户名或密码错误",
+        "login.rateLimited": "尝试次数过多，请一分钟后再试",
     ])
 
     /// The locales served out of the box.

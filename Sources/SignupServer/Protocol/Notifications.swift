@@ -6,7 +6,7 @@ enum Notifications {
     static let submitEnabledChanged = "form.submitEnabledChanged"
     static let submissionChanged = "form.submissionChanged"
 
-    static func encode(_ event: FormEvent, form: String, at time: Int64) -> [UInt8] {
+    static func encode(_ event: FormEvent, form: String, at time: Int64, stateNames: SubmitAction.StateNames = .standard) -> [UInt8] {
         var writer = JSONWriter()
         writer.object { message in
             message.key("jsonrpc"); message.string("2.0")
@@ -35,7 +35,7 @@ enum Notifications {
                 message.key("params")
                 message.object { params in
                     params.key("form"); params.string(form)
-                    writeSubmission(state, to: &params)
+                    writeSubmission(state, names: stateNames, to: &params)
                     params.key("at"); params.int(time)
                 }
             }
@@ -52,8 +52,8 @@ enum Notifications {
     }
 
     /// `state` of a submission, with `account` on success or `code`, `params`, `message` on failure.
-    static func writeSubmission(_ state: SubmissionState, to writer: inout JSONWriter) {
-        writer.key("state"); writer.string(state.name)
+    static func writeSubmission(_ state: SubmissionState, names: SubmitAction.StateNames, to writer: inout JSONWriter) {
+        writer.key("state"); writer.string(names.name(of: state))
         switch state {
         case .succeeded(let account):
             writer.key("account"); writer.value(account)

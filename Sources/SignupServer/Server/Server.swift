@@ -51,6 +51,8 @@ final class Server {
          catalog: FormCatalog = .builtIn) {
         self.configuration = configuration
         self.clock = clock
+        var services = services
+        if services.loginLimiter == nil { services.loginLimiter = LoginRateLimiter(scheduler: clock.scheduler) }
         self.services = services
         self.sink = sink
         self.catalog = catalog
@@ -376,7 +378,9 @@ final class Server {
                 }
                 body.key("submitEnabled"); body.bool(snapshot.submitEnabled)
                 body.key("submission")
-                body.object { Notifications.writeSubmission(snapshot.submission, to: &$0) }
+                body.object {
+                    Notifications.writeSubmission(snapshot.submission, names: session.pipeline.definition.submit.stateNames, to: &$0)
+                }
             }
         }
     }

@@ -42,20 +42,23 @@ final class StdioService {
     private static func services(
         for configuration: ServerConfiguration, clock: Server.Clock, loop: EventLoop
     ) throws(StoreError) -> FormServices {
+        // Virtual time must give byte-identical output, so its login tokens are reproducible.
+        let tokens: TokenSource = configuration.clock == .virtual ? .reproducible(seed: configuration.script.seed) : .secure()
         switch configuration.backend {
         case .scripted:
-            return FormServices(directory: ScriptedDirectory(script: configuration.script, scheduler: clock.scheduler))
+            return FormServices(directory: ScriptedDirectory(script: configuration.script, scheduler: clock.scheduler, tokens: tokens))
         case .store(let path):
             let store = try UserStore(path: path)
             let runner: any BlockingWorkRunner = switch clock {
             case .virtual(let scheduler): InlineWorkRunner(scheduler: scheduler)
             case .real: BackgroundWorkRunner(loop: loop)
             }
-            return FormServices(directory: SQLiteDirectory(store: store, runner: runner))
+            return FormServices(directory: SQLiteDirectory(store: store, runner: runner, tokens: tokens))
         case .http(let template, let signupURL):
-            return FormServices(directory: HTTPDirectory(
+            let http = HTTPDirectory(
                 configuration: .init(availabilityTemplate: template, signupURL: signupURL, timeout: configuration.httpTimeout),
-                loop: loop))
+                loop: loop)
+            return FormServices(availability: http, registration: http)
         }
     }
 

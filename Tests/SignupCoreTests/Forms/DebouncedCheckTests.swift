@@ -48,7 +48,7 @@ import Testing
         let scheduler = VirtualTimeScheduler()
         let directory = SlowThenFastDirectory(scheduler: scheduler, latencies: [500, 50])
         let form = FormPipeline(
-            definition: .signup, services: FormServices(directory: directory), scheduler: scheduler, debounce: .zero)
+            definition: .signup, services: FormServices(availability: directory, registration: directory), scheduler: scheduler, debounce: .zero)
         var results: [String] = []
         form.events.subscribe(onNext: { event in
             if case .fieldChanged(let update) = event, update.field == "username" {

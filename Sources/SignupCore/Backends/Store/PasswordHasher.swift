@@ -28,6 +28,10 @@ public enum PasswordHasher {
         return hash
     }
 
+    /// A hash of a random password, checked against when a name is unknown so that the answer
+    /// takes as long as for a known name with a wrong password.
+    public static let decoyHash: String = (try? hash(TokenSource.secure().makeToken())) ?? "$y$"
+
     /// Whether `password` matches a hash made by `hash(_:)`, compared in constant time.
     public static func verify(_ password: String, against storedHash: String) -> Bool {
         guard storedHash.hasPrefix("$y$"),

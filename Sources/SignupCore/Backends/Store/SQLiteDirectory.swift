@@ -1,13 +1,32 @@
 /// The user directory kept in a `UserStore`: availability reads the table, registration hashes the
 /// password (off the event loop) and inserts. A registration that loses a race to another process
 /// answers `usernameTaken`. Any store failure is a `BackendError`, shown as `backend.unavailable`.
-public final class SQLiteDirectory: UsernameAvailabilityChecking, AccountRegistering {
+public final class SQLiteDirectory: UsernameAvailabilityChecking, AccountRegistering, Authenticating {
     public let store: UserStore
     private let runner: any BlockingWorkRunner
+    private let tokens: TokenSource
 
-    public init(store: UserStore, runner: any BlockingWorkRunner) {
+    public init(store: UserStore, runner: any BlockingWorkRunner, tokens: TokenSource = .secure()) {
         self.store = store
         self.runner = runner
+        self.tokens = tokens
+    }
+
+    /// Verifies the password against the stored hash (an unknown name against a decoy, so both
+    /// answer alike in the same time) and records the new session by its token's digest.
+    public func logIn(username: String, password: String) -> EventStream<LoginOutcome> {
+        let store = self.store
+        let tokens = self.tokens
+        return runner.run {
+            Self.backendResult { () throws(StoreError) -> LoginOutcome in
+                let stored = try store.passwordHash(of: username)
+                let matches = PasswordHasher.verify(password, against: stored ?? PasswordHasher.decoyHash)
+                guard matches, stored != nil else { return .wrongCredentials }
+                let token = tokens.makeToken()
+                try store.saveSession(token: token, for: username)
+                return .loggedIn(token: token)
+            }
+        }
     }
 
     public func availability(of username: String) -> EventStream<Availability> {

@@ -7,7 +7,7 @@ import Foundation
 /// only password hashes are stored. Calls block and are serialised; make them off the event loop.
 public final class UserStore: @unchecked Sendable {
     /// The schema this build writes; older stores are migrated when opened.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     public let path: String
     private let connection: SQLiteConnection
@@ -63,6 +63,26 @@ public final class UserStore: @unchecked Sendable {
         }
     }
 
+    /// Records a login session by the digest of its token; the token itself is never stored.
+    public func saveSession(token: String, for username: String, at createdAt: Date = Date()) throws(StoreError) {
+        try locked { () throws(StoreError) in
+            _ = try connection.query(
+                "INSERT INTO sessions (token_digest, username_key, created_at) VALUES (?, ?, ?)",
+                [.text(SHA256.hexDigest(token)), .text(Self.key(username)), .integer(Int64(createdAt.timeIntervalSince1970 * 1000))])
+        }
+    }
+
+    /// The username a token was issued to, if it was.
+    public func username(forToken token: String) throws(StoreError) -> String? {
+        try locked { () throws(StoreError) -> String? in
+            let rows = try connection.query(
+                "SELECT u.username FROM sessions s JOIN users u ON u.username_key = s.username_key WHERE s.token_digest = ?",
+                [.text(SHA256.hexDigest(token))])
+            guard case .text(let name)? = rows.first?.first else { return nil }
+            return name
+        }
+    }
+
     /// The registered names in the order they were registered, as written.
     public func registeredNames() throws(StoreError) -> [String] {
         try locked { () throws(StoreError) -> [String] in
@@ -97,6 +117,16 @@ public final class UserStore: @unchecked Sendable {
                         username TEXT NOT NULL,
                         username_key TEXT NOT NULL UNIQUE,
                         password_hash TEXT NOT NULL,
+                        created_at INTEGER NOT NULL
+                    )
+                    """)
+            }
+            if version < 2 {
+                // Version 2: login sessions, kept only as SHA-256 digests of their tokens.
+                try connection.execute("""
+                    CREATE TABLE sessions (
+                        token_digest TEXT PRIMARY KEY,
+                        username_key TEXT NOT NULL,
                         created_at INTEGER NOT NULL
                     )
                     """)

@@ -1,0 +1,19 @@
+extension FormDefinition {
+    /// Logging in against the directory that sign-up writes, as the ReSwift login has it: the
+    /// submission goes `loggedOut` → `loggingIn` → `loggedIn` (with a token) or `loginFailed`.
+    /// Wrong credentials answer alike whether the user exists or not; five failures for a name
+    /// within a minute make further attempts fail with `login.rateLimited` until it has passed.
+    public static let login: FormDefinition = {
+        let username = FieldDefinition(name: "username", normalization: .nfkc)
+        let password = FieldDefinition(name: "password", isSecret: true, normalization: .nfkc)
+        let submit = SubmitAction(
+            kind: .logIn(usernameField: "username", passwordField: "password"),
+            taken: Message("login.wrongCredentials", "Wrong username or password"),
+            refused: Message("login.wrongCredentials", "Wrong username or password"),
+            unavailable: Message("backend.unavailable", "Error contacting server"),
+            rateLimited: Message("login.rateLimited", "Too many failed attempts; try again in a minute"),
+            stateNames: .login)
+        // A constant written above; failing to build it is a programming error.
+        return try! FormDefinition(kind: "login", fields: [username, password], submit: submit)
+    }()
+}
