@@ -66,6 +66,12 @@ public final class FormPipeline {
         subscription = state.subscribe(onNext: { [latest] in latest.state = $0 })
     }
 
+    /// A form dropped without `close()` is closed here: its subjects and subscriptions hold each
+    /// other until closing breaks the cycle.
+    deinit {
+        close()
+    }
+
     /// Sets a field's value and returns the form's edit version after it. Setting the value a field
     /// already holds changes nothing and returns the current version.
     @discardableResult

@@ -32,6 +32,11 @@ final class FormHarness {
 
     private let clock: VirtualTimeScheduler
 
+    deinit {
+        // Stop observing before the form (closed as it goes) can complete into a harness being destroyed.
+        subscription?.dispose()
+    }
+
     /// Schedules an edit at an absolute virtual time.
     func edit(at time: Int64, _ field: String, _ value: String) {
         at(time) { [unowned self] form in
