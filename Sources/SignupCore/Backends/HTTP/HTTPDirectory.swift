@@ -38,6 +38,11 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
         session = URLSession(configuration: sessionConfiguration)
     }
 
+    deinit {
+        // A session keeps its tasks, their requests and curl's handles until invalidated.
+        session.finishTasksAndInvalidate()
+    }
+
     /// The availability URL for a name; nil if the template does not make a URL.
     public func availabilityURL(for username: String) -> URL? {
         let encoded = username.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? username
