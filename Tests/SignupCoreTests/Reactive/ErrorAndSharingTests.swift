@@ -53,12 +53,14 @@ import Testing
         scheduler.schedule(after: .milliseconds(12)) { b.disposable = shared.subscribe(second.observer) }
         scheduler.schedule(after: .milliseconds(15)) { a.dispose() }
         scheduler.schedule(after: .milliseconds(25)) { b.dispose() }
-        scheduler.schedule(after: .milliseconds(30)) { shared.subscribe(third.observer) }
+        let c = SerialDisposable()
+        scheduler.schedule(after: .milliseconds(30)) { c.disposable = shared.subscribe(third.observer) }
         scheduler.advance(to: TimePoint(milliseconds: 100))
+        c.dispose()
         #expect(first.events == [.next(10, 1)])
         #expect(second.events == [.next(12, 1), .next(20, 2)])
         #expect(third.events == [.next(40, 1), .next(50, 2)])
-        #expect(source.subscriptions == [SubscriptionLog(0, 25), SubscriptionLog(30)])
+        #expect(source.subscriptions == [SubscriptionLog(0, 25), SubscriptionLog(30, 100)])
     }
 
     @Test func shareWithoutReplayGivesLateSubscribersOnlyWhatFollows() {
@@ -79,7 +81,8 @@ import Testing
         let scheduler = VirtualTimeScheduler()
         let tracker = ActivityTracker()
         let activity = Recorder<Bool>(scheduler: scheduler)
-        tracker.isActive.subscribe(activity.observer)
+        let watching = tracker.isActive.subscribe(activity.observer)
+        defer { watching.dispose() }
         let completing = ColdTestStream(scheduler, [next(10, 1), completed(20)])
         let failing = ColdTestStream(scheduler, [failed(30, TestError(), Int.self)])
         let endless = ColdTestStream<Int>(scheduler, [])
