@@ -50,7 +50,8 @@ import SignupTestSupport
         ("REPLACE:{\"pattern\":\"[0-9]{4}\",|{\"equalsField\":\"nobody\",", "$.fields[1].rules: form 'pin': 'pin' refers to field 'nobody', which the form does not define"),
         ("REPLACE:{\"name\":\"pin\"|{\"name\":\"user\"", "$.fields[1].name: form 'pin' defines field 'user' twice; field names must be unique"),
         ("REPLACE:\"passwordField\":\"pin\"|\"passwordField\":\"secret\"", "$.submit: form 'pin': 'submit' refers to field 'secret', which the form does not define"),
-        ("REPLACE:\"action\":\"registerAccount\"|\"action\":\"launch\"", "$.submit.action: must be \"registerAccount\""),
+        ("REPLACE:\"action\":\"registerAccount\"|\"action\":\"launch\"", "$.submit.action: must be \"registerAccount\" or \"logIn\""),
+        ("REPLACE:\"action\":\"registerAccount\"|\"action\":\"logIn\"", "$.submit.messages.taken: is not allowed here (allowed: rateLimited, unavailable, wrongCredentials)"),
         ("REPLACE:\"unavailable\":{\"code\":\"u\",\"message\":\"Down\"}|\"unavailable\":{\"code\":\"u\"}", "$.submit.messages.unavailable.message: is required"),
         ("REPLACE:\"fields\":[|\"translations\":{\"fr\":\"oui\"},\"fields\":[", "$.translations.fr: must be an object of message codes"),
     ])

@@ -239,15 +239,27 @@ enum FormFile {
         func submit(_ json: JSON, _ path: String) throws(Problem) -> SubmitAction {
             let object = try members(json, path, allowed: ["action", "usernameField", "passwordField", "messages"],
                                      required: ["action", "messages"])
-            guard object["action"] == .string("registerAccount") else {
-                throw fail("\(path).action", "must be \"registerAccount\"")
+            let usernameField = try string(object["usernameField"], "\(path).usernameField")
+            let passwordField = try string(object["passwordField"], "\(path).passwordField")
+            switch object["action"] {
+            case .string("registerAccount"): break
+            case .string("logIn"):
+                let messages = try members(object["messages"]!, "\(path).messages", allowed: ["wrongCredentials", "rateLimited", "unavailable"],
+                                           required: ["wrongCredentials", "rateLimited", "unavailable"])
+                let wrong = try message(messages["wrongCredentials"], "\(path).messages.wrongCredentials")
+                return SubmitAction(
+                    kind: .logIn(usernameField: usernameField, passwordField: passwordField),
+                    taken: wrong, refused: wrong,
+                    unavailable: try message(messages["unavailable"], "\(path).messages.unavailable"),
+                    rateLimited: try message(messages["rateLimited"], "\(path).messages.rateLimited"),
+                    stateNames: .login)
+            default:
+                throw fail("\(path).action", "must be \"registerAccount\" or \"logIn\"")
             }
             let messages = try members(object["messages"]!, "\(path).messages",
                                        allowed: ["taken", "refused", "unavailable"], required: ["taken", "refused", "unavailable"])
             return SubmitAction(
-                kind: .registerAccount(
-                    usernameField: try string(object["usernameField"], "\(path).usernameField"),
-                    passwordField: try string(object["passwordField"], "\(path).passwordField")),
+                kind: .registerAccount(usernameField: usernameField, passwordField: passwordField),
                 taken: try message(messages["taken"], "\(path).messages.taken"),
                 refused: try message(messages["refused"], "\(path).messages.refused"),
                 unavailable: try message(messages["unavailable"], "\(path).messages.unavailable"))
