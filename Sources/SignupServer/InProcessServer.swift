@@ -47,11 +47,7 @@ public final class InProcessServer {
 
     private func drain() {
         for item in items where server.exitCode == nil {
-            switch item {
-            case .line(let bytes): bytes.withUnsafeBufferPointer { server.handle(line: $0) }
-            case .oversizeLine: server.handleOversizeLine()
-            case .truncatedLine: server.handleTruncatedLine()
-            }
+            server.handle(item)
         }
         items.removeAll(keepingCapacity: true)
     }

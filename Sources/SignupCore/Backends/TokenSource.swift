@@ -1,11 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
 /// Makes opaque login tokens: 32 random bytes as 64 hexadecimal digits.
 public final class TokenSource: @unchecked Sendable {
     private var seeded: SeededGenerator?
-    private let lock = NSLockLike()
+    private let lock = NSLock()
 
     /// Tokens from the system's secure random source (getrandom on Linux).
     public static func secure() -> TokenSource { TokenSource(seeded: nil) }
@@ -32,17 +30,5 @@ public final class TokenSource: @unchecked Sendable {
                 return String(repeating: "0", count: 16 - text.count) + text
             }.joined()
         }
-    }
-}
-
-/// A mutex without Foundation's NSLock, so SignupCore's backends stay lock-light elsewhere.
-final class NSLockLike: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-    func withLock<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return body()
     }
 }

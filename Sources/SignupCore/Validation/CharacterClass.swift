@@ -15,12 +15,7 @@ public enum CharacterClass: Hashable, Sendable {
 
     /// Whether every character of `value` belongs to this class.
     public func admits(_ value: String) -> Bool {
-        switch self {
-        case .alphanumerics:
-            return value.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) }
-        default:
-            return value.unicodeScalars.allSatisfy(contains)
-        }
+        value.unicodeScalars.allSatisfy(contains)
     }
 
     private func contains(_ scalar: Unicode.Scalar) -> Bool {

@@ -164,7 +164,8 @@ enum FormFile {
             guard checks.count == 1, let name = checks.first else {
                 throw fail(path, "needs exactly one check (\(Self.checkNames.sorted().joined(separator: ", ")))")
             }
-            let failure = try message(.object([.init(key: "code", value: object["code"]!), .init(key: "message", value: object["message"]!)]), path)
+            guard case .string(let text)? = object["message"] else { throw fail("\(path).message", "must be a string") }
+            let failure = Message(try string(object["code"], "\(path).code"), text)
             return Rule(try check(name, object[name]!, "\(path).\(name)"), failure: failure)
         }
 

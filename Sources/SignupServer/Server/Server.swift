@@ -78,6 +78,15 @@ final class Server {
 
     // MARK: Input
 
+    /// Handles one unit of input from the line splitter.
+    func handle(_ item: InputItem) {
+        switch item {
+        case .line(let bytes): bytes.withUnsafeBufferPointer { handle(line: $0) }
+        case .oversizeLine: handleOversizeLine()
+        case .truncatedLine: handleTruncatedLine()
+        }
+    }
+
     /// Answers one line (without its line terminator).
     func handle(line: UnsafeBufferPointer<UInt8>) {
         guard exitCode == nil else { return }
@@ -205,10 +214,9 @@ final class Server {
             }
             clientProcessID = Int32(processID)
         }
-        let requestedLocale = try params.string("locale")
-        if let requestedLocale { defaultCatalog = MessageCatalog.matching(requestedLocale) ?? .english }
-        let locale = defaultCatalog.locale
-        let fellBack = requestedLocale != nil && MessageCatalog.matching(requestedLocale!) == nil
+        let (messages, unsupportedLocale) = Self.catalog(for: try params.string("locale"), default: defaultCatalog)
+        defaultCatalog = messages
+        let locale = messages.locale
         isInitialized = true
         let configuration = self.configuration
         let catalog = self.catalog
@@ -221,8 +229,8 @@ final class Server {
                 }
                 body.key("protocolVersion"); body.string(Self.protocolVersion)
                 body.key("locale"); body.string(locale)
-                if fellBack, let requestedLocale {
-                    body.key("unsupportedLocale"); body.string(requestedLocale)
+                if let unsupportedLocale {
+                    body.key("unsupportedLocale"); body.string(unsupportedLocale)
                 }
                 body.key("capabilities")
                 body.object { capabilities in
@@ -283,8 +291,7 @@ final class Server {
         try advanceToMessageTime(params)
         let kind = try params.string("kind") ?? "signup"
         let values = try params.stringMap("values") ?? []
-        let requestedLocale = try params.string("locale")
-        let messages = requestedLocale.map { MessageCatalog.matching($0) ?? .english } ?? defaultCatalog
+        let (messages, unsupportedLocale) = Self.catalog(for: try params.string("locale"), default: defaultCatalog)
         guard let definition = catalog.definition(kind) else { throw .unknownFormKind(kind, known: catalog.kinds) }
         for (field, value) in values {
             guard definition.index(of: field) != nil else {
@@ -302,15 +309,14 @@ final class Server {
             id = nextGeneratedID()
         }
         let session = try open(definition, id: id, values: Dictionary(values, uniquingKeysWith: { $1 }), catalog: messages)
-        let fellBack = requestedLocale.map { MessageCatalog.matching($0) == nil } ?? false
         return { result in
             result.object {
                 $0.key("form"); $0.string(session.id)
                 $0.key("kind"); $0.string(definition.kind)
                 $0.key("version"); $0.int(session.pipeline.version)
                 $0.key("locale"); $0.string(messages.locale)
-                if fellBack, let requestedLocale {
-                    $0.key("unsupportedLocale"); $0.string(requestedLocale)
+                if let unsupportedLocale {
+                    $0.key("unsupportedLocale"); $0.string(unsupportedLocale)
                 }
             }
         }
@@ -420,6 +426,14 @@ final class Server {
         let now = scheduler.now.milliseconds
         guard time >= now else { throw .timeWentBackwards(now: now, requested: time) }
         scheduler.advance(to: TimePoint(milliseconds: time))
+    }
+
+    /// The catalog for a requested locale (the default when none is asked for), and the request
+    /// itself when it is not served and `en` stands in.
+    private static func catalog(for requested: String?, default current: MessageCatalog) -> (MessageCatalog, unsupported: String?) {
+        guard let requested else { return (current, nil) }
+        guard let match = MessageCatalog.matching(requested) else { return (.english, requested) }
+        return (match, nil)
     }
 
     private func checkLength(of value: String, field: String) throws(RPCError) {

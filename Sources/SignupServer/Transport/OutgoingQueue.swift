@@ -18,7 +18,6 @@ final class OutgoingQueue: @unchecked Sendable {
     private var entries: [[UInt8]?] = []
     private var head = 0
     private var positions: [ConflationKey: Int] = [:]
-    private var keysByPosition: [Int: ConflationKey] = [:]
     private var bytes = 0
     private var isClosed = false
     private var isWriting = false
@@ -37,15 +36,11 @@ final class OutgoingQueue: @unchecked Sendable {
             if let key, let old = positions[key], bytes > conflationThreshold! {
                 bytes -= entries[old]?.count ?? 0
                 entries[old] = nil
-                keysByPosition[old] = nil
             }
             let position = entries.count
             entries.append(message)
             bytes += message.count
-            if let key {
-                positions[key] = position
-                keysByPosition[position] = key
-            }
+            if let key { positions[key] = position }
             condition.signal()
         }
     }
@@ -59,7 +54,6 @@ final class OutgoingQueue: @unchecked Sendable {
             entries.removeAll(keepingCapacity: entries.capacity < 4096)
             head = 0
             positions.removeAll(keepingCapacity: true)
-            keysByPosition.removeAll(keepingCapacity: true)
             bytes = 0
             isWriting = true
             return taken

@@ -14,6 +14,8 @@ final class StdioService {
     private let logger: Logger
     private let parentProcessID: Int32?
     private var pending: [InputItem] = []
+    /// The next item of `pending` to handle; items before it are done.
+    private var nextPending = 0
     private var pendingIsEnd = false
     private var pendingDone: (@Sendable () -> Void)?
     private var isStopping = false
@@ -79,6 +81,8 @@ final class StdioService {
     // MARK: Input
 
     private func receive(_ items: [InputItem], isEnd: Bool, done: @escaping @Sendable () -> Void) {
+        pending.removeFirst(nextPending)
+        nextPending = 0
         pending += items
         pendingIsEnd = isEnd
         pendingDone = done
@@ -89,14 +93,11 @@ final class StdioService {
     /// outgoing queue is below its bound, so a client that stops reading stops our reading too.
     private func process() {
         guard !isStopping else { return }
-        while !pending.isEmpty {
+        while nextPending < pending.count {
             if server.isDraining { return waitForDrain() }
-            let item = pending.removeFirst()
-            switch item {
-            case .line(let bytes): bytes.withUnsafeBufferPointer { server.handle(line: $0) }
-            case .oversizeLine: server.handleOversizeLine()
-            case .truncatedLine: server.handleTruncatedLine()
-            }
+            let item = pending[nextPending]
+            nextPending += 1
+            server.handle(item)
             if let code = server.exitCode { return finish(code) }
         }
         if server.isDraining { return waitForDrain() }
