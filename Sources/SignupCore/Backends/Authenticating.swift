@@ -4,6 +4,8 @@ public enum LoginOutcome: Hashable, Sendable {
     case loggedIn(token: String)
     /// Unknown user or wrong password: deliberately the same answer, in the same time.
     case wrongCredentials
+    /// The backend itself refuses attempts for now (an HTTP 429).
+    case rateLimited
 }
 
 /// Checks credentials against the directory that sign-up writes.

@@ -4,13 +4,17 @@ public struct FormServices {
     public var registration: any AccountRegistering
     /// Checks logins; nil where the backend has no login (a login then fails as unavailable).
     public var authentication: (any Authenticating)?
+    /// Keeps friends; nil where the backend has none (saving then fails as unavailable).
+    public var friends: (any FriendSaving)?
     /// Shared by every form of a process; nil means logins are never rate limited.
     public var loginLimiter: LoginRateLimiter?
 
     public init(
         availability: any UsernameAvailabilityChecking, registration: any AccountRegistering,
-        authentication: (any Authenticating)? = nil, loginLimiter: LoginRateLimiter? = nil
+        authentication: (any Authenticating)? = nil, friends: (any FriendSaving)? = nil,
+        loginLimiter: LoginRateLimiter? = nil
     ) {
+        self.friends = friends
         self.availability = availability
         self.registration = registration
         self.authentication = authentication
@@ -18,8 +22,10 @@ public struct FormServices {
     }
 
     /// Every role played by one directory.
-    public init(directory: some UsernameAvailabilityChecking & AccountRegistering & Authenticating, loginLimiter: LoginRateLimiter? = nil) {
-        self.init(availability: directory, registration: directory, authentication: directory, loginLimiter: loginLimiter)
+    public init(
+        directory: some UsernameAvailabilityChecking & AccountRegistering & Authenticating & FriendSaving,
+        loginLimiter: LoginRateLimiter? = nil
+    ) {
+        self.init(availability: directory, registration: directory, authentication: directory, friends: directory, loginLimiter: loginLimiter)
     }
-
 }

@@ -1,8 +1,10 @@
 /// An in-memory user directory that answers as its script says, in scheduler time: the default
 /// backend, and the one tests and fixtures use. A successful registration makes the name taken.
 ///
-/// Names are compared case-insensitively, as user directories do. No password is ever stored.
-public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegistering, Authenticating {
+/// Names are compared case-insensitively, as user directories do. Passwords are kept only as
+/// yescrypt hashes. Friends are kept by id; saving one whose phone number another friend has is a
+/// conflict.
+public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegistering, Authenticating, FriendSaving {
     /// What the directory answers and how long it takes.
     public struct Script: Hashable, Sendable {
         /// What an availability check finds for a name no list mentions.
@@ -23,6 +25,14 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         public var registrationFailureRate: Double
         /// Seeds the generator behind failure rates and uniform latencies.
         public var seed: UInt64
+        /// Accounts that exist from the start: yescrypt password hashes by username.
+        public var accounts: [String: String]
+        /// Friends that exist from the start, by id.
+        public var friends: [String: Friend]
+        /// Ids of friends this client may not change: updating one answers `unauthorised`.
+        public var protectedFriends: Set<String>
+        /// Saving a friend with one of these phone numbers fails as if the server were down.
+        public var failingPhones: Set<String>
 
         public init(
             takenNames: Set<String> = [],
@@ -33,8 +43,16 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
             registrationLatency: Latency = .none,
             refusedRegistrations: Set<String> = [],
             registrationFailureRate: Double = 0,
-            seed: UInt64 = 0
+            seed: UInt64 = 0,
+            accounts: [String: String] = [:],
+            friends: [String: Friend] = [:],
+            protectedFriends: Set<String> = [],
+            failingPhones: Set<String> = []
         ) {
+            self.accounts = accounts
+            self.friends = friends
+            self.protectedFriends = protectedFriends
+            self.failingPhones = failingPhones
             self.takenNames = takenNames
             self.freeNames = freeNames
             self.failingNames = failingNames
@@ -56,7 +74,10 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     private let refused: Set<String>
     private let tokens: TokenSource
     /// yescrypt hashes of the passwords of accounts registered here, by lower-cased name.
-    private var passwordHashes: [String: String] = [:]
+    private var passwordHashes: [String: String]
+    /// The friend list, by id.
+    public private(set) var friends: [String: Friend]
+    private var nextFriendNumber: Int
 
     /// Every name an availability check was started for, in order (cancelled ones included).
     public private(set) var checkedNames: [String] = []
@@ -75,6 +96,10 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         free = Set(script.freeNames.map(Self.key))
         failing = Set(script.failingNames.map(Self.key))
         refused = Set(script.refusedRegistrations.map(Self.key))
+        passwordHashes = Dictionary(script.accounts.map { (Self.key($0.key), $0.value) }, uniquingKeysWith: { $1 })
+        taken.formUnion(passwordHashes.keys)
+        friends = script.friends
+        nextFriendNumber = (script.friends.keys.compactMap { Int($0) }.max() ?? 0) + 1
     }
 
     /// The answer a check would give now, without the latency.
@@ -132,6 +157,40 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
                 observer.onCompleted()
             }
         }
+    }
+
+    public func add(_ friend: Friend) -> EventStream<FriendSaveOutcome> {
+        saving(friend, id: nil)
+    }
+
+    public func update(_ id: String, to friend: Friend) -> EventStream<FriendSaveOutcome> {
+        saving(friend, id: id)
+    }
+
+    private func saving(_ friend: Friend, id: String?) -> EventStream<FriendSaveOutcome> {
+        EventStream { observer in
+            let latency = self.script.registrationLatency.sample(using: &self.generator)
+            return self.scheduler.schedule(after: latency) {
+                if self.script.failingPhones.contains(friend.phone) {
+                    observer.onError(BackendError.unavailable(reason: "scripted server error"))
+                    return
+                }
+                observer.onNext(self.completeSave(of: friend, id: id))
+                observer.onCompleted()
+            }
+        }
+    }
+
+    private func completeSave(of friend: Friend, id: String?) -> FriendSaveOutcome {
+        if let id {
+            guard friends[id] != nil else { return .notFound }
+            if script.protectedFriends.contains(id) { return .unauthorised }
+        }
+        if friends.contains(where: { $0.key != id && $0.value.phone == friend.phone }) { return .conflict }
+        let savedID = id ?? String(nextFriendNumber)
+        if id == nil { nextFriendNumber += 1 }
+        friends[savedID] = friend
+        return .saved(id: savedID)
     }
 
     private func completeRegistration(of username: String) -> RegistrationOutcome {

@@ -16,6 +16,7 @@ public final class FormPipeline {
     private let checks = ActivityTracker()
     private let submissions = ActivityTracker()
     private let latest: StateHolder
+    private let record: RecordIdentity
     private let subscription: any Disposable
     private var isClosed = false
 
@@ -24,12 +25,14 @@ public final class FormPipeline {
     public let events: EventStream<FormEvent>
 
     /// Opens a form. Unknown names in `initialValues` are ignored; the opening values are version 0.
+    /// `recordID` names the record a saving form (such as `friend`) updates; without one it adds.
     public init(
         definition: FormDefinition,
         services: FormServices,
         scheduler: any Scheduler,
         debounce: TimeSpan = .milliseconds(300),
         initialValues: [String: String] = [:],
+        recordID: String? = nil,
         catalog: MessageCatalog = .english
     ) {
         self.definition = definition
@@ -51,9 +54,11 @@ public final class FormPipeline {
                 field: index, check: remoteCheck, memo: memo, services: services, activity: checks, localizer: localizer)
             changes.append(check.answers(to: fieldVerdicts, debounce: debounce, scheduler: scheduler))
         }
+        let record = RecordIdentity(recordID)
+        self.record = record
         let submitter = Submitter(
             definition: definition, services: services, activity: submissions, localizer: localizer,
-            onSuccess: { memos.forEach { $0.forget() } })
+            record: record, onSuccess: { memos.forEach { $0.forget() } })
         changes.append(submitter.states(taps: taps.stream, values: values.stream).map(FormChange.submission))
 
         let initial = FormState(fieldCount: definition.fields.count)
@@ -106,6 +111,9 @@ public final class FormPipeline {
 
     /// The form's edit version: how many edits have changed a value.
     public var version: Int { values.value.version }
+
+    /// The record this form saves to: the one it was opened on, or the one its last add created.
+    public var recordID: String? { record.id }
 
     /// Remote checks sent to a backend and not yet answered or cancelled.
     public var checksInFlight: Int { checks.count }

@@ -6,13 +6,7 @@ extension FormDefinition {
     public static let login: FormDefinition = {
         let username = FieldDefinition(name: "username", normalization: .nfkc)
         let password = FieldDefinition(name: "password", isSecret: true, normalization: .nfkc)
-        let submit = SubmitAction(
-            kind: .logIn(usernameField: "username", passwordField: "password"),
-            taken: Message("login.wrongCredentials", "Wrong username or password"),
-            refused: Message("login.wrongCredentials", "Wrong username or password"),
-            unavailable: Message("backend.unavailable", "Error contacting server"),
-            rateLimited: Message("login.rateLimited", "Too many failed attempts; try again in a minute"),
-            stateNames: .login)
+        let submit = SubmitAction(kind: .logIn(usernameField: "username", passwordField: "password"), stateNames: .login)
         // A constant written above; failing to build it is a programming error.
         return try! FormDefinition(kind: "login", fields: [username, password], submit: submit)
     }()

@@ -27,12 +27,7 @@ extension FormDefinition {
             successMessage: Message("repeatedPassword.matches", "Password repeated"),
             isSecret: true
         )
-        let submit = SubmitAction(
-            kind: .registerAccount(usernameField: "username", passwordField: "password"),
-            taken: Message("username.taken", "Username already taken"),
-            refused: Message("signup.failed", "Sign-up failed, please try again"),
-            unavailable: Message("backend.unavailable", "Error contacting server")
-        )
+        let submit = SubmitAction(kind: .registerAccount(usernameField: "username", passwordField: "password"))
         // The definition is a constant written above; failing to build it is a programming error.
         return try! FormDefinition(kind: "signup", fields: [username, password, repeatedPassword], submit: submit)
     }()

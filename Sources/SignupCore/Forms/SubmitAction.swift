@@ -5,6 +5,28 @@ public struct SubmitAction: Hashable, Sendable {
         case registerAccount(usernameField: String, passwordField: String)
         /// Logs in with the named username and password fields.
         case logIn(usernameField: String, passwordField: String)
+        /// Adds a friend, or updates the friend the form was opened with, from the named fields.
+        case saveFriend(firstNameField: String, lastNameField: String, phoneField: String)
+    }
+
+    /// The ways a submission can fail, each with its own message.
+    public enum Failure: String, CaseIterable, Hashable, Sendable {
+        /// The name is no longer free (the registration lost a race).
+        case taken
+        /// The backend declined a registration; it may be retried.
+        case refused
+        /// Unknown user or wrong password (never says which).
+        case wrongCredentials
+        /// Too many failed logins for this name lately.
+        case rateLimited
+        /// The record being updated no longer exists.
+        case notFound
+        /// The backend does not let this client change the record.
+        case unauthorised
+        /// The record clashes with another (a friend with the same phone number).
+        case conflict
+        /// The backend could not be reached.
+        case unavailable
     }
 
     /// What clients call the submission states of this action (a login says `loggingIn`).
@@ -32,33 +54,61 @@ public struct SubmitAction: Hashable, Sendable {
     }
 
     public var kind: Kind
-    /// The backend refused because the name is no longer free (it lost a race).
-    public var taken: Message
-    /// The backend refused for another reason (for a login: wrong credentials); may be retried.
-    public var refused: Message
-    /// The backend could not be reached.
-    public var unavailable: Message
-    /// Too many failed attempts for this name lately (logins only).
-    public var rateLimited: Message
+    /// The message of each failure; a failure missing here uses `defaultMessages`.
+    public var messages: [Failure: Message]
     public var stateNames: StateNames
 
-    public init(
-        kind: Kind, taken: Message, refused: Message, unavailable: Message,
-        rateLimited: Message = Message("login.rateLimited", "Too many failed attempts; try again in a minute"),
-        stateNames: StateNames = .standard
-    ) {
+    public init(kind: Kind, messages: [Failure: Message] = [:], stateNames: StateNames = .standard) {
         self.kind = kind
-        self.taken = taken
-        self.refused = refused
-        self.unavailable = unavailable
-        self.rateLimited = rateLimited
+        self.messages = messages
         self.stateNames = stateNames
+    }
+
+    /// The English messages of the built-in forms.
+    public static let defaultMessages: [Failure: Message] = [
+        .taken: Message("username.taken", "Username already taken"),
+        .refused: Message("signup.failed", "Sign-up failed, please try again"),
+        .wrongCredentials: Message("login.wrongCredentials", "Wrong username or password"),
+        .rateLimited: Message("login.rateLimited", "Too many failed attempts; try again in a minute"),
+        .notFound: Message("friend.notFound", "This friend no longer exists"),
+        .unauthorised: Message("friend.unauthorised", "You are not allowed to change this friend"),
+        .conflict: Message("friend.conflict", "A friend with this phone number already exists"),
+        .unavailable: Message("backend.unavailable", "Error contacting server"),
+    ]
+
+    /// The message shown for a failure.
+    public func message(for failure: Failure) -> Message {
+        messages[failure] ?? Self.defaultMessages[failure]!
+    }
+
+    /// The failures this kind of action can end in.
+    public var possibleFailures: [Failure] {
+        switch kind {
+        case .registerAccount: return [.taken, .refused, .unavailable]
+        case .logIn: return [.wrongCredentials, .rateLimited, .unavailable]
+        case .saveFriend: return [.notFound, .unauthorised, .conflict, .unavailable]
+        }
     }
 
     /// The fields the action reads.
     public var fieldNames: [String] {
         switch kind {
         case .registerAccount(let username, let password), .logIn(let username, let password): return [username, password]
+        case .saveFriend(let first, let last, let phone): return [first, last, phone]
         }
+    }
+
+    /// The member of a success notification that carries the result: `account` or `friend`.
+    public var resultName: String {
+        switch kind {
+        case .registerAccount, .logIn: return "account"
+        case .saveFriend: return "friend"
+        }
+    }
+
+    /// Whether a form with this action can be opened on an existing record, to update it.
+    public var savesRecords: Bool {
+        if case .saveFriend = kind { return true }
+        return false
     }
 }

@@ -4,6 +4,9 @@ struct Submitter {
     let services: FormServices
     let activity: ActivityTracker
     let localizer: Localizer
+    /// The record a saving form updates; nil while it adds. A successful add sets it, so saving
+    /// again updates the friend just added instead of adding a twin.
+    let record: RecordIdentity
     let onSuccess: () -> Void
 
     /// The submission states caused by accepted taps. A tap during a submission is ignored here
@@ -15,52 +18,81 @@ struct Submitter {
     }
 
     private func run(with snapshot: FormValues) -> EventStream<SubmissionState> {
-        let action = definition.submit
         let value = { (name: String) -> String in
             definition.index(of: name).map { definition.fields[$0].normalized(snapshot.values[$0]) } ?? ""
         }
-        let onSuccess = self.onSuccess
-        let localizer = self.localizer
-        switch action.kind {
-        case .logIn(let usernameField, let passwordField):
-            return logIn(username: value(usernameField), password: value(passwordField), action: action, localizer: localizer)
+        let outcomes: EventStream<SubmissionState>
+        switch definition.submit.kind {
         case .registerAccount(let usernameField, let passwordField):
-            return services.registration
-                .register(username: value(usernameField), password: value(passwordField))
-                .map { outcome -> SubmissionState in
-                    switch outcome {
-                    case .registered(let account):
-                        onSuccess()
-                        return .succeeded(account: account)
-                    case .usernameTaken:
-                        return .failed(localizer.failure(action.taken))
-                    case .refused(_, let details):
-                        return .failed(localizer.failure(action.refused, params: details))
-                    }
-                }
-                .catchAndReturn(.failed(localizer.failure(action.unavailable)))
+            outcomes = register(username: value(usernameField), password: value(passwordField))
+        case .logIn(let usernameField, let passwordField):
+            outcomes = logIn(username: value(usernameField), password: value(passwordField))
+        case .saveFriend(let firstName, let lastName, let phone):
+            outcomes = save(Friend(firstName: value(firstName), lastName: value(lastName), phone: value(phone)))
+        }
+        return outcomes.catchAndReturn(failed(.unavailable))
+    }
+
+    private func failed(_ failure: SubmitAction.Failure, params: [String: JSONValue] = [:]) -> SubmissionState {
+        .failed(localizer.failure(definition.submit.message(for: failure), params: params))
+    }
+
+    private func register(username: String, password: String) -> EventStream<SubmissionState> {
+        let onSuccess = self.onSuccess
+        return services.registration.register(username: username, password: password).map { outcome in
+            switch outcome {
+            case .registered(let account):
+                onSuccess()
+                return .succeeded(account: account)
+            case .usernameTaken:
+                return self.failed(.taken)
+            case .refused(_, let details):
+                return self.failed(.refused, params: details)
+            }
         }
     }
 
-    private func logIn(username: String, password: String, action: SubmitAction, localizer: Localizer) -> EventStream<SubmissionState> {
+    private func logIn(username: String, password: String) -> EventStream<SubmissionState> {
         let limiter = services.loginLimiter
         if limiter?.isLimited(username) == true {
-            return .just(.failed(localizer.failure(action.rateLimited)))
+            return .just(failed(.rateLimited))
         }
         guard let authentication = services.authentication else {
-            return .just(.failed(localizer.failure(action.unavailable)))
+            return .just(failed(.unavailable))
         }
-        return authentication.logIn(username: username, password: password)
-            .map { outcome -> SubmissionState in
-                switch outcome {
-                case .loggedIn(let token):
-                    limiter?.recordSuccess(username)
-                    return .succeeded(account: .object(["username": .string(username), "token": .string(token)]))
-                case .wrongCredentials:
-                    limiter?.recordFailure(username)
-                    return .failed(localizer.failure(action.refused))
-                }
+        return authentication.logIn(username: username, password: password).map { outcome in
+            switch outcome {
+            case .loggedIn(let token):
+                limiter?.recordSuccess(username)
+                return .succeeded(account: .object(["username": .string(username), "token": .string(token)]))
+            case .wrongCredentials:
+                limiter?.recordFailure(username)
+                return self.failed(.wrongCredentials)
+            case .rateLimited:
+                return self.failed(.rateLimited)
             }
-            .catchAndReturn(.failed(localizer.failure(action.unavailable)))
+        }
     }
+
+    private func save(_ friend: Friend) -> EventStream<SubmissionState> {
+        guard let friends = services.friends else { return .just(failed(.unavailable)) }
+        let record = self.record
+        let saving = record.id.map { friends.update($0, to: friend) } ?? friends.add(friend)
+        return saving.map { outcome in
+            switch outcome {
+            case .saved(let id):
+                record.id = id
+                return .succeeded(account: friend.json(id: id))
+            case .notFound: return self.failed(.notFound)
+            case .unauthorised: return self.failed(.unauthorised)
+            case .conflict: return self.failed(.conflict)
+            }
+        }
+    }
+}
+
+/// The id of the record a form saves to, shared by its submissions.
+final class RecordIdentity {
+    var id: String?
+    init(_ id: String?) { self.id = id }
 }

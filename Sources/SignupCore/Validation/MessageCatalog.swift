@@ -34,6 +34,14 @@ public struct MessageCatalog: Hashable, Sendable {
         "signup.failed": "注册失败，请重试",
         "login.wrongCredentials": "用户名或密码错误",
         "login.rateLimited": "尝试次数过多，请一分钟后再试",
+        "firstName.blank": "名字不能只有空格",
+        "firstName.tooLong": "名字最多 {max} 个字符",
+        "lastName.blank": "姓氏不能只有空格",
+        "lastName.tooLong": "姓氏最多 {max} 个字符",
+        "phone.invalid": "电话号码须为 7 到 15 位数字，可以 + 开头",
+        "friend.notFound": "该朋友已不存在",
+        "friend.unauthorised": "您无权修改该朋友",
+        "friend.conflict": "已有朋友使用这个电话号码",
     ])
 
     /// The locales served out of the box.

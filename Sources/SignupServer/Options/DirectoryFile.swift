@@ -3,7 +3,10 @@ import SignupCore
 /// Reads a scripted directory from JSON:
 /// `{"taken": [..], "free": [..], "failing": [..], "defaultVerdict": "available",
 ///   "checkLatencyMs": 200 or {"min": 50, "max": 400}, "registrationLatencyMs": 1000,
-///   "refusedRegistrations": [..], "registrationFailureRate": 0.2, "seed": 7}` — every member optional.
+///   "refusedRegistrations": [..], "registrationFailureRate": 0.2, "seed": 7,
+///   "accounts": [{"username": "ada", "password": "…"}], "friends": [{"id": "1", "firstName": "…",
+///   "lastName": "…", "phone": "…"}], "protectedFriends": ["1"], "failingPhones": [..]}` — every
+///   member optional. Account passwords are hashed as the file is read and never kept in clear.
 enum DirectoryFile {
     /// Why a directory file was refused: the JSON path of the offending member and what is wrong.
     struct Problem: Error, Equatable, CustomStringConvertible {
@@ -47,11 +50,78 @@ enum DirectoryFile {
                     throw Problem(path: path, reason: "must be a whole number from 0 to 18446744073709551615")
                 }
                 script.seed = seed
+            case "accounts": script.accounts = try accounts(member.value, path)
+            case "friends": script.friends = try friends(member.value, path)
+            case "protectedFriends": script.protectedFriends = try names(member.value, path)
+            case "failingPhones": script.failingPhones = try names(member.value, path)
             default:
-                throw Problem(path: path, reason: "is not a directory setting (taken, free, failing, defaultVerdict, checkLatencyMs, registrationLatencyMs, refusedRegistrations, registrationFailureRate, seed)")
+                throw Problem(path: path, reason: "is not a directory setting (taken, free, failing, defaultVerdict, checkLatencyMs, registrationLatencyMs, refusedRegistrations, registrationFailureRate, seed, accounts, friends, protectedFriends, failingPhones)")
             }
         }
         return script
+    }
+
+    /// `[{"username": …, "password": …}]`, or `"passwordHash"` (yescrypt) instead of the password.
+    private static func accounts(_ value: JSON, _ path: String) throws(Problem) -> [String: String] {
+        var hashes: [String: String] = [:]
+        for (index, element) in try records(value, path, allowed: ["username", "password", "passwordHash"]).enumerated() {
+            let at = "\(path)[\(index)]"
+            guard let username = element["username"], !username.isEmpty else {
+                throw Problem(path: "\(at).username", reason: "is required: a non-empty string")
+            }
+            switch (element["password"], element["passwordHash"]) {
+            case (let password?, nil):
+                do throws(PasswordHasher.Failure) {
+                    hashes[username] = try PasswordHasher.hash(password)
+                } catch {
+                    throw Problem(path: "\(at).password", reason: error.description)
+                }
+            case (nil, let hash?) where hash.hasPrefix("$"):
+                hashes[username] = hash
+            case (nil, _?):
+                throw Problem(path: "\(at).passwordHash", reason: "must be a crypt hash such as \"$y$…\"")
+            default:
+                throw Problem(path: at, reason: "needs exactly one of \"password\" and \"passwordHash\"")
+            }
+        }
+        return hashes
+    }
+
+    /// `[{"id": …, "firstName": …, "lastName": …, "phone": …}]`, every member a string.
+    private static func friends(_ value: JSON, _ path: String) throws(Problem) -> [String: Friend] {
+        var friends: [String: Friend] = [:]
+        let members = ["id", "firstName", "lastName", "phone"]
+        for (index, element) in try records(value, path, allowed: Set(members)).enumerated() {
+            for member in members where element[member] == nil {
+                throw Problem(path: "\(path)[\(index)].\(member)", reason: "is required: a string")
+            }
+            let id = element["id"]!
+            guard friends[id] == nil else { throw Problem(path: "\(path)[\(index)].id", reason: "repeats the id '\(id)'") }
+            friends[id] = Friend(firstName: element["firstName"]!, lastName: element["lastName"]!, phone: element["phone"]!)
+        }
+        return friends
+    }
+
+    /// An array of objects whose members are strings with the allowed names.
+    private static func records(_ value: JSON, _ path: String, allowed: Set<String>) throws(Problem) -> [[String: String]] {
+        guard case .array(let elements) = value else { throw Problem(path: path, reason: "must be an array of objects") }
+        var result: [[String: String]] = []
+        for (index, element) in elements.enumerated() {
+            guard case .object(let members) = element else {
+                throw Problem(path: "\(path)[\(index)]", reason: "must be an object, not \(element.typeName)")
+            }
+            var record: [String: String] = [:]
+            for member in members {
+                let at = "\(path)[\(index)].\(member.key)"
+                guard allowed.contains(member.key) else {
+                    throw Problem(path: at, reason: "is not allowed here (allowed: \(allowed.sorted().joined(separator: ", ")))")
+                }
+                guard case .string(let text) = member.value else { throw Problem(path: at, reason: "must be a string, not \(member.value.typeName)") }
+                record[member.key] = text
+            }
+            result.append(record)
+        }
+        return result
     }
 
     private static func names(_ value: JSON, _ path: String) throws(Problem) -> Set<String> {

@@ -238,32 +238,28 @@ enum FormFile {
         }
 
         func submit(_ json: JSON, _ path: String) throws(Problem) -> SubmitAction {
-            let object = try members(json, path, allowed: ["action", "usernameField", "passwordField", "messages"],
-                                     required: ["action", "messages"])
-            let usernameField = try string(object["usernameField"], "\(path).usernameField")
-            let passwordField = try string(object["passwordField"], "\(path).passwordField")
-            switch object["action"] {
-            case .string("registerAccount"): break
-            case .string("logIn"):
-                let messages = try members(object["messages"]!, "\(path).messages", allowed: ["wrongCredentials", "rateLimited", "unavailable"],
-                                           required: ["wrongCredentials", "rateLimited", "unavailable"])
-                let wrong = try message(messages["wrongCredentials"], "\(path).messages.wrongCredentials")
-                return SubmitAction(
-                    kind: .logIn(usernameField: usernameField, passwordField: passwordField),
-                    taken: wrong, refused: wrong,
-                    unavailable: try message(messages["unavailable"], "\(path).messages.unavailable"),
-                    rateLimited: try message(messages["rateLimited"], "\(path).messages.rateLimited"),
-                    stateNames: .login)
-            default:
-                throw fail("\(path).action", "must be \"registerAccount\" or \"logIn\"")
+            let actions = ["registerAccount": ["usernameField", "passwordField"], "logIn": ["usernameField", "passwordField"],
+                           "saveFriend": ["firstNameField", "lastNameField", "phoneField"]]
+            guard case .string(let action)? = json["action"], let fieldMembers = actions[action] else {
+                _ = try members(json, path, allowed: Set(actions.values.joined()).union(["action", "messages"]), required: ["action"])
+                throw fail("\(path).action", "must be \"registerAccount\", \"logIn\" or \"saveFriend\"")
             }
-            let messages = try members(object["messages"]!, "\(path).messages",
-                                       allowed: ["taken", "refused", "unavailable"], required: ["taken", "refused", "unavailable"])
-            return SubmitAction(
-                kind: .registerAccount(usernameField: usernameField, passwordField: passwordField),
-                taken: try message(messages["taken"], "\(path).messages.taken"),
-                refused: try message(messages["refused"], "\(path).messages.refused"),
-                unavailable: try message(messages["unavailable"], "\(path).messages.unavailable"))
+            let names = Set(fieldMembers)
+            let object = try members(json, path, allowed: names.union(["action", "messages"]), required: names.union(["action", "messages"]))
+            var fields: [String] = []
+            for member in fieldMembers { fields.append(try string(object[member], "\(path).\(member)")) }
+            let kind: SubmitAction.Kind = switch action {
+            case "logIn": .logIn(usernameField: fields[0], passwordField: fields[1])
+            case "saveFriend": .saveFriend(firstNameField: fields[0], lastNameField: fields[1], phoneField: fields[2])
+            default: .registerAccount(usernameField: fields[0], passwordField: fields[1])
+            }
+            let failures = SubmitAction(kind: kind).possibleFailures.map(\.rawValue)
+            let texts = try members(object["messages"]!, "\(path).messages", allowed: Set(failures), required: Set(failures))
+            var messages: [SubmitAction.Failure: Message] = [:]
+            for failure in failures {
+                messages[SubmitAction.Failure(rawValue: failure)!] = try message(texts[failure], "\(path).messages.\(failure)")
+            }
+            return SubmitAction(kind: kind, messages: messages, stateNames: action == "logIn" ? .login : .standard)
         }
 
         func translations(_ json: JSON?, _ path: String) throws(Problem) -> [String: [String: String]] {

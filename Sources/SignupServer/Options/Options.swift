@@ -29,6 +29,8 @@ enum Options {
           --store PATH             durable SQLite user directory (created if missing)
           --availability-url URL   HTTP backend: GET URL with {username}; 404 means available
           --signup-url URL         HTTP backend: POST {"username","password"} as JSON to register
+          --login-url URL          HTTP backend: POST {"username","password"} as JSON to log in
+          --friends-url URL        HTTP backend: POST a friend to add, PATCH URL/ID to update
           --http-timeout-ms N      HTTP backend: request timeout (default 5000)
           --log-level LEVEL        error, warning (default), info or debug, on stderr
           --parent-pid PID         exit when this process (the client) has exited
@@ -48,6 +50,8 @@ enum Options {
         var storePath: String?
         var availabilityTemplate: String?
         var signupURL: String?
+        var loginURL: String?
+        var friendsURL: String?
         var formsFolder: String?
         var index = 0
         while index < arguments.count {
@@ -99,6 +103,10 @@ enum Options {
                 availabilityTemplate = try value()
             case "--signup-url":
                 signupURL = try value()
+            case "--login-url":
+                loginURL = try value()
+            case "--friends-url":
+                friendsURL = try value()
             case "--forms":
                 formsFolder = try value()
             case "--parent-pid":
@@ -126,15 +134,16 @@ enum Options {
         }
         configuration.backend = try backend(
             directoryFile: directoryFile, storePath: storePath,
-            availabilityTemplate: availabilityTemplate, signupURL: signupURL, clock: configuration.clock)
+            http: [availabilityTemplate, signupURL, loginURL, friendsURL], clock: configuration.clock)
         return .run(configuration, directoryFile: directoryFile, formsFolder: formsFolder)
     }
 
     /// Exactly one source of truth per process.
     private static func backend(
-        directoryFile: String?, storePath: String?, availabilityTemplate: String?, signupURL: String?, clock: ClockMode
+        directoryFile: String?, storePath: String?, http urls: [String?], clock: ClockMode
     ) throws(UsageError) -> BackendChoice {
-        let usesHTTP = availabilityTemplate != nil || signupURL != nil
+        let (availabilityTemplate, signupURL, loginURL, friendsURL) = (urls[0], urls[1], urls[2], urls[3])
+        let usesHTTP = urls.contains { $0 != nil }
         let sources = [directoryFile != nil ? "--directory" : nil, storePath != nil ? "--store" : nil,
                        usesHTTP ? "the HTTP URLs" : nil].compactMap { $0 }
         if sources.count > 1 {
@@ -143,18 +152,25 @@ enum Options {
         if let storePath { return .store(path: storePath) }
         guard usesHTTP else { return .scripted }
         guard let availabilityTemplate, let signupURL else {
-            throw UsageError(description: "--availability-url and --signup-url go together")
+            throw UsageError(description: "the HTTP backend needs both --availability-url and --signup-url")
         }
         guard availabilityTemplate.contains("{username}"),
               URL(string: availabilityTemplate.replacingOccurrences(of: "{username}", with: "x"))?.scheme != nil else {
             throw UsageError(description: "--availability-url must be an absolute URL containing {username}")
         }
-        guard let url = URL(string: signupURL), url.scheme != nil else {
-            throw UsageError(description: "--signup-url must be an absolute URL")
+        func absolute(_ text: String?, _ option: String) throws(UsageError) -> URL? {
+            guard let text else { return nil }
+            guard let url = URL(string: text), url.scheme != nil else {
+                throw UsageError(description: "\(option) must be an absolute URL")
+            }
+            return url
         }
+        let endpoints = HTTPDirectory.Configuration(
+            availabilityTemplate: availabilityTemplate, signupURL: try absolute(signupURL, "--signup-url")!,
+            loginURL: try absolute(loginURL, "--login-url"), friendsURL: try absolute(friendsURL, "--friends-url"))
         guard clock == .real else {
             throw UsageError(description: "the HTTP backend answers in real time; it needs --clock real")
         }
-        return .http(availabilityTemplate: availabilityTemplate, signupURL: url)
+        return .http(endpoints)
     }
 }

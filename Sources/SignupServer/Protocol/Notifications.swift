@@ -6,7 +6,7 @@ enum Notifications {
     static let submitEnabledChanged = "form.submitEnabledChanged"
     static let submissionChanged = "form.submissionChanged"
 
-    static func encode(_ event: FormEvent, form: String, at time: Int64, stateNames: SubmitAction.StateNames = .standard) -> [UInt8] {
+    static func encode(_ event: FormEvent, form: String, at time: Int64, action: SubmitAction) -> [UInt8] {
         var writer = JSONWriter()
         writer.object { message in
             message.key("jsonrpc"); message.string("2.0")
@@ -35,7 +35,7 @@ enum Notifications {
                 message.key("params")
                 message.object { params in
                     params.key("form"); params.string(form)
-                    writeSubmission(state, names: stateNames, to: &params)
+                    writeSubmission(state, of: action, to: &params)
                     params.key("at"); params.int(time)
                 }
             }
@@ -51,12 +51,13 @@ enum Notifications {
         writer.key("message"); writer.string(result.message)
     }
 
-    /// `state` of a submission, with `account` on success or `code`, `params`, `message` on failure.
-    static func writeSubmission(_ state: SubmissionState, names: SubmitAction.StateNames, to writer: inout JSONWriter) {
-        writer.key("state"); writer.string(names.name(of: state))
+    /// `state` of a submission, with its result (`account` or `friend`) on success or `code`,
+    /// `params`, `message` on failure.
+    static func writeSubmission(_ state: SubmissionState, of action: SubmitAction, to writer: inout JSONWriter) {
+        writer.key("state"); writer.string(action.stateNames.name(of: state))
         switch state {
-        case .succeeded(let account):
-            writer.key("account"); writer.value(account)
+        case .succeeded(let result):
+            writer.key(action.resultName); writer.value(result)
         case .failed(let failure):
             writer.key("code"); writer.string(failure.code)
             writer.key("params"); writer.fields(failure.params)

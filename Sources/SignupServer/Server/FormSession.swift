@@ -14,14 +14,14 @@ final class FormSession {
     /// Starts sending the form's events: first its current results, then every change.
     func startEvents(to sink: any MessageSink, clock: @escaping () -> Int64) {
         let id = self.id
-        let names = pipeline.definition.submit.stateNames
+        let action = pipeline.definition.submit
         subscription = pipeline.events.subscribe(onNext: { event in
             let key: ConflationKey? = switch event {
             case .fieldChanged(let update): ConflationKey(form: id, topic: update.field)
             case .submitEnabledChanged: ConflationKey(form: id, topic: "")
             case .submissionChanged: nil
             }
-            sink.send(Notifications.encode(event, form: id, at: clock(), stateNames: names), conflationKey: key)
+            sink.send(Notifications.encode(event, form: id, at: clock(), action: action), conflationKey: key)
         })
     }
 

@@ -196,7 +196,7 @@ final class Server {
         switch request.method {
         case "initialize": return try initialize(Params(request.params, allowed: ["processId", "clientInfo", "capabilities", "locale"]))
         case "shutdown": return try shutdown(Params(request.params, allowed: []))
-        case "form.open": return try openForm(Params(request.params, allowed: ["kind", "form", "values", "locale", "at"]))
+        case "form.open": return try openForm(Params(request.params, allowed: ["kind", "form", "values", "record", "locale", "at"]))
         case "form.edit": return try edit(Params(request.params, allowed: ["form", "field", "value", "at"]))
         case "form.submit": return try submit(Params(request.params, allowed: ["form", "at"]))
         case "form.snapshot": return try snapshot(Params(request.params, allowed: ["form", "at"]))
@@ -290,9 +290,13 @@ final class Server {
     private func openForm(_ params: Params) throws(RPCError) -> ResultWriter {
         try advanceToMessageTime(params)
         let kind = try params.string("kind") ?? "signup"
-        let values = try params.stringMap("values") ?? []
+        var values = try params.stringMap("values") ?? []
         let (messages, unsupportedLocale) = Self.catalog(for: try params.string("locale"), default: defaultCatalog)
         guard let definition = catalog.definition(kind) else { throw .unknownFormKind(kind, known: catalog.kinds) }
+        var recordID: String?
+        if let record = try params.stringMap("record") {
+            (recordID, values) = try Self.split(record, into: definition, alongside: values)
+        }
         for (field, value) in values {
             guard definition.index(of: field) != nil else {
                 throw .unknownField(field, kind: kind, fields: definition.fields.map(\.name))
@@ -308,18 +312,38 @@ final class Server {
         } else {
             id = nextGeneratedID()
         }
-        let session = try open(definition, id: id, values: Dictionary(values, uniquingKeysWith: { $1 }), catalog: messages)
+        let session = try open(
+            definition, id: id, values: Dictionary(values, uniquingKeysWith: { $1 }), recordID: recordID, catalog: messages)
         return { result in
             result.object {
                 $0.key("form"); $0.string(session.id)
                 $0.key("kind"); $0.string(definition.kind)
                 $0.key("version"); $0.int(session.pipeline.version)
+                if let recordID {
+                    $0.key("recordId"); $0.string(recordID)
+                }
                 $0.key("locale"); $0.string(messages.locale)
                 if let unsupportedLocale {
                     $0.key("unsupportedLocale"); $0.string(unsupportedLocale)
                 }
             }
         }
+    }
+
+    /// A record to update: its `id`, and its other members as the opening values of the fields.
+    private static func split(
+        _ record: [(String, String)], into definition: FormDefinition, alongside values: [(String, String)]
+    ) throws(RPCError) -> (id: String, values: [(String, String)]) {
+        guard definition.submit.savesRecords else {
+            throw .invalidParams(member: "params.record", problem: "is only for form kinds that save records (such as friend); '\(definition.kind)' does not")
+        }
+        guard values.isEmpty else {
+            throw .invalidParams(member: "params.record", problem: "gives the opening values itself; send values or record, not both")
+        }
+        guard let id = record.first(where: { $0.0 == "id" })?.1, !id.isEmpty else {
+            throw .invalidParams(member: "params.record.id", problem: "is required: the id of the record to update")
+        }
+        return (id, record.filter { $0.0 != "id" })
     }
 
     private func edit(_ params: Params) throws(RPCError) -> ResultWriter {
@@ -383,9 +407,12 @@ final class Server {
                     }
                 }
                 body.key("submitEnabled"); body.bool(snapshot.submitEnabled)
+                if let recordID = session.pipeline.recordID {
+                    body.key("recordId"); body.string(recordID)
+                }
                 body.key("submission")
                 body.object {
-                    Notifications.writeSubmission(snapshot.submission, names: session.pipeline.definition.submit.stateNames, to: &$0)
+                    Notifications.writeSubmission(snapshot.submission, of: session.pipeline.definition.submit, to: &$0)
                 }
             }
         }
@@ -452,12 +479,13 @@ final class Server {
     }
 
     private func open(
-        _ definition: FormDefinition, id: String, values: [String: String], catalog messages: MessageCatalog
+        _ definition: FormDefinition, id: String, values: [String: String], recordID: String? = nil,
+        catalog messages: MessageCatalog
     ) throws(RPCError) -> FormSession {
         try checkFormLimit()
         let pipeline = FormPipeline(
             definition: definition, services: services, scheduler: clock.scheduler,
-            debounce: configuration.debounce, initialValues: values, catalog: messages)
+            debounce: configuration.debounce, initialValues: values, recordID: recordID, catalog: messages)
         let session = FormSession(id: id, pipeline: pipeline)
         forms[id] = session
         let scheduler = clock.scheduler

@@ -24,8 +24,9 @@ enum BackendChoice: Equatable {
     case scripted
     /// The SQLite user store at a path (`--store`).
     case store(path: String)
-    /// The application's own server (`--availability-url` and `--signup-url`).
-    case http(availabilityTemplate: String, signupURL: URL)
+    /// The application's own server (`--availability-url`, `--signup-url`, optionally
+    /// `--login-url` and `--friends-url`); the timeout comes from `httpTimeout`.
+    case http(HTTPDirectory.Configuration)
 }
 
 /// Everything the command line decides.

@@ -56,11 +56,9 @@ final class StdioService {
             case .real: BackgroundWorkRunner(loop: loop)
             }
             return FormServices(directory: SQLiteDirectory(store: store, runner: runner, tokens: tokens))
-        case .http(let template, let signupURL):
-            let http = HTTPDirectory(
-                configuration: .init(availabilityTemplate: template, signupURL: signupURL, timeout: configuration.httpTimeout),
-                loop: loop)
-            return FormServices(availability: http, registration: http)
+        case .http(var endpoints):
+            endpoints.timeout = configuration.httpTimeout
+            return FormServices(directory: HTTPDirectory(configuration: endpoints, loop: loop))
         }
     }
 

@@ -4,7 +4,7 @@ import Testing
 @Suite struct FormDefinitionTests {
     private let register = SubmitAction(
         kind: .registerAccount(usernameField: "user", passwordField: "pass"),
-        taken: Message("t", "taken"), refused: Message("r", "refused"), unavailable: Message("u", "down"))
+        messages: [.taken: Message("t", "taken"), .refused: Message("r", "refused"), .unavailable: Message("u", "down")])
 
     @Test func incoherentDefinitionsAreRefusedWithAnActionableReason() {
         let user = FieldDefinition(name: "user")

@@ -16,6 +16,7 @@ final class FormHarness {
         debounce: Int64 = 0,
         definition: FormDefinition = .signup,
         initialValues: [String: String] = [:],
+        recordID: String? = nil,
         directory sharedDirectory: ScriptedDirectory? = nil,
         scheduler sharedScheduler: VirtualTimeScheduler? = nil
     ) {
@@ -23,7 +24,7 @@ final class FormHarness {
         directory = sharedDirectory ?? ScriptedDirectory(script: script, scheduler: scheduler)
         form = FormPipeline(
             definition: definition, services: FormServices(directory: directory), scheduler: scheduler,
-            debounce: .milliseconds(debounce), initialValues: initialValues)
+            debounce: .milliseconds(debounce), initialValues: initialValues, recordID: recordID)
         clock = scheduler
         subscription = form.events.subscribe(
             onNext: { [unowned self] event in self.log.append("@\(clock.now.milliseconds) \(Self.describe(event))") },

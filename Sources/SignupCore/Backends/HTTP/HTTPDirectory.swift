@@ -5,18 +5,28 @@ import FoundationNetworking
 
 /// The application's own server over HTTP, as the GitHubSignup sample checked
 /// `https://github.com/<name>`: a GET whose 404 means "available" and 2xx "taken", and a JSON POST
-/// that registers. Anything else, a timeout or a transport error is `backend.unavailable`, never a
-/// verdict. Disposing a check cancels its request.
-public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegistering {
-    public struct Configuration: Sendable {
+/// that registers; a JSON POST that logs in; friends added by POST and updated by PATCH. Anything
+/// else, a timeout or a transport error is `backend.unavailable`, never a verdict. Disposing a
+/// check cancels its request.
+public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegistering, Authenticating, FriendSaving {
+    public struct Configuration: Hashable, Sendable {
         /// A URL with `{username}` where the percent-encoded name goes.
         public var availabilityTemplate: String
         public var signupURL: URL
+        /// Where logins are posted; without one, logging in fails as unavailable.
+        public var loginURL: URL?
+        /// The friend collection: POST adds to it, PATCH `<friendsURL>/<id>` updates a friend.
+        public var friendsURL: URL?
         public var timeout: TimeSpan
 
-        public init(availabilityTemplate: String, signupURL: URL, timeout: TimeSpan = .milliseconds(5000)) {
+        public init(
+            availabilityTemplate: String, signupURL: URL, loginURL: URL? = nil, friendsURL: URL? = nil,
+            timeout: TimeSpan = .milliseconds(5000)
+        ) {
             self.availabilityTemplate = availabilityTemplate
             self.signupURL = signupURL
+            self.loginURL = loginURL
+            self.friendsURL = friendsURL
             self.timeout = timeout
         }
     }
@@ -65,10 +75,7 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
     }
 
     public func register(username: String, password: String) -> EventStream<RegistrationOutcome> {
-        var request = URLRequest(url: configuration.signupURL)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try? JSONSerialization.data(withJSONObject: ["username": username, "password": password])
+        let request = Self.jsonRequest("POST", configuration.signupURL, ["username": username, "password": password])
         return send(request) { status, body in
             switch status {
             case 200..<300:
@@ -80,6 +87,82 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
                 return .success(.refused(reason: "HTTP status \(status)", details: ["status": .int(Int64(status))]))
             }
         }
+    }
+
+    /// 2xx with `{"token": "…"}` logs in; 401 and 403 are wrong credentials; 429 is rate limiting.
+    public func logIn(username: String, password: String) -> EventStream<LoginOutcome> {
+        guard let url = configuration.loginURL else {
+            return .fail(BackendError.unavailable(reason: "no login URL is configured (--login-url)"))
+        }
+        let request = Self.jsonRequest("POST", url, ["username": username, "password": password])
+        return send(request) { status, body in
+            switch status {
+            case 200..<300:
+                guard case .object(let members)? = Self.jsonValue(from: body), case .string(let token)? = members["token"] else {
+                    return .failure(.unavailable(reason: "the login answer has no \"token\" string"))
+                }
+                return .success(.loggedIn(token: token))
+            case 401, 403: return .success(.wrongCredentials)
+            case 429: return .success(.rateLimited)
+            default: return .failure(.unavailable(reason: "HTTP status \(status)"))
+            }
+        }
+    }
+
+    /// POSTs the friend to the collection; a 2xx answer carries the new friend's `id`.
+    public func add(_ friend: Friend) -> EventStream<FriendSaveOutcome> {
+        guard let url = configuration.friendsURL else { return Self.noFriendsURL }
+        return send(Self.jsonRequest("POST", url, Self.fields(of: friend))) { status, body in
+            Self.saveOutcome(status: status, body: body, id: nil)
+        }
+    }
+
+    /// PATCHes `<friendsURL>/<id>` with the friend's details.
+    public func update(_ id: String, to friend: Friend) -> EventStream<FriendSaveOutcome> {
+        guard let collection = configuration.friendsURL else { return Self.noFriendsURL }
+        let encoded = id.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? id
+        let url = collection.appendingPathComponent(encoded, isDirectory: false)
+        return send(Self.jsonRequest("PATCH", url, Self.fields(of: friend))) { status, body in
+            Self.saveOutcome(status: status, body: body, id: id)
+        }
+    }
+
+    private static var noFriendsURL: EventStream<FriendSaveOutcome> {
+        .fail(BackendError.unavailable(reason: "no friends URL is configured (--friends-url)"))
+    }
+
+    private static func fields(of friend: Friend) -> [String: String] {
+        ["firstName": friend.firstName, "lastName": friend.lastName, "phone": friend.phone]
+    }
+
+    private static func saveOutcome(status: Int, body: Data, id: String?) -> Result<FriendSaveOutcome, BackendError> {
+        switch status {
+        case 200..<300:
+            var answered: String?
+            if case .object(let members)? = jsonValue(from: body) {
+                switch members["id"] {
+                case .string(let text)?: answered = text
+                case .int(let number)?: answered = String(number)
+                default: break
+                }
+            }
+            guard let savedID = answered ?? id else {
+                return .failure(.unavailable(reason: "the answer to adding a friend has no \"id\""))
+            }
+            return .success(.saved(id: savedID))
+        case 401, 403: return .success(.unauthorised)
+        case 404: return .success(.notFound)
+        case 409: return .success(.conflict)
+        default: return .failure(.unavailable(reason: "HTTP status \(status)"))
+        }
+    }
+
+    private static func jsonRequest(_ method: String, _ url: URL, _ body: [String: String]) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+        return request
     }
 
     /// Sends a request and maps its status and body on the event loop; disposal cancels the task.

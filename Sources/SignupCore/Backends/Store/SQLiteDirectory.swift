@@ -1,7 +1,8 @@
 /// The user directory kept in a `UserStore`: availability reads the table, registration hashes the
 /// password (off the event loop) and inserts. A registration that loses a race to another process
-/// answers `usernameTaken`. Any store failure is a `BackendError`, shown as `backend.unavailable`.
-public final class SQLiteDirectory: UsernameAvailabilityChecking, AccountRegistering, Authenticating {
+/// answers `usernameTaken`. Friends go to the store's friend table; a local file has no owners, so
+/// saving never answers `unauthorised`. Any store failure is a `BackendError`, shown as `backend.unavailable`.
+public final class SQLiteDirectory: UsernameAvailabilityChecking, AccountRegistering, Authenticating, FriendSaving {
     public let store: UserStore
     private let runner: any BlockingWorkRunner
     private let tokens: TokenSource
@@ -50,6 +51,16 @@ public final class SQLiteDirectory: UsernameAvailabilityChecking, AccountRegiste
                 return .registered(account: .object(["username": .string(username)]))
             }
         }
+    }
+
+    public func add(_ friend: Friend) -> EventStream<FriendSaveOutcome> {
+        let store = self.store
+        return runner.run { Self.backendResult { () throws(StoreError) in try store.addFriend(friend) } }
+    }
+
+    public func update(_ id: String, to friend: Friend) -> EventStream<FriendSaveOutcome> {
+        let store = self.store
+        return runner.run { Self.backendResult { () throws(StoreError) in try store.updateFriend(id, to: friend) } }
     }
 
     /// Whether the password matches the stored hash; false for an unknown name.

@@ -4,13 +4,13 @@ import Foundation
 ///
 /// WAL journal with `synchronous=FULL`, so a registration is on disk before it is acknowledged;
 /// usernames unique case-insensitively (Unicode lower-casing, not SQLite's ASCII-only NOCASE);
-/// only password hashes are stored. Calls block and are serialised; make them off the event loop.
+/// only password hashes are stored. It also keeps the friend list (see `UserStore+Friends`). Calls block and are serialised; make them off the event loop.
 public final class UserStore: @unchecked Sendable {
     /// The schema this build writes; older stores are migrated when opened.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
     public let path: String
-    private let connection: SQLiteConnection
+    let connection: SQLiteConnection
     private let lock = NSLock()
 
     /// Opens (creating and migrating as needed) the store at `path`.
@@ -131,6 +131,18 @@ public final class UserStore: @unchecked Sendable {
                     )
                     """)
             }
+            if version < 3 {
+                // Version 3: the friend list, one friend per phone number.
+                try connection.execute("""
+                    CREATE TABLE friends (
+                        id INTEGER PRIMARY KEY,
+                        first_name TEXT NOT NULL,
+                        last_name TEXT NOT NULL,
+                        phone TEXT NOT NULL UNIQUE,
+                        updated_at INTEGER NOT NULL
+                    )
+                    """)
+            }
             if version < Self.schemaVersion {
                 try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
             }
@@ -141,7 +153,7 @@ public final class UserStore: @unchecked Sendable {
         }
     }
 
-    private func locked<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    func locked<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body()
