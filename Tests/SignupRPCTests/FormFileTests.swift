@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SignupTestSupport
+import SignupCore
 @testable import SignupServer
 
 /// Custom form files: the example works, and each kind of bad definition is refused with its JSON path.
@@ -35,6 +36,21 @@ import SignupTestSupport
         #expect(definition.fields[1].rules.first?.check == .pattern("[0-9]{4}"))
     }
 
+    @Test func aSaveFriendDefinitionLoadsWithItsOwnMessages() throws {
+        let text = """
+            {"kind":"contact","fields":[{"name":"given"},{"name":"family"},{"name":"mobile","rules":[{"pattern":"[0-9]{7,15}","code":"m","message":"Digits"}]}],
+             "submit":{"action":"saveFriend","firstNameField":"given","lastNameField":"family","phoneField":"mobile",
+               "messages":{"notFound":{"code":"c.gone","message":"Gone"},"unauthorised":{"code":"c.no","message":"No"},
+                           "conflict":{"code":"c.dup","message":"Dup"},"unavailable":{"code":"c.down","message":"Down"}}}}
+            """
+        let definition = try FormFile.parse(Array(text.utf8), file: "f.json")
+        #expect(definition.submit.kind == .saveFriend(firstNameField: "given", lastNameField: "family", phoneField: "mobile"))
+        #expect(definition.submit.message(for: .conflict) == Message("c.dup", "Dup"))
+        #expect(definition.submit.savesRecords)
+        #expect(problem(text.replacingOccurrences(of: #""conflict":{"code":"c.dup","message":"Dup"},"#, with: ""))
+            == "$.submit.messages.conflict: is required")
+    }
+
     @Test(arguments: [
         ("{", "$: not JSON: the JSON text ends too early at byte 1"),
         ("[]", "$: must be an object, not array"),
@@ -50,7 +66,8 @@ import SignupTestSupport
         ("REPLACE:{\"pattern\":\"[0-9]{4}\",|{\"equalsField\":\"nobody\",", "$.fields[1].rules: form 'pin': 'pin' refers to field 'nobody', which the form does not define"),
         ("REPLACE:{\"name\":\"pin\"|{\"name\":\"user\"", "$.fields[1].name: form 'pin' defines field 'user' twice; field names must be unique"),
         ("REPLACE:\"passwordField\":\"pin\"|\"passwordField\":\"secret\"", "$.submit: form 'pin': 'submit' refers to field 'secret', which the form does not define"),
-        ("REPLACE:\"action\":\"registerAccount\"|\"action\":\"launch\"", "$.submit.action: must be \"registerAccount\" or \"logIn\""),
+        ("REPLACE:\"action\":\"registerAccount\"|\"action\":\"launch\"", "$.submit.action: must be \"registerAccount\", \"logIn\" or \"saveFriend\""),
+        ("REPLACE:\"action\":\"registerAccount\"|\"action\":\"saveFriend\"", "$.submit.usernameField: is not allowed here (allowed: action, firstNameField, lastNameField, messages, phoneField)"),
         ("REPLACE:\"action\":\"registerAccount\"|\"action\":\"logIn\"", "$.submit.messages.taken: is not allowed here (allowed: rateLimited, unavailable, wrongCredentials)"),
         ("REPLACE:\"unavailable\":{\"code\":\"u\",\"message\":\"Down\"}|\"unavailable\":{\"code\":\"u\"}", "$.submit.messages.unavailable.message: is required"),
         ("REPLACE:\"fields\":[|\"translations\":{\"fr\":\"oui\"},\"fields\":[", "$.translations.fr: must be an object of message codes"),

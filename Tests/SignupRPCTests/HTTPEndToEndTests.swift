@@ -43,4 +43,55 @@ import SignupTestSupport
         #expect(child.wait() == 0)
         #expect(server.requests.filter { $0.method == "POST" }.map(\.path) == ["/signup", "/signup"])
     }
+
+    @Test func logInAndSaveFriendsAgainstTheApplicationsServer() throws {
+        let server = try LoopbackHTTPServer { request in
+            switch (request.method, request.path) {
+            case ("POST", "/login") where request.body.contains(#""password":"Hopper-1906""#):
+                return .respond(status: 200, body: #"{"token":"opaque-123"}"#)
+            case ("POST", "/login") where request.body.contains(#""username":"flood""#): return .respond(status: 429)
+            case ("POST", "/login"): return .respond(status: 401)
+            case ("POST", "/friends"): return .respond(status: 201, body: #"{"id":"f-9"}"#)
+            case ("PATCH", "/friends/f-9"): return .respond(status: 401)
+            default: return .respond(status: 404)
+            }
+        }
+        defer { server.stop() }
+        let child = try InteractiveProcess([
+            "--clock", "real", "--debounce-ms", "0",
+            "--availability-url", server.url("/users/{username}"), "--signup-url", server.url("/signup"),
+            "--login-url", server.url("/login"), "--friends-url", server.url("/friends"),
+        ])
+        func logIn(_ id: Int, _ username: String, _ password: String) -> String {
+            child.send([
+                #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"l","field":"username","value":"\#(username)"}}"#,
+                #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"l","field":"password","value":"\#(password)"}}"#,
+                #"{"jsonrpc":"2.0","id":\#(id),"method":"form.submit","params":{"form":"l"}}"#,
+            ])
+            return child.readLines { $0.contains("submissionChanged") && !$0.contains("loggingIn") }.last!
+        }
+        child.send([#"{"jsonrpc":"2.0","method":"form.open","params":{"kind":"login","form":"l"}}"#])
+        #expect(logIn(1, "grace", "nope").contains(#""state":"loginFailed","code":"login.wrongCredentials""#))
+        #expect(logIn(2, "flood", "nope").contains(#""state":"loginFailed","code":"login.rateLimited""#))
+        #expect(logIn(3, "grace", "Hopper-1906").contains(#""state":"loggedIn","account":{"token":"opaque-123","username":"grace"}"#))
+
+        child.send([
+            #"{"jsonrpc":"2.0","method":"form.open","params":{"kind":"friend","form":"f","values":{"firstName":"Ada","lastName":"Lovelace","phone":"+442079460000"}}}"#,
+            #"{"jsonrpc":"2.0","id":4,"method":"form.submit","params":{"form":"f"}}"#,
+        ])
+        let added = child.readLines { $0.contains("submissionChanged") && !$0.contains("submitting") }.last!
+        #expect(added.contains(#""state":"succeeded","friend":{"firstName":"Ada","id":"f-9","lastName":"Lovelace","phone":"+442079460000"}"#))
+        child.send([
+            #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"lastName","value":"King"}}"#,
+            #"{"jsonrpc":"2.0","id":5,"method":"form.submit","params":{"form":"f"}}"#,
+        ])
+        let updated = child.readLines { $0.contains("submissionChanged") && !$0.contains("submitting") }.last!
+        #expect(updated.contains(#""state":"failed","code":"friend.unauthorised","params":{},"message":"You are not allowed to change this friend""#))
+        child.closeInput()
+        #expect(child.wait() == 0)
+        #expect(server.requests.map { "\($0.method) \($0.path)" } == [
+            "POST /login", "POST /login", "POST /login", "POST /friends", "PATCH /friends/f-9",
+        ])
+        #expect(!server.requests.contains { $0.body.contains("nope") && $0.path != "/login" })
+    }
 }

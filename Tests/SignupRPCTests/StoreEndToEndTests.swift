@@ -213,3 +213,47 @@ import SignupTestSupport
         #expect(everything.range(of: Data("Hopper-1906".utf8)) == nil)
     }
 }
+
+/// Add a friend in one process, update it from another, against the same SQLite store.
+@Suite struct FriendStoreEndToEndTests {
+    private static func fill(_ form: String, _ first: String, _ last: String, _ phone: String, submit id: Int, at time: Int) -> [String] {
+        ["firstName": first, "lastName": last, "phone": phone].sorted { $0.key < $1.key }.map { field, value in
+            #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"\#(form)","field":"\#(field)","value":"\#(value)","at":\#(time)}}"#
+        } + [#"{"jsonrpc":"2.0","id":\#(id),"method":"form.submit","params":{"form":"\#(form)","at":\#(time)}}"#]
+    }
+
+    private static func outcomes(_ lines: [String]) -> [String] {
+        lines.filter { $0.contains("form.submissionChanged") && !$0.contains(#""state":"submitting""#) }
+    }
+
+    @Test func addInOneProcessThenOpenTheSavedFriendAndUpdateItInAnother() throws {
+        let folder = try TemporaryDirectory()
+        let store = folder.path("users.db")
+        let adding = [#"{"jsonrpc":"2.0","method":"form.open","params":{"kind":"friend","form":"a"}}"#]
+            + Self.fill("a", "Ada", "Lovelace", "+442079460000", submit: 1, at: 10)
+            + [#"{"jsonrpc":"2.0","method":"form.open","params":{"kind":"friend","form":"b"}}"#]
+            + Self.fill("b", "Someone", "Else", "+442079460000", submit: 2, at: 20)
+        let first = try Subprocess.run(["--clock", "virtual", "--store", store], input: adding.joined(separator: "\n") + "\n")
+        #expect(Self.outcomes(first.lines) == [
+            #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"a","state":"succeeded","friend":{"firstName":"Ada","id":"1","lastName":"Lovelace","phone":"+442079460000"},"at":10}}"#,
+            #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"b","state":"failed","code":"friend.conflict","params":{},"message":"A friend with this phone number already exists","at":20}}"#,
+        ])
+
+        let updating = [
+            #"{"jsonrpc":"2.0","id":0,"method":"form.open","params":{"kind":"friend","form":"u","record":{"id":"1","firstName":"Ada","lastName":"Lovelace","phone":"+442079460000"}}}"#,
+            #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"u","field":"lastName","value":"King","at":10}}"#,
+            #"{"jsonrpc":"2.0","id":1,"method":"form.submit","params":{"form":"u","at":10}}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"form.open","params":{"kind":"friend","form":"gone","record":{"id":"99","firstName":"No","lastName":"One","phone":"1234567"}}}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"form.submit","params":{"form":"gone","at":20}}"#,
+        ]
+        let second = try Subprocess.run(["--clock", "virtual", "--store", store], input: updating.joined(separator: "\n") + "\n")
+        #expect(second.lines.contains(#"{"jsonrpc":"2.0","id":0,"result":{"form":"u","kind":"friend","version":0,"recordId":"1","locale":"en"}}"#))
+        #expect(Self.outcomes(second.lines) == [
+            #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"u","state":"succeeded","friend":{"firstName":"Ada","id":"1","lastName":"King","phone":"+442079460000"},"at":10}}"#,
+            #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"gone","state":"failed","code":"friend.notFound","params":{},"message":"This friend no longer exists","at":20}}"#,
+        ])
+        let friends = try UserStore(path: store).friends()
+        #expect(friends.map(\.id) == ["1"])
+        #expect(friends.map(\.friend) == [Friend(firstName: "Ada", lastName: "King", phone: "+442079460000")])
+    }
+}

@@ -18,6 +18,20 @@ import SignupTestSupport
             if request.body.contains(#""username":"dup""#) { return .respond(status: 409) }
             if request.body.contains(#""username":"boom""#) { return .respond(status: 503) }
             return .respond(status: 201, body: #"{"id":42,"username":"newbie","admin":false,"score":1.5}"#)
+        case "/login":
+            if request.body.contains(#""password":"right""#) { return .respond(status: 200, body: #"{"token":"t0k3n"}"#) }
+            if request.body.contains(#""username":"hammered""#) { return .respond(status: 429) }
+            if request.body.contains(#""username":"tokenless""#) { return .respond(status: 200, body: "{}") }
+            if request.body.contains(#""username":"down""#) { return .respond(status: 502) }
+            return .respond(status: request.body.contains(#""username":"banned""#) ? 403 : 401)
+        case "/friends":
+            if request.body.contains(#""phone":"+15550100""#) { return .respond(status: 409) }
+            return .respond(status: 201, body: #"{"id":7,"firstName":"Ada"}"#)
+        case "/friends/1": return .respond(status: 200, body: "{}")
+        case "/friends/2": return .respond(status: 403)
+        case "/friends/3": return .respond(status: 401)
+        case "/friends/4": return .respond(status: 500)
+        case "/friends/a%2Fb": return .respond(status: 204)
         default: return .respond(status: 404)
         }
     }
@@ -45,7 +59,57 @@ import SignupTestSupport
     private func directory(_ server: LoopbackHTTPServer, loop: EventLoop, timeout: Int64 = 5000) -> HTTPDirectory {
         HTTPDirectory(configuration: .init(
             availabilityTemplate: server.url("/users/{username}"), signupURL: URL(string: server.url("/signup"))!,
+            loginURL: URL(string: server.url("/login")), friendsURL: URL(string: server.url("/friends")),
             timeout: .milliseconds(timeout)), loop: loop)
+    }
+
+    @Test func loginPostsJSONAndMapsTheStatus() throws {
+        let server = try LoopbackHTTPServer(Self.route)
+        defer { server.stop() }
+        let loop = EventLoop(label: "test.http.login")
+        let http = directory(server, loop: loop)
+        #expect(answer(loop) { http.logIn(username: "ada", password: "right") } == .success(.loggedIn(token: "t0k3n")))
+        #expect(answer(loop) { http.logIn(username: "ada", password: "wrong") } == .success(.wrongCredentials))
+        #expect(answer(loop) { http.logIn(username: "banned", password: "x") } == .success(.wrongCredentials))
+        #expect(answer(loop) { http.logIn(username: "hammered", password: "x") } == .success(.rateLimited))
+        #expect(answer(loop) { http.logIn(username: "tokenless", password: "x") }
+            == .failure(.unavailable(reason: #"the login answer has no "token" string"#)))
+        #expect(answer(loop) { http.logIn(username: "down", password: "x") } == .failure(.unavailable(reason: "HTTP status 502")))
+        let first = try #require(server.requests.first)
+        #expect(first.method == "POST" && first.path == "/login")
+        #expect(try JSONSerialization.jsonObject(with: Data(first.body.utf8)) as? [String: String] == ["username": "ada", "password": "right"])
+    }
+
+    @Test func friendsArePostedToAddAndPatchedToUpdate() throws {
+        let server = try LoopbackHTTPServer(Self.route)
+        defer { server.stop() }
+        let loop = EventLoop(label: "test.http.friends")
+        let http = directory(server, loop: loop)
+        let ada = Friend(firstName: "Ada", lastName: "Lovelace", phone: "+442079460000")
+        #expect(answer(loop) { http.add(ada) } == .success(.saved(id: "7")))
+        #expect(answer(loop) { http.add(Friend(firstName: "G", lastName: "H", phone: "+15550100")) } == .success(.conflict))
+        #expect(answer(loop) { http.update("1", to: ada) } == .success(.saved(id: "1")))
+        #expect(answer(loop) { http.update("2", to: ada) } == .success(.unauthorised))
+        #expect(answer(loop) { http.update("3", to: ada) } == .success(.unauthorised))
+        #expect(answer(loop) { http.update("9", to: ada) } == .success(.notFound))
+        #expect(answer(loop) { http.update("4", to: ada) } == .failure(.unavailable(reason: "HTTP status 500")))
+        #expect(answer(loop) { http.update("a/b", to: ada) } == .success(.saved(id: "a/b")))
+        #expect(server.requests.map { "\($0.method) \($0.path)" } == [
+            "POST /friends", "POST /friends", "PATCH /friends/1", "PATCH /friends/2", "PATCH /friends/3",
+            "PATCH /friends/9", "PATCH /friends/4", "PATCH /friends/a%2Fb",
+        ])
+        #expect(try JSONSerialization.jsonObject(with: Data(server.requests[0].body.utf8)) as? [String: String]
+            == ["firstName": "Ada", "lastName": "Lovelace", "phone": "+442079460000"])
+    }
+
+    @Test func withoutTheirURLsLoginAndFriendsAreUnavailable() {
+        let loop = EventLoop(label: "test.http.unconfigured")
+        let http = HTTPDirectory(configuration: .init(
+            availabilityTemplate: "http://127.0.0.1:9/users/{username}", signupURL: URL(string: "http://127.0.0.1:9/signup")!), loop: loop)
+        #expect(answer(loop) { http.logIn(username: "a", password: "b") }
+            == .failure(.unavailable(reason: "no login URL is configured (--login-url)")))
+        #expect(answer(loop) { http.add(Friend(firstName: "a", lastName: "b", phone: "1234567")) }
+            == .failure(.unavailable(reason: "no friends URL is configured (--friends-url)")))
     }
 
     @Test func availabilityFollowsTheStatusCode() throws {

@@ -24,6 +24,27 @@ import SignupTestSupport
 }
 
 @Suite struct UserStoreTests {
+    @Test func friendsAreAddedUpdatedAndKeptOnePerPhoneNumber() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("users.db")
+        let ada = Friend(firstName: "Ada", lastName: "Lovelace", phone: "+442079460000")
+        let grace = Friend(firstName: "Grace", lastName: "Hopper", phone: "+15550100")
+        do {
+            let store = try UserStore(path: path)
+            #expect(try store.addFriend(ada) == .saved(id: "1"))
+            #expect(try store.addFriend(grace) == .saved(id: "2"))
+            #expect(try store.addFriend(Friend(firstName: "X", lastName: "Y", phone: "+15550100")) == .conflict)
+            #expect(try store.updateFriend("1", to: Friend(firstName: "Ada", lastName: "King", phone: "+442079460000")) == .saved(id: "1"))
+            #expect(try store.updateFriend("1", to: Friend(firstName: "Ada", lastName: "King", phone: "+15550100")) == .conflict)
+            #expect(try store.updateFriend("3", to: ada) == .notFound)
+            #expect(try store.updateFriend("one", to: ada) == .notFound)
+        }
+        let reopened = try UserStore(path: path)
+        let friends = try reopened.friends()
+        #expect(friends.map(\.id) == ["1", "2"])
+        #expect(friends.map(\.friend) == [Friend(firstName: "Ada", lastName: "King", phone: "+442079460000"), grace])
+    }
+
     @Test func registrationsPersistAndNamesAreUniqueCaseInsensitively() throws {
         let folder = try TemporaryDirectory()
         let path = folder.path("users.db")
@@ -72,6 +93,24 @@ import SignupTestSupport
         #expect(throws: StoreError.locked(path: path)) { try UserStore(path: path, busyTimeout: .milliseconds(50)) }
         try holder.execute("COMMIT")
         #expect(try store.register("zed", passwordHash: "$y$x"))
+    }
+
+    @Test func aVersionOneStoreIsMigratedKeepingItsUsers() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("users.db")
+        do {
+            let old = try SQLiteConnection(path: path, busyTimeout: .seconds(1))
+            try old.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, username TEXT NOT NULL, username_key TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, created_at INTEGER NOT NULL)")
+            try old.execute("INSERT INTO users (username, username_key, password_hash, created_at) VALUES ('Old', 'old', '$y$x', 0)")
+            try old.execute("PRAGMA user_version = 1")
+        }
+        let store = try UserStore(path: path)
+        #expect(try store.registeredNames() == ["Old"])
+        try store.saveSession(token: "abc", for: "old")
+        #expect(try store.username(forToken: "abc") == "Old")
+        #expect(try store.addFriend(Friend(firstName: "A", lastName: "B", phone: "1234567")) == .saved(id: "1"))
+        let rows = try SQLiteConnection(path: path, busyTimeout: .seconds(1)).query("PRAGMA user_version")
+        #expect(rows.first?.first == .integer(Int64(UserStore.schemaVersion)))
     }
 
     @Test func aNewerSchemaIsNotTouched() throws {

@@ -121,7 +121,11 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
     public func update(_ id: String, to friend: Friend) -> EventStream<FriendSaveOutcome> {
         guard let collection = configuration.friendsURL else { return Self.noFriendsURL }
         let encoded = id.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? id
-        let url = collection.appendingPathComponent(encoded, isDirectory: false)
+        var base = collection.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        guard let url = URL(string: base + "/" + encoded) else {
+            return .fail(BackendError.unavailable(reason: "the friends URL does not make a URL for id '\(id)'"))
+        }
         return send(Self.jsonRequest("PATCH", url, Self.fields(of: friend))) { status, body in
             Self.saveOutcome(status: status, body: body, id: id)
         }
