@@ -28,18 +28,19 @@ public struct Rule: Hashable, Sendable {
     /// The other fields this rule reads.
     public var dependencies: [String] { check.dependencies }
 
-    /// The failure's message and params for `value`, or nil when the rule passes.
-    func evaluate(_ value: String, valueOf: (String) -> String) -> (Message, [String: JSONValue])? {
+    /// The params of the failure's message: the bound or field the rule names (fixed per rule).
+    public var failureParams: [String: JSONValue] {
         switch check {
-        case .minLength(let minimum):
-            return check.passes(value, valueOf: valueOf) ? nil : (failure, ["min": .int(Int64(minimum))])
-        case .maxLength(let maximum):
-            return check.passes(value, valueOf: valueOf) ? nil : (failure, ["max": .int(Int64(maximum))])
-        case .equalsField(let other):
-            return check.passes(value, valueOf: valueOf) ? nil : (failure, ["field": .string(other)])
-        default:
-            return check.passes(value, valueOf: valueOf) ? nil : (failure, [:])
+        case .minLength(let minimum): return ["min": .int(Int64(minimum))]
+        case .maxLength(let maximum): return ["max": .int(Int64(maximum))]
+        case .equalsField(let other): return ["field": .string(other)]
+        default: return [:]
         }
+    }
+
+    /// Whether `value` passes; `valueOf` gives other fields' normalised values.
+    func passes(_ value: String, valueOf: (String) -> String) -> Bool {
+        check.passes(value, valueOf: valueOf)
     }
 }
 

@@ -42,11 +42,24 @@ struct JSONWriter {
     }
 
     mutating func int(_ value: Int64) {
-        raw(String(value))
+        separate()
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64) = (0, 0)  // 20 decimal digits fit in UInt64's range
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for position in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[position]) }
+        }
+        needsComma = true
     }
 
     mutating func int(_ value: Int) {
-        raw(String(value))
+        int(Int64(value))
     }
 
     mutating func bool(_ value: Bool) {
@@ -110,21 +123,32 @@ struct JSONWriter {
 
     private mutating func appendQuoted(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-            case 0..<0x20:
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            // Copy runs that need no escaping in one go; most strings are one such run.
+            var runStart = 0
+            for (offset, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
+                runStart = offset + 1
+                appendEscaped(byte)
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaped(_ byte: UInt8) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case 0..<0x20:
+            bytes.append(contentsOf: "u00".utf8)
+            bytes.append(Self.hexDigits[Int(byte >> 4)])
+            bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+        default: bytes.append(byte)
+        }
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
