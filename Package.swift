@@ -7,6 +7,8 @@ let package = Package(
         .library(name: "SignupCore", targets: ["SignupCore"]),
         .executable(name: "signup-rpc", targets: ["SignupRPC"]),
         .executable(name: "signup-fuzz", targets: ["SignupFuzz"]),
+        .executable(name: "signup-bench", targets: ["SignupBench"]),
+        .executable(name: "signup-echo", targets: ["SignupEcho"]),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
@@ -16,6 +18,9 @@ let package = Package(
         .executableTarget(name: "SignupRPC", dependencies: ["SignupServer"]),
         .target(name: "CFuzzerDriver"),
         .executableTarget(name: "SignupFuzz", dependencies: ["SignupServer", "CFuzzerDriver"]),
+        .executableTarget(name: "SignupEcho"),
+        // Depends on the two executables it runs, so `swift run -c release signup-bench` builds them.
+        .executableTarget(name: "SignupBench", dependencies: ["SignupCore", "SignupRPC", "SignupEcho"]),
         .target(name: "SignupTestSupport", path: "Tests/SignupTestSupport"),
         .testTarget(name: "SignupCoreTests", dependencies: ["SignupCore", "SignupTestSupport"]),
         .testTarget(

@@ -1,0 +1,128 @@
+import Foundation
+
+/// The end-to-end figures: `signup-rpc` as a subprocess against `signup-echo` over the same input.
+struct EndToEnd {
+    let rpc: String
+    let echo: String
+    let folder: URL
+    let runs: Int
+
+    /// Seconds for `executable` to read `file` and write all its output to a drained pipe.
+    func seconds(_ executable: String, _ arguments: [String], file: String) throws -> (seconds: Double, lines: Int) {
+        var times: [Double] = []
+        var lines = 0
+        for _ in 0..<runs {
+            let start = now()
+            let child = try ChildProcess(executable, arguments, inputFile: file)
+            lines = child.drain().lines
+            let status = child.wait()
+            guard status == 0 else { throw BenchError.unexpected("\(executable) exited \(status)") }
+            times.append(Double(now() - start) / 1e9)
+        }
+        return (times.sorted()[times.count / 2], lines)
+    }
+
+    /// Lines per second through `signup-rpc --clock virtual`, and the echo's time for the same file.
+    func throughput(edits: Int, forms: Int, fields: [String] = ["username", "password", "repeatedPassword"],
+                    kind: String = "signup", extraArguments: [String] = []) throws -> (rpc: Double, echo: Double, lines: Int) {
+        var workload = Workload()
+        workload.open(forms, kind: kind)
+        workload.edit(edits, forms: forms, fields: fields)
+        let file = try workload.write(named: "throughput-\(forms)-\(edits)-\(kind).jsonl", in: folder)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let measured = try seconds(rpc, ["--clock", "virtual"] + extraArguments, file: file)
+        let baseline = try seconds(echo, [], file: file)
+        return (measured.seconds, baseline.seconds, workload.lines.count)
+    }
+
+    /// Round-trip times in nanoseconds: one edit sent, its answer awaited, `count` times.
+    func latencies(_ executable: String, _ arguments: [String], count: Int, isEcho: Bool) throws -> [UInt64] {
+        let child = try ChildProcess(executable, arguments)
+        defer {
+            child.closeInput()
+            _ = child.drain()
+            child.wait()
+        }
+        if !isEcho {
+            child.send(Array(#"{"jsonrpc":"2.0","id":0,"method":"form.open","params":{"form":"l"}}"#.utf8) + [0x0A])
+            try awaitAnswer(child, id: 0)
+        }
+        var samples: [UInt64] = []
+        samples.reserveCapacity(count)
+        let warmUp = min(1000, count / 10)
+        for index in 1...(count + warmUp) {
+            let value = index % 2 == 0 ? "abc" : "abcdef"
+            let line = Array(#"{"jsonrpc":"2.0","id":\#(index),"method":"form.edit","params":{"form":"l","field":"password","value":"\#(value)"}}"#.utf8)
+            let start = now()
+            child.send(line + [0x0A])
+            if isEcho {
+                guard child.readLine().map(Array.init) == line else { throw BenchError.unexpected("the echo did not echo") }
+            } else {
+                try awaitAnswer(child, id: index)
+            }
+            if index > warmUp { samples.append(now() - start) }
+        }
+        return samples.sorted()
+    }
+
+    /// Reads lines until the response to request `id`.
+    func awaitAnswer(_ child: ChildProcess, id: Int) throws {
+        let prefix = Array(#"{"jsonrpc":"2.0","id":\#(id),"#.utf8)
+        while let line = child.readLine() {
+            if line.starts(with: prefix) { return }
+        }
+        throw BenchError.unexpected("signup-rpc ended before answering request \(id)")
+    }
+
+    /// Nanoseconds from spawning to the first answer: `initialize` for signup-rpc, a line for the echo.
+    func startUp(_ executable: String, _ arguments: [String], count: Int, isEcho: Bool) throws -> [UInt64] {
+        var samples: [UInt64] = []
+        let line = Array(#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#.utf8) + [0x0A]
+        for _ in 0..<count {
+            let start = now()
+            let child = try ChildProcess(executable, arguments)
+            child.send(line)
+            if isEcho { _ = child.readLine() } else { try awaitAnswer(child, id: 1) }
+            samples.append(now() - start)
+            child.closeInput()
+            _ = child.drain()
+            child.wait()
+        }
+        return samples.sorted()
+    }
+
+    /// Peak and current RSS after opening `forms` forms, then after `edits` edits over them.
+    func memory(_ executable: String, _ arguments: [String], forms: Int, edits: Int) throws
+        -> (afterOpening: (peak: Int, current: Int), afterEditing: (peak: Int, current: Int)) {
+        var opening = Workload()
+        opening.open(forms)
+        opening.append(#"{"jsonrpc":"2.0","id":"opened","method":"clock.advance","params":{"by":0}}"#)
+        var editing = Workload()
+        editing.edit(edits, forms: forms, fields: ["username", "password", "repeatedPassword"])
+        editing.append(#"{"jsonrpc":"2.0","id":"edited","method":"clock.advance","params":{"by":0}}"#)
+        let child = try ChildProcess(executable, arguments)
+        let proceed = DispatchSemaphore(value: 0)
+        let sender = Thread { [opening = opening.bytes, editing = editing.bytes] in
+            child.send(opening)
+            proceed.wait()
+            child.send(editing)
+            child.closeInput()
+        }
+        sender.start()
+        func awaitLine(containing marker: String) throws {
+            let needle = Array(marker.utf8)
+            while let line = child.readLine() {
+                if line.firstRange(of: needle) != nil { return }
+            }
+            throw BenchError.unexpected("\(executable) ended early")
+        }
+        try awaitLine(containing: #""id":"opened""#)
+        let afterOpening = child.memory()
+        proceed.signal()
+        try awaitLine(containing: #""id":"edited""#)
+        let afterEditing = child.memory()
+        _ = child.drain()
+        child.wait()
+        return (afterOpening, afterEditing)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The input files the benchmark feeds: JSON-RPC lines built here, reproducibly from a seed.
+struct Workload {
+    private(set) var lines: [String] = []
+
+    /// Opens `count` forms named `<prefix>0`, `<prefix>1`, … of `kind`.
+    mutating func open(_ count: Int, kind: String = "signup", prefix: String = "f") {
+        for form in 0..<count {
+            lines.append(#"{"jsonrpc":"2.0","method":"form.open","params":{"kind":"\#(kind)","form":"\#(prefix)\#(form)"}}"#)
+        }
+    }
+
+    /// `count` edit notifications spread over `forms` forms at random, cycling through `fields`,
+    /// one virtual millisecond apart.
+    mutating func edit(_ count: Int, forms: Int, fields: [String], values: [String] = Self.values, prefix: String = "f", seed: UInt64 = 7) {
+        var random = SplitMix(seed: seed)
+        var time = 0
+        for index in 0..<count {
+            time += 1
+            let form = Int(random.next() % UInt64(forms))
+            let field = fields[index % fields.count]
+            let value = values[Int(random.next() % UInt64(values.count))]
+            lines.append(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"\#(prefix)\#(form)","field":"\#(field)","value":"\#(value)","at":\#(time)}}"#)
+        }
+    }
+
+    mutating func append(_ line: String) {
+        lines.append(line)
+    }
+
+    /// A mix of short, long, valid and invalid values for usernames and passwords alike.
+    static let values = ["a", "al", "ali", "alic", "alice", "alice1", "bob", "b ob", "carol_", "secret", "secret1", "dave42", "x"]
+
+    var bytes: [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(lines.count * 110)
+        for line in lines {
+            result.append(contentsOf: line.utf8)
+            result.append(UInt8(ascii: "\n"))
+        }
+        return result
+    }
+
+    /// Writes the lines to a new file in `folder` and returns its path.
+    func write(named name: String, in folder: URL) throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+}
+
+/// SplitMix64, so workloads are the same on every run and machine.
+struct SplitMix {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
