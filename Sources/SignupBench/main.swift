@@ -2,15 +2,19 @@ import Foundation
 
 // signup-bench: builds its own workloads, runs the release signup-rpc (and signup-echo, the
 // baseline) as subprocesses, and prints one table. `swift run -c release signup-bench`;
-// `--quick` divides every size by 10 for a smoke run; `--runs N` repeats timed runs (median).
+// `--quick` divides every size by 10 for a smoke run; `--runs N` repeats timed runs (median);
+// `--rpc PATH` measures another signup-rpc build (such as one linked with --static-swift-stdlib).
 
 let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
-let runs = arguments.firstIndex(of: "--runs").flatMap { arguments.index(after: $0) < arguments.endIndex ? Int(arguments[arguments.index(after: $0)]) : nil } ?? 3
 let scale = quick ? 10 : 1
 
 let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-let rpc = binaries.appendingPathComponent("signup-rpc").path
+func option(_ name: String) -> String? {
+    arguments.firstIndex(of: name).flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+}
+let runs = option("--runs").flatMap { Int($0) } ?? 3
+let rpc = option("--rpc") ?? binaries.appendingPathComponent("signup-rpc").path
 let echo = binaries.appendingPathComponent("signup-echo").path
 for binary in [rpc, echo] where !FileManager.default.isExecutableFile(atPath: binary) {
     FileHandle.standardError.write(Data("signup-bench: \(binary) is missing; build with `swift build -c release`\n".utf8))
@@ -121,4 +125,4 @@ for timers in [1, 10, 1000] {
 
 let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
     .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
-Report.print(rows, machine: "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores; runs per timed figure: \(runs)\(quick ? "; --quick (sizes ÷ 10)" : "")")
+Report.print(rows, machine: "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores; signup-rpc: \(rpc); runs per timed figure: \(runs)\(quick ? "; --quick (sizes ÷ 10)" : "")")
