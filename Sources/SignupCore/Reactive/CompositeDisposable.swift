@@ -5,7 +5,9 @@ public final class CompositeDisposable: Disposable {
         fileprivate let value: Int
     }
 
-    private var members: [Int: any Disposable] = [:]
+    /// In insertion order, so keys ascend. An array, not a dictionary: composites are small and
+    /// numerous (several per open form), and a dictionary's storage is most of their memory.
+    private var members: [(key: Int, disposable: any Disposable)] = []
     private var nextKey = 0
     public private(set) var isDisposed = false
 
@@ -26,24 +28,30 @@ public final class CompositeDisposable: Disposable {
         }
         let key = nextKey
         nextKey += 1
-        members[key] = disposable
+        members.append((key, disposable))
         return Key(value: key)
     }
 
     /// Removes a member and disposes it.
     public func remove(_ key: Key) {
-        members.removeValue(forKey: key.value)?.dispose()
+        take(key)?.dispose()
     }
 
     /// Removes a member without disposing it, for a member that has already finished.
     public func forget(_ key: Key) {
-        members.removeValue(forKey: key.value)
+        take(key)
+    }
+
+    @discardableResult
+    private func take(_ key: Key) -> (any Disposable)? {
+        guard let index = members.lastIndex(where: { $0.key == key.value }) else { return nil }
+        return members.remove(at: index).disposable
     }
 
     public func dispose() {
         guard !isDisposed else { return }
         isDisposed = true
-        let all = members.sorted { $0.key < $1.key }.map(\.value)
+        let all = members.map(\.disposable)
         members.removeAll()
         for member in all { member.dispose() }
     }
