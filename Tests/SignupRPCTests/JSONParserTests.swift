@@ -78,4 +78,13 @@ import Testing
         #expect(text == #"{"t":"q\"\\\n\u0001é","v":{"a":[null,true,"x"],"b":1}}"#)
         #expect(try parse(text)["t"] == .string("q\"\\\n\u{1}é"))
     }
+
+    @Test func integersAreWrittenInFullAtEitherExtreme() {
+        var writer = JSONWriter()
+        writer.array {
+            for value: Int64 in [0, 7, -7, 1_234_567_890, .max, .min] { $0.int(value) }
+        }
+        #expect(String(decoding: writer.bytes, as: UTF8.self)
+            == "[0,7,-7,1234567890,9223372036854775807,-9223372036854775808]")
+    }
 }

@@ -44,17 +44,14 @@ struct JSONWriter {
     mutating func int(_ value: Int64) {
         separate()
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        // Digits come out least significant first; write them, then turn them round in place.
+        let start = bytes.count
         var magnitude = value.magnitude
-        var digits: (UInt64, UInt64) = (0, 0)  // 20 decimal digits fit in UInt64's range
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            for position in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[position]) }
-        }
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
         needsComma = true
     }
 
