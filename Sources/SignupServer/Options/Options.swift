@@ -52,6 +52,7 @@ enum Options {
         var signupURL: String?
         var loginURL: String?
         var friendsURL: String?
+        var httpTimeout = TimeSpan.milliseconds(5000)
         var formsFolder: String?
         var index = 0
         while index < arguments.count {
@@ -112,7 +113,7 @@ enum Options {
             case "--parent-pid":
                 configuration.parentProcessID = Int32(try positive())
             case "--http-timeout-ms":
-                configuration.httpTimeout = .milliseconds(Int64(try positive()))
+                httpTimeout = .milliseconds(Int64(try positive()))
             case "--log-level":
                 let text = try value()
                 guard let level = LogLevel(name: text) else {
@@ -134,16 +135,17 @@ enum Options {
         }
         configuration.backend = try backend(
             directoryFile: directoryFile, storePath: storePath,
-            http: [availabilityTemplate, signupURL, loginURL, friendsURL], clock: configuration.clock)
+            availabilityTemplate: availabilityTemplate, signupURL: signupURL, loginURL: loginURL, friendsURL: friendsURL,
+            httpTimeout: httpTimeout, clock: configuration.clock)
         return .run(configuration, directoryFile: directoryFile, formsFolder: formsFolder)
     }
 
     /// Exactly one source of truth per process.
     private static func backend(
-        directoryFile: String?, storePath: String?, http urls: [String?], clock: ClockMode
+        directoryFile: String?, storePath: String?, availabilityTemplate: String?, signupURL: String?,
+        loginURL: String?, friendsURL: String?, httpTimeout: TimeSpan, clock: ClockMode
     ) throws(UsageError) -> BackendChoice {
-        let (availabilityTemplate, signupURL, loginURL, friendsURL) = (urls[0], urls[1], urls[2], urls[3])
-        let usesHTTP = urls.contains { $0 != nil }
+        let usesHTTP = [availabilityTemplate, signupURL, loginURL, friendsURL].contains { $0 != nil }
         let sources = [directoryFile != nil ? "--directory" : nil, storePath != nil ? "--store" : nil,
                        usesHTTP ? "the HTTP URLs" : nil].compactMap { $0 }
         if sources.count > 1 {
@@ -167,7 +169,8 @@ enum Options {
         }
         let endpoints = HTTPDirectory.Configuration(
             availabilityTemplate: availabilityTemplate, signupURL: try absolute(signupURL, "--signup-url")!,
-            loginURL: try absolute(loginURL, "--login-url"), friendsURL: try absolute(friendsURL, "--friends-url"))
+            loginURL: try absolute(loginURL, "--login-url"), friendsURL: try absolute(friendsURL, "--friends-url"),
+            timeout: httpTimeout)
         guard clock == .real else {
             throw UsageError(description: "the HTTP backend answers in real time; it needs --clock real")
         }

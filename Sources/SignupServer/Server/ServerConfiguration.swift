@@ -25,7 +25,7 @@ enum BackendChoice: Equatable {
     /// The SQLite user store at a path (`--store`).
     case store(path: String)
     /// The application's own server (`--availability-url`, `--signup-url`, optionally
-    /// `--login-url` and `--friends-url`); the timeout comes from `httpTimeout`.
+    /// `--login-url` and `--friends-url`), with `--http-timeout-ms`.
     case http(HTTPDirectory.Configuration)
 }
 
@@ -35,7 +35,6 @@ struct ServerConfiguration {
     var debounce: TimeSpan = .milliseconds(300)
     var backend: BackendChoice = .scripted
     var script: ScriptedDirectory.Script = .builtIn
-    var httpTimeout: TimeSpan = .milliseconds(5000)
     /// Form kinds loaded from `--forms`, offered after the built-in ones.
     var customForms: [FormDefinition] = []
     /// The client's process id from `--parent-pid`; the server exits when it dies.

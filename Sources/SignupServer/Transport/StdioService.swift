@@ -56,8 +56,7 @@ final class StdioService {
             case .real: BackgroundWorkRunner(loop: loop)
             }
             return FormServices(directory: SQLiteDirectory(store: store, runner: runner, tokens: tokens))
-        case .http(var endpoints):
-            endpoints.timeout = configuration.httpTimeout
+        case .http(let endpoints):
             return FormServices(directory: HTTPDirectory(configuration: endpoints, loop: loop))
         }
     }
