@@ -15,6 +15,8 @@ final class ChildProcess: @unchecked Sendable {
     let output: Int32
     private var buffer: [UInt8] = []
     private var bufferStart = 0
+    /// Reused for every read, so timing a round trip does not time an allocation.
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
     /// Starts `executable` with `arguments`; stdin comes from `inputFile` or, without one, a pipe.
     init(_ executable: String, _ arguments: [String], inputFile: String? = nil) throws {
@@ -84,7 +86,7 @@ final class ChildProcess: @unchecked Sendable {
                 buffer.removeFirst(bufferStart)
                 bufferStart = 0
             }
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let output = self.output
             let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { return nil }

@@ -11,7 +11,7 @@ enum CoreAlone {
         var events = 0
         let subscription = form.events.subscribe(onNext: { _ in events += 1 })
         let fields = ["username", "password", "repeatedPassword"]
-        var random = SplitMix(seed: 7)
+        var random = SeededGenerator(seed: 7)
         let start = now()
         for index in 0..<edits {
             let value = Workload.values[Int(random.next() % UInt64(Workload.values.count))]
@@ -30,7 +30,7 @@ enum CoreAlone {
         let subject = PublishSubject<String>()
         var count = 0
         let subscription = subject.stream.map { $0.count }.subscribe(onNext: { count &+= $0 })
-        var random = SplitMix(seed: 7)
+        var random = SeededGenerator(seed: 7)
         let start = now()
         for _ in 0..<edits {
             subject.onNext(Workload.values[Int(random.next() % UInt64(Workload.values.count))])

@@ -22,17 +22,19 @@ struct EndToEnd {
         return (times.sorted()[times.count / 2], lines)
     }
 
-    /// Lines per second through `signup-rpc --clock virtual`, and the echo's time for the same file.
+    /// Seconds through `signup-rpc --clock virtual` and, unless `withEcho` is false, the echo's
+    /// seconds for the same file.
     func throughput(edits: Int, forms: Int, fields: [String] = ["username", "password", "repeatedPassword"],
-                    kind: String = "signup", extraArguments: [String] = []) throws -> (rpc: Double, echo: Double, lines: Int) {
+                    kind: String = "signup", extraArguments: [String] = [], withEcho: Bool = true
+    ) throws -> (rpc: Double, echo: Double?, lines: Int) {
         var workload = Workload()
         workload.open(forms, kind: kind)
         workload.edit(edits, forms: forms, fields: fields)
         let file = try workload.write(named: "throughput-\(forms)-\(edits)-\(kind).jsonl", in: folder)
         defer { try? FileManager.default.removeItem(atPath: file) }
         let measured = try seconds(rpc, ["--clock", "virtual"] + extraArguments, file: file)
-        let baseline = try seconds(echo, [], file: file)
-        return (measured.seconds, baseline.seconds, workload.lines.count)
+        let baseline = withEcho ? try seconds(echo, [], file: file).seconds : nil
+        return (measured.seconds, baseline, workload.lines.count)
     }
 
     /// Round-trip times in nanoseconds: one edit sent, its answer awaited, `count` times.
@@ -102,11 +104,14 @@ struct EndToEnd {
         editing.append(#"{"jsonrpc":"2.0","id":"edited","method":"clock.advance","params":{"by":0}}"#)
         let child = try ChildProcess(executable, arguments)
         let proceed = DispatchSemaphore(value: 0)
+        let sent = DispatchSemaphore(value: 0)
+        // Input stays open until both readings are taken: at end of input the child exits, and
+        // /proc would have nothing to read.
         let sender = Thread { [opening = opening.bytes, editing = editing.bytes] in
             child.send(opening)
             proceed.wait()
             child.send(editing)
-            child.closeInput()
+            sent.signal()
         }
         sender.start()
         func awaitLine(containing marker: String) throws {
@@ -121,6 +126,11 @@ struct EndToEnd {
         proceed.signal()
         try awaitLine(containing: #""id":"edited""#)
         let afterEditing = child.memory()
+        sent.wait()
+        child.closeInput()
+        guard afterOpening.peak > 0, afterEditing.peak > 0 else {
+            throw BenchError.unexpected("could not read /proc/\(child.pid)/status")
+        }
         _ = child.drain()
         child.wait()
         return (afterOpening, afterEditing)

@@ -1,4 +1,5 @@
 import Foundation
+import SignupCore
 
 /// The input files the benchmark feeds: JSON-RPC lines built here, reproducibly from a seed.
 struct Workload {
@@ -14,7 +15,7 @@ struct Workload {
     /// `count` edit notifications spread over `forms` forms at random, cycling through `fields`,
     /// one virtual millisecond apart.
     mutating func edit(_ count: Int, forms: Int, fields: [String], values: [String] = Self.values, prefix: String = "f", seed: UInt64 = 7) {
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var time = 0
         for index in 0..<count {
             time += 1
@@ -47,18 +48,5 @@ struct Workload {
         let url = folder.appendingPathComponent(name)
         try Data(bytes).write(to: url)
         return url.path
-    }
-}
-
-/// SplitMix64, so workloads are the same on every run and machine.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
