@@ -63,7 +63,8 @@ import SignupTestSupport
             results.lock.withLock { if let output { results.outputs.append(output) } }
         }
         #expect(results.outputs.count == 4)
-        #expect(results.outputs.allSatisfy { $0.status == 0 })
+        #expect(results.outputs.allSatisfy { $0.status == 0 },
+                "exit statuses \(results.outputs.map(\.status)), stderr: \(results.outputs.map(\.stderr).filter { !$0.isEmpty })")
 
         var winners = [Int](repeating: 0, count: names.count)
         for output in results.outputs {
