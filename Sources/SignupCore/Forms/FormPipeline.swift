@@ -1,32 +1,37 @@
-/// A running form: a `FormDefinition` turned into a reactive pipeline over a scheduler and services.
+/// A running form: a `FormDefinition` brought to life over a scheduler and services.
 ///
 /// Edits run the local rules at once; a field with a remote check shows `validating` at the
 /// keystroke and is checked once its value has been quiet for the debounce interval, for the latest
 /// value only. A tap is accepted only while submit is enabled, snapshots the values, and runs one
 /// submission at a time. Use it from the scheduler's executor only.
+///
+/// The state is changed in place and each change sends only what it changed, so an edit costs the
+/// same however many forms are open and however many fields the form has that the edit leaves alone.
 public final class FormPipeline {
-    public let definition: FormDefinition
+    /// The definition in its locale, shared with every form of the same kind and locale.
+    public let localized: LocalizedForm
     public let debounce: TimeSpan
-    /// The locale of the form's messages.
-    public let catalog: MessageCatalog
+    let scheduler: any Scheduler
+    let services: FormServices
 
-    private let values: BehaviorSubject<FormValues>
-    private let taps = PublishSubject<Void>()
-    private let closing = PublishSubject<Void>()
-    private let checks = ActivityTracker()
-    private let submissions = ActivityTracker()
-    private let latest: StateHolder
+    private var values: FormValues
+    private var state: FormState
+    /// One runner per field with a remote check; nil for the others.
+    private var remoteChecks: [RemoteCheckRunner?] = []
     private let record: RecordIdentity
-    private let subscription: any Disposable
+    private var submission: (any Disposable)?
+    private var isSubmissionRunning = false
+    private var observers: [(id: Int, observer: Observer<FormEvent>)] = []
+    private var nextObserverID = 0
     private var isClosed = false
 
-    /// The form's events for one subscriber: first the current result of every field and whether
-    /// submit is enabled, then every change, in the order `FormEvent` documents.
-    public let events: EventStream<FormEvent>
+    public var definition: FormDefinition { localized.definition }
+    /// The locale of the form's messages.
+    public var catalog: MessageCatalog { localized.catalog }
 
     /// Opens a form. Unknown names in `initialValues` are ignored; the opening values are version 0.
     /// `recordID` names the record a saving form (such as `friend`) updates; without one it adds.
-    public init(
+    public convenience init(
         definition: FormDefinition,
         services: FormServices,
         scheduler: any Scheduler,
@@ -35,111 +40,190 @@ public final class FormPipeline {
         recordID: String? = nil,
         catalog: MessageCatalog = .english
     ) {
-        self.definition = definition
-        self.debounce = debounce
-        self.catalog = catalog
-        let localizer = Localizer(catalog: catalog, definition: definition)
-        values = BehaviorSubject(FormValues(values: definition.fields.map { initialValues[$0.name] ?? "" }))
-
-        let validator = LocalValidator(definition: definition, localizer: localizer)
-        let verdicts = values.stream.map(validator.evaluate).share(replay: 1)
-        var memos: [RemoteCheckMemo] = []
-        var changes: [EventStream<FormChange>] = [verdicts.map(FormChange.local)]
-        for (index, field) in definition.fields.enumerated() {
-            guard let remoteCheck = field.remoteCheck else { continue }
-            let memo = RemoteCheckMemo()
-            memos.append(memo)
-            let fieldVerdicts = verdicts.map { $0[index] }.distinctUntilChanged(key: \.version).share(replay: 1)
-            let check = RemoteCheckRunner(
-                field: index, check: remoteCheck, memo: memo, services: services, activity: checks, localizer: localizer)
-            changes.append(check.answers(to: fieldVerdicts, debounce: debounce, scheduler: scheduler))
-        }
-        let record = RecordIdentity(recordID)
-        self.record = record
-        let submitter = Submitter(
-            definition: definition, services: services, activity: submissions, localizer: localizer,
-            record: record, onSuccess: { memos.forEach { $0.forget() } })
-        changes.append(submitter.states(taps: taps.stream, values: values.stream).map(FormChange.submission))
-
-        let initial = FormState(fieldCount: definition.fields.count)
-        let state = EventStream.merge(changes)
-            .scan(initial) { $0.applying($1) }
-            .take(until: closing.stream)
-            .share(replay: 1)
-        events = Self.events(of: state, fields: definition.fields)
-        latest = StateHolder(initial)
-        subscription = state.subscribe(onNext: { [latest] in latest.state = $0 })
+        self.init(
+            form: LocalizedForm(definition: definition, catalog: catalog), services: services, scheduler: scheduler,
+            debounce: debounce, initialValues: initialValues, recordID: recordID)
     }
 
-    /// A form dropped without `close()` is closed here: its subjects and subscriptions hold each
-    /// other until closing breaks the cycle.
+    /// Opens a form of a definition already localized, as a server opening many forms does.
+    public init(
+        form: LocalizedForm,
+        services: FormServices,
+        scheduler: any Scheduler,
+        debounce: TimeSpan = .milliseconds(300),
+        initialValues: [String: String] = [:],
+        recordID: String? = nil
+    ) {
+        localized = form
+        self.debounce = debounce
+        self.scheduler = scheduler
+        self.services = services
+        record = RecordIdentity(recordID)
+        let fields = form.definition.fields
+        let values = FormValues(values: fields.map { initialValues[$0.name] ?? "" })
+        self.values = values
+        let verdicts = fields.indices.map { form.validator.verdict(forField: $0, version: 0, in: values) }
+        state = FormState(verdicts: verdicts)
+        if fields.contains(where: { $0.remoteCheck != nil }) {
+            remoteChecks = fields.indices.map { index in
+                fields[index].remoteCheck.map { RemoteCheckRunner(field: index, kind: $0.kind, form: self) }
+            }
+            for (runner, verdict) in zip(remoteChecks, verdicts) { runner?.restart(with: verdict) }
+        }
+    }
+
+    /// A form dropped without `close()` is closed here, cancelling its timers and requests.
     deinit {
         close()
+    }
+
+    /// The form's events for one subscriber: first the current result of every field and whether
+    /// submit is enabled, then every change, in the order `FormEvent` documents. Completes when
+    /// the form closes.
+    public var events: EventStream<FormEvent> {
+        EventStream { [weak self] observer in
+            guard let self, !self.isClosed else {
+                observer.onCompleted()
+                return Disposables.empty
+            }
+            for index in self.state.fields.indices { observer.onNext(.fieldChanged(self.update(ofField: index))) }
+            observer.onNext(.submitEnabledChanged(self.state.submitEnabled))
+            let id = self.nextObserverID
+            self.nextObserverID += 1
+            self.observers.append((id, observer))
+            return Disposables.create { [weak self] in self?.observers.removeAll { $0.id == id } }
+        }
+    }
+
+    /// The position of the named field, or nil when the form has no such field.
+    public func index(ofField name: String) -> Int? {
+        localized.index(ofField: name)
     }
 
     /// Sets a field's value and returns the form's edit version after it. Setting the value a field
     /// already holds changes nothing and returns the current version.
     @discardableResult
     public func edit(_ field: String, to value: String) throws(FormError) -> Int {
-        guard !isClosed else { throw .closed }
-        guard let index = definition.index(of: field) else {
+        guard let index = index(ofField: field) else {
+            guard !isClosed else { throw .closed }
             throw .unknownField(field, kind: definition.kind)
         }
-        let current = values.value
-        guard current.values[index] != value else { return current.version }
-        let next = current.editing(index, to: value)
-        values.onNext(next)
-        return next.version
+        return try edit(fieldAt: index, to: value)
+    }
+
+    /// Sets the value of the field at `index` (a position from `index(ofField:)`), as `edit(_:to:)`.
+    @discardableResult
+    public func edit(fieldAt index: Int, to value: String) throws(FormError) -> Int {
+        guard !isClosed else { throw .closed }
+        guard values.values[index] != value else { return values.version }
+        values.edit(index, to: value)
+        let version = values.version
+        let wasEnabled = state.submitEnabled
+        let judged = localized.validator.dependents[index]
+        var changed: [FormEvent] = []
+        var toCheck: [(RemoteCheckRunner, LocalVerdict)] = []
+        for field in judged {
+            let verdict = localized.validator.verdict(forField: field, version: version, in: values)
+            if state.apply(verdict, toField: field) { changed.append(.fieldChanged(update(ofField: field))) }
+            if !remoteChecks.isEmpty, let runner = remoteChecks[field] { toCheck.append((runner, verdict)) }
+        }
+        send(changed, wasEnabled: wasEnabled)
+        // After the local results are out, as a remote answer (even a remembered one) is news about them.
+        for (runner, verdict) in toCheck { runner.restart(with: verdict) }
+        return version
     }
 
     /// Submits the values as they are now, if submit is enabled; otherwise says why not.
     public func submit() throws(SubmitRejection) {
-        if let rejection = latest.state.submitRejection { throw rejection }
-        taps.onNext(())
+        if let rejection = state.submitRejection { throw rejection }
+        guard !isClosed, !isSubmissionRunning else { return }
+        let forms = remoteChecks
+        let submitter = Submitter(
+            definition: definition, services: services, localizer: localized.localizer, record: record,
+            onSuccess: { forms.forEach { $0?.forget() } })
+        let outcome = submitter.run(with: values)
+        isSubmissionRunning = true
+        apply(.submitting)
+        let subscription = outcome.subscribe(Observer { [weak self] event in
+            guard let self else { return }
+            switch event {
+            case .next(let submission): self.apply(submission)
+            case .error, .completed:
+                self.isSubmissionRunning = false
+                self.submission = nil
+            }
+        })
+        if isSubmissionRunning { submission = subscription }
     }
 
     /// The current result of every field, whether submit is enabled, and the submission state.
     public var snapshot: FormSnapshot {
-        let state = latest.state
-        return FormSnapshot(
-            fields: definition.fields.indices.map {
-                FieldUpdate(field: definition.fields[$0].name, result: state.results[$0], version: state.versions[$0])
-            },
+        FormSnapshot(
+            fields: state.fields.indices.map(update(ofField:)),
             submitEnabled: state.submitEnabled,
             submission: state.submission)
     }
 
     /// The form's edit version: how many edits have changed a value.
-    public var version: Int { values.value.version }
+    public var version: Int { values.version }
 
     /// The record this form saves to: the one it was opened on, or the one its last add created.
     public var recordID: String? { record.id }
 
     /// Remote checks sent to a backend and not yet answered or cancelled.
-    public var checksInFlight: Int { checks.count }
+    public var checksInFlight: Int { remoteChecks.count { $0?.isAsking == true } }
+
+    /// Whether a field is waiting for a remote check (debouncing or asking).
+    public var isValidating: Bool { state.isValidating }
 
     /// Whether a submission is running.
-    public var isSubmitting: Bool { submissions.count > 0 }
+    public var isSubmitting: Bool { isSubmissionRunning }
 
     /// Stops the form: pending checks and any running submission are cancelled, and every
     /// subscriber's events complete.
     public func close() {
         guard !isClosed else { return }
         isClosed = true
-        closing.onNext(())
-        subscription.dispose()
+        remoteChecks.forEach { $0?.cancel() }
+        let running = submission
+        submission = nil
+        isSubmissionRunning = false
+        running?.dispose()
+        let finished = observers
+        observers = []
+        finished.forEach { $0.observer.onCompleted() }
     }
 
-    private static func events(of state: EventStream<FormState>, fields: [FieldDefinition]) -> EventStream<FormEvent> {
-        var streams: [EventStream<FormEvent>] = fields.enumerated().map { index, field in
-            state
-                .map { FieldUpdate(field: field.name, result: $0.results[index], version: $0.versions[index]) }
-                .distinctUntilChanged(key: \.result)
-                .map(FormEvent.fieldChanged)
+    /// A remote check's answer for the version it checked.
+    func receive(_ result: FieldResult, forField index: Int, version: Int) {
+        guard !isClosed else { return }
+        let wasEnabled = state.submitEnabled
+        guard let changed = state.applyRemote(result, toField: index, version: version) else { return }
+        send(changed ? [.fieldChanged(update(ofField: index))] : [], wasEnabled: wasEnabled)
+    }
+
+    private func apply(_ submission: SubmissionState) {
+        guard !isClosed else { return }
+        let wasEnabled = state.submitEnabled
+        let changed = state.apply(submission)
+        send(changed ? [.submissionChanged(submission)] : [], wasEnabled: wasEnabled)
+    }
+
+    /// Sends one change's events to every subscriber: the changed fields in form order, then the
+    /// submission, then whether submit is enabled if that changed too.
+    private func send(_ changes: [FormEvent], wasEnabled: Bool) {
+        var events = changes
+        let isEnabled = state.submitEnabled
+        if isEnabled != wasEnabled { events.append(.submitEnabledChanged(isEnabled)) }
+        guard !events.isEmpty else { return }
+        for subscriber in observers {
+            for event in events { subscriber.observer.onNext(event) }
         }
-        streams.append(state.map(\.submission).distinctUntilChanged().skip(1).map(FormEvent.submissionChanged))
-        streams.append(state.map(\.submitEnabled).distinctUntilChanged().map(FormEvent.submitEnabledChanged))
-        return EventStream.merge(streams)
+    }
+
+    private func update(ofField index: Int) -> FieldUpdate {
+        let field = state.fields[index]
+        return FieldUpdate(field: definition.fields[index].name, result: field.result, version: field.version)
     }
 }
 
@@ -156,10 +240,4 @@ public enum FormError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the form is closed; open a new one"
         }
     }
-}
-
-/// The latest state, kept by the form's own subscription so taps and snapshots can read it.
-private final class StateHolder {
-    var state: FormState
-    init(_ state: FormState) { self.state = state }
 }

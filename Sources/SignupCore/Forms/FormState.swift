@@ -1,56 +1,72 @@
-/// One change to a form's state, from the three sources that can change it.
-enum FormChange {
-    /// Every field's local verdict after an edit.
-    case local([LocalVerdict])
-    /// A remote check's answer for one field, for the version it checked.
-    case remote(field: Int, version: Int, result: FieldResult)
-    case submission(SubmissionState)
-}
-
-/// A form's whole visible state. Every change produces one consistent state, so views derived
-/// from it never see a mix of old and new results (no glitch in `submitEnabled`).
+/// A form's whole visible state, changed in place by edits, remote answers and submissions.
+/// Each change is applied whole before any event about it is sent, so views never see a mix of old
+/// and new results (no glitch in `submitEnabled`).
 struct FormState {
-    var results: [FieldResult]
-    var versions: [Int]
-    var awaitingRemote: [Bool]
-    var submission: SubmissionState = .idle
+    struct Field {
+        var result: FieldResult
+        /// The edit version of the input `result` judges.
+        var version: Int
+        /// Whether the field passed its local rules and waits for a remote check of `version`.
+        var awaitingRemote: Bool
+    }
 
-    init(fieldCount: Int) {
-        results = Array(repeating: FieldResult(state: .empty, code: "", message: ""), count: fieldCount)
-        versions = Array(repeating: -1, count: fieldCount)
-        awaitingRemote = Array(repeating: false, count: fieldCount)
+    private(set) var fields: [Field]
+    private(set) var submission: SubmissionState = .idle
+    /// How many fields are not `ok`, and how many of those are `validating`: kept so that asking
+    /// whether submit is enabled costs the same for a form of any size.
+    private var notOK: Int
+    private var validating = 0
+
+    init(verdicts: [LocalVerdict]) {
+        fields = verdicts.map { Field(result: $0.result, version: $0.version, awaitingRemote: $0.needsRemoteCheck) }
+        notOK = fields.count { !$0.result.isOK }
+        validating = fields.count { $0.result.state == .validating }
     }
 
     var submitEnabled: Bool {
-        submission != .submitting && results.allSatisfy(\.isOK)
+        notOK == 0 && submission != .submitting
     }
+
+    /// Whether any field is waiting for a remote check's answer.
+    var isValidating: Bool { validating > 0 }
 
     /// The reason a tap would be turned down now, or nil when it would be accepted.
     var submitRejection: SubmitRejection? {
         if submission == .submitting { return .submitting }
-        if results.contains(where: { $0.state == .validating }) { return .validating }
-        if !results.allSatisfy(\.isOK) { return .invalid }
+        if validating > 0 { return .validating }
+        if notOK > 0 { return .invalid }
         return nil
     }
 
-    func applying(_ change: FormChange) -> FormState {
-        var next = self
-        switch change {
-        case .local(let verdicts):
-            // A field keeps its result (possibly a remote answer) until its own inputs change.
-            for (index, verdict) in verdicts.enumerated() where verdict.version != versions[index] {
-                next.results[index] = verdict.result
-                next.versions[index] = verdict.version
-                next.awaitingRemote[index] = verdict.needsRemoteCheck
-            }
-        case .remote(let index, let version, let result):
-            guard awaitingRemote[index], versions[index] == version else { return self }
-            next.results[index] = result
-            next.awaitingRemote[index] = false
-        case .submission(let submission):
-            next.submission = submission
-        }
-        return next
+    /// Takes a field's new local verdict; returns whether its result changed.
+    mutating func apply(_ verdict: LocalVerdict, toField index: Int) -> Bool {
+        fields[index].version = verdict.version
+        fields[index].awaitingRemote = verdict.needsRemoteCheck
+        return setResult(verdict.result, ofField: index)
+    }
+
+    /// Takes a remote check's answer for the version it checked; returns nil when the field has
+    /// moved on (the answer is stale), else whether its result changed.
+    mutating func applyRemote(_ result: FieldResult, toField index: Int, version: Int) -> Bool? {
+        guard fields[index].awaitingRemote, fields[index].version == version else { return nil }
+        fields[index].awaitingRemote = false
+        return setResult(result, ofField: index)
+    }
+
+    /// Returns whether the submission state changed.
+    mutating func apply(_ submission: SubmissionState) -> Bool {
+        guard submission != self.submission else { return false }
+        self.submission = submission
+        return true
+    }
+
+    private mutating func setResult(_ result: FieldResult, ofField index: Int) -> Bool {
+        let old = fields[index].result
+        guard result != old else { return false }
+        notOK += (result.isOK ? 0 : 1) - (old.isOK ? 0 : 1)
+        validating += (result.state == .validating ? 1 : 0) - (old.state == .validating ? 1 : 0)
+        fields[index].result = result
+        return true
     }
 }
 

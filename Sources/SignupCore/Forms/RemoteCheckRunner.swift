@@ -1,69 +1,97 @@
-/// The answer of the last settled check of one field, so settling on the same value again asks
-/// the backend only once. Forgotten after a submission succeeds, since that can change answers.
-final class RemoteCheckMemo {
-    private var entry: (value: String, result: FieldResult)?
-
-    func result(for value: String) -> FieldResult? {
-        entry.flatMap { $0.value == value ? $0.result : nil }
-    }
-
-    func remember(_ result: FieldResult, for value: String) {
-        entry = (value, result)
-    }
-
-    func forget() {
-        entry = nil
-    }
-}
-
 /// Debounced, latest-only remote checks for one field.
-struct RemoteCheckRunner {
+///
+/// Every new verdict of the field cancels the pending or running check at once; a value that
+/// passes the local rules and stays quiet for the debounce interval is then asked about. The
+/// answer of the last settled check is remembered, so settling on the same value again asks the
+/// backend only once.
+final class RemoteCheckRunner {
     let field: Int
-    let check: RemoteCheck
-    let memo: RemoteCheckMemo
-    let services: FormServices
-    let activity: ActivityTracker
-    let localizer: Localizer
+    private let kind: RemoteCheck.Kind
+    /// The form asking, which owns this runner and cancels it when it closes. The runner reads its
+    /// backend, clock and rendered answers from there, so an open form stays small.
+    private weak var form: FormPipeline?
+    private var remembered: (value: String, result: FieldResult)?
+    private var timer: (any Disposable)?
+    private var request: (any Disposable)?
+    /// Whether a question is with the backend and not yet answered or cancelled.
+    private(set) var isAsking = false
 
-    private enum Request {
-        case cancel
-        case check(LocalVerdict)
+    init(field: Int, kind: RemoteCheck.Kind, form: FormPipeline) {
+        self.field = field
+        self.kind = kind
+        self.form = form
     }
 
-    /// Every edit of the field cancels the pending or running check at once; the value that stays
-    /// quiet for `debounce` (and passes the local rules) is then checked. The answers carry the
-    /// version they judge.
-    func answers(
-        to verdicts: EventStream<LocalVerdict>, debounce: TimeSpan, scheduler: any Scheduler
-    ) -> EventStream<FormChange> {
-        let settled = debounce > .zero ? verdicts.debounce(debounce, on: scheduler) : verdicts
-        let requests = EventStream<Request>.merge(
-            verdicts.map { _ in .cancel },
-            settled.filter(\.needsRemoteCheck).map { .check($0) })
-        return requests.flatMapLatest { request -> EventStream<FormChange> in
-            guard case .check(let verdict) = request else { return .empty() }
-            return result(for: verdict.value)
-                .map { FormChange.remote(field: field, version: verdict.version, result: $0) }
+    /// The field has a new verdict: drops whatever was pending and, when the verdict asks for it,
+    /// checks its value once it has been quiet for the debounce interval.
+    func restart(with verdict: LocalVerdict) {
+        cancel()
+        guard verdict.needsRemoteCheck, let form else { return }
+        let value = verdict.value
+        let version = verdict.version
+        if form.debounce > .zero {
+            timer = form.scheduler.schedule(after: form.debounce) { [weak self] in
+                self?.timer = nil
+                self?.check(value, version: version)
+            }
+        } else {
+            check(value, version: version)
         }
     }
 
-    private func result(for value: String) -> EventStream<FieldResult> {
-        if let remembered = memo.result(for: value) { return .just(remembered) }
-        let check = self.check
-        let memo = self.memo
-        let localizer = self.localizer
-        return ask(value)
-            .map { passed in
-                let result = passed ? localizer.result(check.passed, .ok) : localizer.result(check.rejected, .failed)
-                memo.remember(result, for: value)
-                return result
-            }
-            .catchAndReturn(localizer.result(check.unavailable, .failed))
-            .trackActivity(activity)
+    /// Cancels the pending or running check, if any.
+    func cancel() {
+        if let request {
+            self.request = nil
+            isAsking = false
+            request.dispose()
+        }
+        if let timer {
+            self.timer = nil
+            timer.dispose()
+        }
     }
 
-    private func ask(_ value: String) -> EventStream<Bool> {
-        switch check.kind {
+    /// Forgets the remembered answer; a successful submission can change what the backend says.
+    func forget() {
+        remembered = nil
+    }
+
+    private func check(_ value: String, version: Int) {
+        guard let form else { return }
+        if let remembered, remembered.value == value {
+            form.receive(remembered.result, forField: field, version: version)
+            return
+        }
+        isAsking = true
+        let subscription = ask(value, of: form.services).subscribe(Observer { [weak self] event in
+            self?.handle(event, for: value, version: version)
+        })
+        if isAsking { request = subscription }
+    }
+
+    private func handle(_ event: Event<Bool>, for value: String, version: Int) {
+        guard let form, let results = form.localized.remoteResults[field] else { return }
+        switch event {
+        case .next(let passed):
+            let result = passed ? results.passed : results.rejected
+            remembered = (value, result)
+            form.receive(result, forField: field, version: version)
+        case .error:
+            finish()
+            form.receive(results.unavailable, forField: field, version: version)
+        case .completed:
+            finish()
+        }
+    }
+
+    private func finish() {
+        isAsking = false
+        request = nil
+    }
+
+    private func ask(_ value: String, of services: FormServices) -> EventStream<Bool> {
+        switch kind {
         case .usernameAvailability:
             return services.availability.availability(of: value).map { $0 == .available }
         }

@@ -1,23 +1,16 @@
-/// Runs a form's submit action: one submission at a time, on the values snapshotted at the tap.
+/// Runs a form's submit action on the values snapshotted at the tap.
 struct Submitter {
     let definition: FormDefinition
     let services: FormServices
-    let activity: ActivityTracker
     let localizer: Localizer
     /// The record a saving form updates; nil while it adds. A successful add sets it, so saving
     /// again updates the friend just added instead of adding a twin.
     let record: RecordIdentity
+    /// Called when the action succeeds, before its state is emitted.
     let onSuccess: () -> Void
 
-    /// The submission states caused by accepted taps. A tap during a submission is ignored here
-    /// (flatMapFirst): a running registration is never cancelled by a newer one.
-    func states(taps: EventStream<Void>, values: EventStream<FormValues>) -> EventStream<SubmissionState> {
-        taps.withLatestFrom(values).flatMapFirst { snapshot in
-            self.run(with: snapshot).startWith(.submitting).trackActivity(self.activity)
-        }
-    }
-
-    private func run(with snapshot: FormValues) -> EventStream<SubmissionState> {
+    /// The outcome of one submission of `snapshot`; a backend error ends it as `unavailable`.
+    func run(with snapshot: FormValues) -> EventStream<SubmissionState> {
         let value = { (name: String) -> String in
             definition.index(of: name).map { definition.fields[$0].normalized(snapshot.values[$0]) } ?? ""
         }

@@ -2,26 +2,26 @@
 struct LocalVerdict: Equatable {
     /// The local result; `validating` when the value passed and a remote check must decide.
     var result: FieldResult
-    /// The newest edit version among the values this verdict read.
+    /// The edit version of the newest value this verdict read.
     var version: Int
     var needsRemoteCheck: Bool
+    /// The normalised value the rules judged, which a remote check asks about.
     var value: String
 }
 
 /// Runs each field's local rules over a form's values.
 ///
 /// Every result a field can show locally is rendered once, up front (rule params are fixed per
-/// rule), and a field is judged again only when its value or a value its rules read has changed:
-/// an edit costs the rules of the fields it touches, not of the whole form.
-final class LocalValidator {
+/// rule), and an edit re-judges only the edited field and the fields whose rules read it.
+struct LocalValidator: Sendable {
     private let definition: FormDefinition
-    private let dependencyIndices: [[Int]]
+    /// For each field, the fields to judge again when its value changes: itself and every field
+    /// whose rules read it, in form order.
+    let dependents: [[Int]]
     private let results: [FieldResults]
-    /// The verdicts of the last evaluation, reused for fields whose inputs did not change.
-    private var last: [LocalVerdict]?
 
     /// A field's possible local results, rendered in the form's locale.
-    private struct FieldResults {
+    private struct FieldResults: Sendable {
         var empty: FieldResult
         var success: FieldResult
         var validating: FieldResult?
@@ -30,8 +30,11 @@ final class LocalValidator {
 
     init(definition: FormDefinition, localizer: Localizer) {
         self.definition = definition
-        dependencyIndices = definition.fields.map { field in
-            field.dependencies.compactMap { definition.index(of: $0) }
+        let dependencies = definition.fields.map { field in
+            Set(field.dependencies.compactMap { definition.index(of: $0) })
+        }
+        dependents = definition.fields.indices.map { changed in
+            definition.fields.indices.filter { $0 == changed || dependencies[$0].contains(changed) }
         }
         results = definition.fields.map { field in
             FieldResults(
@@ -42,22 +45,8 @@ final class LocalValidator {
         }
     }
 
-    func evaluate(_ form: FormValues) -> [LocalVerdict] {
-        var verdicts: [LocalVerdict] = []
-        verdicts.reserveCapacity(definition.fields.count)
-        for index in definition.fields.indices {
-            let version = dependencyIndices[index].reduce(form.versions[index]) { max($0, form.versions[$1]) }
-            if let last, last[index].version == version {
-                verdicts.append(last[index])
-            } else {
-                verdicts.append(evaluate(field: index, version: version, in: form))
-            }
-        }
-        last = verdicts
-        return verdicts
-    }
-
-    private func evaluate(field index: Int, version: Int, in form: FormValues) -> LocalVerdict {
+    /// Judges one field's current value; `version` is the edit version the verdict carries.
+    func verdict(forField index: Int, version: Int, in form: FormValues) -> LocalVerdict {
         let field = definition.fields[index]
         let value = field.normalized(form.values[index])
         let results = self.results[index]

@@ -31,6 +31,7 @@ final class Server {
     private let services: FormServices
     private let sink: any MessageSink
     private var forms: [String: FormSession] = [:]
+    private var localizedForms: [LocalizedFormKey: LocalizedForm] = [:]
     private var nextFormNumber = 1
     private var isInitialized = false
     /// The message locale of forms opened without one of their own.
@@ -65,7 +66,7 @@ final class Server {
     /// Whether any open form has a submission in flight or a field still being checked.
     var hasWorkInFlight: Bool {
         forms.values.contains { session in
-            session.pipeline.isSubmitting || session.pipeline.snapshot.fields.contains { $0.result.state == .validating }
+            session.pipeline.isSubmitting || session.pipeline.isValidating
         }
     }
 
@@ -351,14 +352,14 @@ final class Server {
         let field = try params.requiredString("field")
         let value = try params.requiredString("value")
         let session = try form(params)
-        let definition = session.pipeline.definition
-        guard definition.index(of: field) != nil else {
+        guard let index = session.pipeline.index(ofField: field) else {
+            let definition = session.pipeline.definition
             throw .unknownField(field, kind: definition.kind, fields: definition.fields.map(\.name))
         }
         try checkLength(of: value, field: field)
         let version: Int
         do throws(FormError) {
-            version = try session.pipeline.edit(field, to: value)
+            version = try session.pipeline.edit(fieldAt: index, to: value)
         } catch {
             throw .internalError(error.description)
         }
@@ -484,13 +485,22 @@ final class Server {
     ) throws(RPCError) -> FormSession {
         try checkFormLimit()
         let pipeline = FormPipeline(
-            definition: definition, services: services, scheduler: clock.scheduler,
-            debounce: configuration.debounce, initialValues: values, recordID: recordID, catalog: messages)
+            form: localized(definition, in: messages), services: services, scheduler: clock.scheduler,
+            debounce: configuration.debounce, initialValues: values, recordID: recordID)
         let session = FormSession(id: id, pipeline: pipeline)
         forms[id] = session
         let scheduler = clock.scheduler
         session.startEvents(to: sink) { scheduler.now.milliseconds }
         return session
+    }
+
+    /// The definition made ready in a locale, built on the first open of its kind and locale.
+    private func localized(_ definition: FormDefinition, in messages: MessageCatalog) -> LocalizedForm {
+        let key = LocalizedFormKey(kind: definition.kind, locale: messages.locale)
+        if let form = localizedForms[key] { return form }
+        let form = LocalizedForm(definition: definition, catalog: messages)
+        localizedForms[key] = form
+        return form
     }
 
     private func checkFormLimit() throws(RPCError) {
@@ -506,4 +516,10 @@ final class Server {
             if forms[id] == nil { return id }
         }
     }
+}
+
+/// Names a form kind in one locale: forms opened from the same pair share their `LocalizedForm`.
+private struct LocalizedFormKey: Hashable {
+    let kind: String
+    let locale: String
 }

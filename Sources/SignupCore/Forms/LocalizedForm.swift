@@ -1,0 +1,43 @@
+/// A form definition made ready to run in one locale: every result it can show rendered once and
+/// its fields' dependencies resolved. Build one per kind and locale and share it between the forms
+/// opened from it; that keeps opening a form cheap and an open form small.
+public final class LocalizedForm: Sendable {
+    public let definition: FormDefinition
+    /// The locale of the form's messages.
+    public let catalog: MessageCatalog
+    let localizer: Localizer
+    let validator: LocalValidator
+    /// The remote check's rendered answers, for fields that have one.
+    let remoteResults: [RemoteCheckResults?]
+    private let fieldIndices: [String: Int]
+
+    public init(definition: FormDefinition, catalog: MessageCatalog = .english) {
+        self.definition = definition
+        self.catalog = catalog
+        let localizer = Localizer(catalog: catalog, definition: definition)
+        self.localizer = localizer
+        validator = LocalValidator(definition: definition, localizer: localizer)
+        remoteResults = definition.fields.map { field in
+            field.remoteCheck.map { RemoteCheckResults($0, localizer: localizer) }
+        }
+        fieldIndices = Dictionary(definition.fields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The position of the named field, or nil when the form has no such field.
+    public func index(ofField name: String) -> Int? {
+        fieldIndices[name]
+    }
+}
+
+/// What a remote check can answer, rendered in the form's locale.
+struct RemoteCheckResults: Sendable {
+    let passed: FieldResult
+    let rejected: FieldResult
+    let unavailable: FieldResult
+
+    init(_ check: RemoteCheck, localizer: Localizer) {
+        passed = localizer.result(check.passed, .ok)
+        rejected = localizer.result(check.rejected, .failed)
+        unavailable = localizer.result(check.unavailable, .failed)
+    }
+}
