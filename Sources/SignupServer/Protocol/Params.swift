@@ -3,7 +3,8 @@
 struct Params {
     private let members: [JSON.Member]
 
-    init(_ params: JSON?, allowed: Set<String>) throws(RPCError) {
+    /// `allowed` names the method's parameters; a handful, so they are scanned rather than hashed.
+    init(_ params: JSON?, allowed: [String]) throws(RPCError) {
         switch params {
         case nil:
             members = []
@@ -14,13 +15,13 @@ struct Params {
         case let other?:
             throw .invalidParams(member: "params", problem: "must be an object, not \(other.typeName)")
         }
-        var seen = Set<String>()
-        for member in members {
+        // Every member before a repeat is a distinct allowed name, so this scan stays short.
+        for (position, member) in members.enumerated() {
             guard allowed.contains(member.key) else {
                 let names = allowed.sorted().joined(separator: ", ")
                 throw .invalidParams(member: "params.\(member.key)", problem: "is not a parameter of this method (it takes \(names.isEmpty ? "none" : names))")
             }
-            guard seen.insert(member.key).inserted else {
+            guard !members[..<position].contains(where: { $0.key == member.key }) else {
                 throw .invalidParams(member: "params.\(member.key)", problem: "appears more than once")
             }
         }

@@ -44,19 +44,20 @@ struct Request {
         }
         if let idProblem { return fail(idProblem) }
 
-        var seen = Set<String>()
         var version: JSON?
         var method: JSON?
         var params: JSON?
+        var sawID = false
         for member in members {
-            guard seen.insert(member.key).inserted else { return fail("member '\(member.key)' appears more than once") }
+            let isRepeat: Bool
             switch member.key {
-            case "jsonrpc": version = member.value
-            case "method": method = member.value
-            case "params": params = member.value
-            case "id": break
+            case "jsonrpc": isRepeat = version != nil; version = member.value
+            case "method": isRepeat = method != nil; method = member.value
+            case "params": isRepeat = params != nil; params = member.value
+            case "id": isRepeat = sawID; sawID = true
             default: return fail("unknown member '\(member.key)' (members are jsonrpc, id, method and params)")
             }
+            if isRepeat { return fail("member '\(member.key)' appears more than once") }
         }
         guard version == .string("2.0") else { return fail("jsonrpc must be \"2.0\"") }
         guard let method else { return fail("method is missing") }

@@ -191,18 +191,30 @@ final class Server {
 
     // MARK: Dispatch
 
+    /// The parameters each method takes.
+    private enum Parameters {
+        static let initialize: [String] = ["processId", "clientInfo", "capabilities", "locale"]
+        static let shutdown: [String] = []
+        static let open: [String] = ["kind", "form", "values", "record", "locale", "at"]
+        static let edit: [String] = ["form", "field", "value", "at"]
+        static let submit: [String] = ["form", "at"]
+        static let snapshot: [String] = ["form", "at"]
+        static let close: [String] = ["form", "at"]
+        static let advanceClock: [String] = ["by", "to"]
+    }
+
     private func dispatch(_ request: Request) throws(RPCError) -> ResultWriter {
         if request.method == "exit" { return exit(request) }
         if isShuttingDown { throw .shuttingDown }
         switch request.method {
-        case "initialize": return try initialize(Params(request.params, allowed: ["processId", "clientInfo", "capabilities", "locale"]))
-        case "shutdown": return try shutdown(Params(request.params, allowed: []))
-        case "form.open": return try openForm(Params(request.params, allowed: ["kind", "form", "values", "record", "locale", "at"]))
-        case "form.edit": return try edit(Params(request.params, allowed: ["form", "field", "value", "at"]))
-        case "form.submit": return try submit(Params(request.params, allowed: ["form", "at"]))
-        case "form.snapshot": return try snapshot(Params(request.params, allowed: ["form", "at"]))
-        case "form.close": return try closeForm(Params(request.params, allowed: ["form", "at"]))
-        case "clock.advance": return try advanceClock(Params(request.params, allowed: ["by", "to"]))
+        case "initialize": return try initialize(Params(request.params, allowed: Parameters.initialize))
+        case "shutdown": return try shutdown(Params(request.params, allowed: Parameters.shutdown))
+        case "form.open": return try openForm(Params(request.params, allowed: Parameters.open))
+        case "form.edit": return try edit(Params(request.params, allowed: Parameters.edit))
+        case "form.submit": return try submit(Params(request.params, allowed: Parameters.submit))
+        case "form.snapshot": return try snapshot(Params(request.params, allowed: Parameters.snapshot))
+        case "form.close": return try closeForm(Params(request.params, allowed: Parameters.close))
+        case "clock.advance": return try advanceClock(Params(request.params, allowed: Parameters.advanceClock))
         default: throw .methodNotFound(request.method)
         }
     }
