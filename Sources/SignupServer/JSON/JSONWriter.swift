@@ -27,8 +27,19 @@ struct JSONWriter {
         needsComma = true
     }
 
-    /// Writes a member name; the next value written is its value.
-    mutating func key(_ name: String) {
+    /// Writes a member name known when the program is built; the next value written is its value.
+    /// Such names never need escaping, so their bytes are copied as they are.
+    mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        appendBytes(of: name)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// Writes a member name that arrives at run time, escaping it as needed.
+    mutating func key(escaping name: String) {
         separate()
         appendQuoted(name)
         bytes.append(UInt8(ascii: ":"))
@@ -60,11 +71,26 @@ struct JSONWriter {
     }
 
     mutating func bool(_ value: Bool) {
-        raw(value ? "true" : "false")
+        raw(literal: value ? "true" : "false")
     }
 
     mutating func null() {
-        raw("null")
+        raw(literal: "null")
+    }
+
+    private mutating func raw(literal text: StaticString) {
+        separate()
+        appendBytes(of: text)
+        needsComma = true
+    }
+
+    /// Writes a string known when the program is built (a version, a method or state name).
+    mutating func string(literal value: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        appendBytes(of: value)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
     }
 
     /// Writes already-valid JSON text, such as a number's original lexeme.
@@ -84,7 +110,7 @@ struct JSONWriter {
         case .object(let members):
             object { writer in
                 for member in members {
-                    writer.key(member.key)
+                    writer.key(escaping: member.key)
                     writer.json(member.value)
                 }
             }
@@ -103,7 +129,7 @@ struct JSONWriter {
         case .object(let members):
             object { writer in
                 for (name, member) in members.sorted(by: { $0.key < $1.key }) {
-                    writer.key(name)
+                    writer.key(escaping: name)
                     writer.value(member)
                 }
             }
@@ -118,16 +144,25 @@ struct JSONWriter {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
 
+    private mutating func appendBytes(of text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
     private mutating func appendQuoted(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
             // Copy runs that need no escaping in one go; most strings are one such run.
             var runStart = 0
-            for (offset, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
-                runStart = offset + 1
-                appendEscaped(byte)
+            var offset = 0
+            while offset < utf8.count {
+                let byte = utf8[offset]
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
+                    runStart = offset + 1
+                    appendEscaped(byte)
+                }
+                offset += 1
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }

@@ -2,18 +2,14 @@ import SignupCore
 
 /// The server's notifications, each with one fixed member order.
 enum Notifications {
-    static let fieldChanged = "form.fieldChanged"
-    static let submitEnabledChanged = "form.submitEnabledChanged"
-    static let submissionChanged = "form.submissionChanged"
-
     static func encode(_ event: FormEvent, form: String, at time: Int64, action: SubmitAction) -> [UInt8] {
         var writer = JSONWriter()
         writer.object { message in
-            message.key("jsonrpc"); message.string("2.0")
+            message.key("jsonrpc"); message.string(literal: "2.0")
             message.key("method")
             switch event {
             case .fieldChanged(let update):
-                message.string(fieldChanged)
+                message.string(literal: "form.fieldChanged")
                 message.key("params")
                 message.object { params in
                     params.key("form"); params.string(form)
@@ -23,7 +19,7 @@ enum Notifications {
                     params.key("at"); params.int(time)
                 }
             case .submitEnabledChanged(let enabled):
-                message.string(submitEnabledChanged)
+                message.string(literal: "form.submitEnabledChanged")
                 message.key("params")
                 message.object { params in
                     params.key("form"); params.string(form)
@@ -31,7 +27,7 @@ enum Notifications {
                     params.key("at"); params.int(time)
                 }
             case .submissionChanged(let state):
-                message.string(submissionChanged)
+                message.string(literal: "form.submissionChanged")
                 message.key("params")
                 message.object { params in
                     params.key("form"); params.string(form)
@@ -45,7 +41,7 @@ enum Notifications {
 
     /// `state`, `code`, `params` and `message` of a field result.
     static func writeResult(_ result: FieldResult, to writer: inout JSONWriter) {
-        writer.key("state"); writer.string(result.state.rawValue)
+        writer.key("state"); writer.string(literal: result.state.name)
         writer.key("code"); writer.string(result.code)
         writer.key("params"); writer.fields(result.params)
         writer.key("message"); writer.string(result.message)
@@ -57,13 +53,25 @@ enum Notifications {
         writer.key("state"); writer.string(action.stateNames.name(of: state))
         switch state {
         case .succeeded(let result):
-            writer.key(action.resultName); writer.value(result)
+            writer.key(escaping: action.resultName); writer.value(result)
         case .failed(let failure):
             writer.key("code"); writer.string(failure.code)
             writer.key("params"); writer.fields(failure.params)
             writer.key("message"); writer.string(failure.message)
         case .idle, .submitting:
             break
+        }
+    }
+}
+
+extension FieldState {
+    /// The state's name on the wire, as `rawValue` but without building a String.
+    fileprivate var name: StaticString {
+        switch self {
+        case .empty: return "empty"
+        case .validating: return "validating"
+        case .ok: return "ok"
+        case .failed: return "failed"
         }
     }
 }
