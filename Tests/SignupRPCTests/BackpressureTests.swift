@@ -41,6 +41,25 @@ import Testing
         #expect(queue.takeAll()?.count == 1000)
     }
 
+    @Test func messagesSentWhileTheWriterWaitsWakeItOnceWhenTheDeferredWakeRuns() throws {
+        let wakes = LockedValue<[@Sendable () -> Void]>()
+        wakes.set([])
+        let queue = OutgoingQueue(conflationThreshold: nil, deferWake: { wake in wakes.update { $0?.append(wake) } })
+        let taken = LockedValue<[String]>()
+        let writer = Thread { taken.set((queue.takeAll() ?? []).map { String(decoding: $0, as: UTF8.self) }) }
+        writer.start()
+        while !queue.isWriterWaiting { sched_yield() }
+        queue.enqueue(Array("a".utf8), key: nil)
+        queue.enqueue(Array("b".utf8), key: nil)
+        // Both messages wait behind a single deferred wake-up; the writer has not been woken.
+        let pending = try #require(wakes.get())
+        #expect(pending.count == 1)
+        #expect(queue.isWriterWaiting)
+        pending[0]()
+        while taken.get() == nil { sched_yield() }
+        #expect(taken.get() == ["a", "b"])
+    }
+
     @Test func drainWaitersRunOnceTheQueueIsBelowTheirLimit() {
         let queue = OutgoingQueue(conflationThreshold: nil)
         let fired = LockedValue<Bool>()

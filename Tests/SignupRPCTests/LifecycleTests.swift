@@ -132,4 +132,5 @@ final class LockedValue<Value>: @unchecked Sendable {
     private var value: Value?
     func set(_ newValue: Value) { lock.withLock { value = newValue } }
     func get() -> Value? { lock.withLock { value } }
+    func update(_ body: (inout Value?) -> Void) { lock.withLock { body(&value) } }
 }

@@ -21,11 +21,25 @@ final class OutgoingQueue: @unchecked Sendable {
     private var bytes = 0
     private var isClosed = false
     private var isWriting = false
+    private var writerIsWaiting = false
+    private var wakeIsScheduled = false
+    private let deferWake: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
     private var drainWaiters: [(limit: Int, action: @Sendable () -> Void)] = []
 
-    init(conflationThreshold: Int?) {
+    /// Above this many waiting bytes an idle writer is woken at once rather than deferred.
+    static let wakeAtOnceBytes = 64 << 10
+
+    /// `deferWake`, when given, runs the writer's wake-up later on the producer's own executor
+    /// (after the work that is sending now), so one wake-up (a futex call and a context switch)
+    /// carries every message that work produced instead of one each. Without it each message
+    /// that finds the writer idle wakes it at once.
+    init(conflationThreshold: Int?, deferWake: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil) {
         self.conflationThreshold = conflationThreshold
+        self.deferWake = deferWake
     }
+
+    /// Whether the writer is waiting for messages (for tests).
+    var isWriterWaiting: Bool { condition.withLock { writerIsWaiting } }
 
     /// Bytes waiting to be written.
     var queuedBytes: Int { condition.withLock { bytes } }
@@ -41,14 +55,34 @@ final class OutgoingQueue: @unchecked Sendable {
             entries.append(message)
             bytes += message.count
             if let key { positions[key] = position }
+            wakeWriterIfIdle()
+        }
+    }
+
+    /// Called with the lock held.
+    private func wakeWriterIfIdle() {
+        guard writerIsWaiting, !wakeIsScheduled else { return }
+        guard let deferWake, bytes < Self.wakeAtOnceBytes else {
             condition.signal()
+            return
+        }
+        wakeIsScheduled = true
+        deferWake { [self] in
+            condition.withLock {
+                wakeIsScheduled = false
+                condition.signal()
+            }
         }
     }
 
     /// Waits for messages and takes all of them, or returns nil once closed and empty.
     func takeAll() -> [[UInt8]]? {
         condition.withLock {
-            while head == entries.count && !isClosed { condition.wait() }
+            while head == entries.count && !isClosed {
+                writerIsWaiting = true
+                condition.wait()
+                writerIsWaiting = false
+            }
             if head == entries.count { return nil }
             let taken = entries[head...].compactMap { $0 }
             entries.removeAll(keepingCapacity: entries.capacity < 4096)
@@ -85,6 +119,8 @@ final class OutgoingQueue: @unchecked Sendable {
     /// Blocks until everything enqueued so far has been written.
     func waitUntilWritten() {
         condition.withLock {
+            // A deferred wake-up may be queued behind the caller; wake the writer now.
+            condition.broadcast()
             while head != entries.count || isWriting { condition.wait() }
         }
     }

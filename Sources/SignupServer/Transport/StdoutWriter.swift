@@ -19,9 +19,10 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     private let onBrokenPipe: @Sendable () -> Void
 
     /// With `conflating`, field events are conflated while more than `lowWater` bytes wait.
-    init(fd: Int32, conflating: Bool, onBrokenPipe: @escaping @Sendable () -> Void) {
+    /// Messages sent on `loop` wake the writer once that loop's current work is done.
+    init(fd: Int32, conflating: Bool, loop: EventLoop, onBrokenPipe: @escaping @Sendable () -> Void) {
         self.fd = fd
-        queue = OutgoingQueue(conflationThreshold: conflating ? Self.lowWater : nil)
+        queue = OutgoingQueue(conflationThreshold: conflating ? Self.lowWater : nil, deferWake: { loop.execute($0) })
         self.onBrokenPipe = onBrokenPipe
         let thread = Thread { [self] in run() }
         thread.name = "signup-rpc.stdout"
