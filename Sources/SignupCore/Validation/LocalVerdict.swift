@@ -13,7 +13,7 @@ struct LocalVerdict: Equatable {
 ///
 /// Every result a field can show locally is rendered once, up front (rule params are fixed per
 /// rule), and an edit re-judges only the edited field and the fields whose rules read it.
-struct LocalValidator: Sendable {
+final class LocalValidator: Sendable {
     private let definition: FormDefinition
     /// For each field, the fields to judge again when its value changes: itself and every field
     /// whose rules read it, in form order.
