@@ -72,6 +72,8 @@ struct JSONParser {
         if depth > maxDepth { throw JSONParseError(.tooDeep(maxDepth), at: index) }
         index += 1
         var members: [JSON.Member] = []
+        // Requests have up to four members and their params a handful: one allocation, no regrowth.
+        members.reserveCapacity(6)
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
