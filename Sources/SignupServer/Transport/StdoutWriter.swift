@@ -38,20 +38,31 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         queue.waitUntilWritten()
     }
 
+    /// Messages are gathered into writes of about this size: few system calls, and a buffer that
+    /// stays small however much output is waiting.
+    static let writeSize = 64 << 10
+
     private func run() {
         var buffer: [UInt8] = []
+        buffer.reserveCapacity(Self.writeSize + 4096)
         while let messages = queue.takeAll() {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
             for message in messages {
                 buffer.append(contentsOf: message)
                 buffer.append(0x0A)
+                if buffer.count >= Self.writeSize, !writeAndEmpty(&buffer) { return }
             }
-            if !write(buffer) {
-                onBrokenPipe()
-                return
-            }
+            if !buffer.isEmpty, !writeAndEmpty(&buffer) { return }
             queue.didWrite()
         }
+    }
+
+    private func writeAndEmpty(_ buffer: inout [UInt8]) -> Bool {
+        guard write(buffer) else {
+            onBrokenPipe()
+            return false
+        }
+        buffer.removeAll(keepingCapacity: buffer.capacity <= 2 * Self.writeSize)
+        return true
     }
 
     /// Writes all bytes, waiting while the client is slow; false when the client has gone.
