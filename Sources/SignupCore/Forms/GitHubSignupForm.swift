@@ -49,6 +49,6 @@ extension FormDefinition {
             normalization: .nfkc)
         // A constant written above; failing to build it is a programming error.
         return try! FormDefinition(
-            kind: "signup-github", fields: [username, password, repeatedPassword], submit: signup.submit)
+            kind: "signup-github", fields: [username, password, repeatedPassword], submit: signup.submit, compilingPatterns: false)
     }()
 }

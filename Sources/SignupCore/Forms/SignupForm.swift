@@ -29,6 +29,6 @@ extension FormDefinition {
         )
         let submit = SubmitAction(kind: .registerAccount(usernameField: "username", passwordField: "password"))
         // The definition is a constant written above; failing to build it is a programming error.
-        return try! FormDefinition(kind: "signup", fields: [username, password, repeatedPassword], submit: submit)
+        return try! FormDefinition(kind: "signup", fields: [username, password, repeatedPassword], submit: submit, compilingPatterns: false)
     }()
 }

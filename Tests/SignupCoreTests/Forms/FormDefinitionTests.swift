@@ -6,6 +6,24 @@ import Testing
         kind: .registerAccount(usernameField: "user", passwordField: "pass"),
         messages: [.taken: Message("t", "taken"), .refused: Message("r", "refused"), .unavailable: Message("u", "down")])
 
+    /// The built-in forms skip compiling their patterns at start-up; this is where they are checked.
+    @Test(arguments: [FormDefinition.signup, .githubSignup, .login, .friend])
+    func builtInFormsAreCoherentAndTheirPatternsCompile(definition: FormDefinition) throws {
+        let rebuilt = try FormDefinition(
+            kind: definition.kind, fields: definition.fields, submit: definition.submit, translations: definition.translations)
+        #expect(rebuilt == definition)
+        func patterns(of check: Rule.Check) -> [String] {
+            switch check {
+            case .pattern(let pattern): return [pattern]
+            case .anyOf(let alternatives): return alternatives.flatMap { $0.flatMap(patterns(of:)) }
+            default: return []
+            }
+        }
+        for pattern in definition.fields.flatMap(\.rules).flatMap({ patterns(of: $0.check) }) {
+            #expect(RegexCache.expression(pattern) != nil, "\(definition.kind): \(pattern)")
+        }
+    }
+
     @Test func incoherentDefinitionsAreRefusedWithAnActionableReason() {
         let user = FieldDefinition(name: "user")
         let pass = FieldDefinition(name: "pass")
