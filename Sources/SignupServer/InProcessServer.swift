@@ -15,7 +15,7 @@ public final class InProcessServer {
         configuration.debounce = .milliseconds(debounceMilliseconds)
         configuration.logLevel = .error
         let scheduler = VirtualTimeScheduler()
-        let directory = ScriptedDirectory(script: configuration.script, scheduler: scheduler)
+        let directory = ScriptedDirectory(script: configuration.script, scheduler: scheduler, recordsRequests: false)
         server = Server(configuration: configuration, clock: .virtual(scheduler),
                         services: FormServices(directory: directory), sink: sink)
         splitter = LineSplitter(maxLineBytes: configuration.limits.maxLineBytes)

@@ -79,15 +79,20 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     public private(set) var friends: [String: Friend]
     private var nextFriendNumber: Int
 
-    /// Every name an availability check was started for, in order (cancelled ones included).
+    /// Every name an availability check was started for, in order (cancelled ones included),
+    /// when the directory records requests.
     public private(set) var checkedNames: [String] = []
-    /// Every name registered, in order.
+    /// Every name registered, in order, when the directory records requests.
     public private(set) var registeredNames: [String] = []
     /// How many registrations were sent.
     public private(set) var registrationAttempts = 0
+    private let recordsRequests: Bool
 
     /// `tokens` defaults to reproducible ones from the script's seed: this is a scripted backend.
-    public init(script: Script = Script(), scheduler: any Scheduler, tokens: TokenSource? = nil) {
+    /// `recordsRequests` keeps `checkedNames` and `registeredNames` for tests to read; a server
+    /// that runs for long turns it off, since the lists grow with every keystroke.
+    public init(script: Script = Script(), scheduler: any Scheduler, tokens: TokenSource? = nil, recordsRequests: Bool = true) {
+        self.recordsRequests = recordsRequests
         self.script = script
         self.tokens = tokens ?? .reproducible(seed: script.seed)
         self.scheduler = scheduler
@@ -113,7 +118,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
 
     public func availability(of username: String) -> EventStream<Availability> {
         EventStream { observer in
-            self.checkedNames.append(username)
+            if self.recordsRequests { self.checkedNames.append(username) }
             let latency = self.script.checkLatency.sample(using: &self.generator)
             return self.scheduler.schedule(after: latency) {
                 switch self.verdict(for: username) {
@@ -202,7 +207,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         }
         taken.insert(key)
         free.remove(key)
-        registeredNames.append(username)
+        if recordsRequests { registeredNames.append(username) }
         return .registered(account: .object(["username": .string(username)]))
     }
 

@@ -48,7 +48,8 @@ final class StdioService {
         let tokens: TokenSource = configuration.clock == .virtual ? .reproducible(seed: configuration.script.seed) : .secure()
         switch configuration.backend {
         case .scripted:
-            return FormServices(directory: ScriptedDirectory(script: configuration.script, scheduler: clock.scheduler, tokens: tokens))
+            return FormServices(directory: ScriptedDirectory(
+                script: configuration.script, scheduler: clock.scheduler, tokens: tokens, recordsRequests: false))
         case .store(let path):
             let store = try UserStore(path: path)
             let runner: any BlockingWorkRunner = switch clock {

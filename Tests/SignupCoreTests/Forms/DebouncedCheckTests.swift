@@ -15,6 +15,18 @@ import Testing
         #expect(harness.directory.checkedNames == ["alice"])
     }
 
+    @Test func aDirectoryThatDoesNotRecordRequestsAnswersTheSameAndKeepsNoNames() {
+        let scheduler = VirtualTimeScheduler()
+        let directory = ScriptedDirectory(
+            script: .init(takenNames: ["bob"], checkLatency: .fixed(.milliseconds(100))), scheduler: scheduler,
+            recordsRequests: false)
+        var answers: [Availability] = []
+        for name in ["alice", "bob"] { directory.availability(of: name).subscribe(onNext: { answers.append($0) }) }
+        scheduler.run()
+        #expect(answers == [.available, .taken])
+        #expect(directory.checkedNames.isEmpty)
+    }
+
     @Test func submitIsDisabledFromTheKeystrokeUntilTheCheckAnswers() {
         let harness = FormHarness(script: .init(checkLatency: .fixed(.milliseconds(100))), debounce: 300)
         harness.edit(at: 0, "password", "secret")
