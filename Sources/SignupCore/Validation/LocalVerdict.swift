@@ -47,21 +47,21 @@ final class LocalValidator: Sendable {
 
     /// Judges one field's current value; `version` is the edit version the verdict carries.
     func verdict(forField index: Int, version: Int, in form: FormValues) -> LocalVerdict {
-        let field = definition.fields[index]
-        let value = field.normalized(form.values[index])
-        let results = self.results[index]
+        // Read the field in place: copying a FieldDefinition retains every message it holds.
+        let value = definition.fields[index].normalized(form.values[index])
         func verdict(_ result: FieldResult, remote: Bool = false) -> LocalVerdict {
             LocalVerdict(result: result, version: version, needsRemoteCheck: remote, value: value)
         }
 
-        if value.isEmpty { return verdict(results.empty) }
+        if value.isEmpty { return verdict(results[index].empty) }
         let valueOf = { (name: String) -> String in
             self.definition.index(of: name).map { self.definition.fields[$0].normalized(form.values[$0]) } ?? ""
         }
-        for (position, rule) in field.rules.enumerated() where !rule.passes(value, valueOf: valueOf) {
-            return verdict(results.failures[position])
+        let rules = definition.fields[index].rules
+        for position in rules.indices where !rules[position].passes(value, valueOf: valueOf) {
+            return verdict(results[index].failures[position])
         }
-        if let validating = results.validating { return verdict(validating, remote: true) }
-        return verdict(results.success)
+        if let validating = results[index].validating { return verdict(validating, remote: true) }
+        return verdict(results[index].success)
     }
 }
