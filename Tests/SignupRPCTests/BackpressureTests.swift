@@ -60,6 +60,22 @@ import Testing
         #expect(taken.get() == ["a", "b"])
     }
 
+    @Test func theWritersTurnCanBeClaimedOnlyWhileNothingWaitsOrIsBeingWritten() {
+        let queue = OutgoingQueue(conflationThreshold: nil)
+        #expect(queue.claimIdleWriter())
+        #expect(!queue.claimIdleWriter())
+        queue.releaseClaim()
+        queue.enqueue(Array("a".utf8), key: nil)
+        #expect(!queue.claimIdleWriter())
+        #expect(text(queue.takeAll()) == ["a"])
+        #expect(!queue.claimIdleWriter())
+        queue.didWrite()
+        #expect(queue.claimIdleWriter())
+        queue.didWrite()
+        queue.close()
+        #expect(!queue.claimIdleWriter())
+    }
+
     @Test func drainWaitersRunOnceTheQueueIsBelowTheirLimit() {
         let queue = OutgoingQueue(conflationThreshold: nil)
         let fired = LockedValue<Bool>()

@@ -94,6 +94,24 @@ final class OutgoingQueue: @unchecked Sendable {
         }
     }
 
+    /// Claims the writer's turn when nothing is waiting and nothing is being written, so the
+    /// caller may write a message itself; it must then call `didWrite()` or `releaseClaim()`.
+    func claimIdleWriter() -> Bool {
+        condition.withLock {
+            guard head == entries.count, !isWriting, !isClosed else { return false }
+            isWriting = true
+            return true
+        }
+    }
+
+    /// Gives back a claim from `claimIdleWriter()` without having written.
+    func releaseClaim() {
+        condition.withLock {
+            isWriting = false
+            condition.broadcast()
+        }
+    }
+
     /// Called by the writer once what it took is written.
     func didWrite() {
         let ready: [@Sendable () -> Void] = condition.withLock {

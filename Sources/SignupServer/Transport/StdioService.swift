@@ -70,8 +70,16 @@ final class StdioService {
             keepAlive.append(loop.onSignal(signal) { transfer.value.stop(reason: "signal \(signal)") })
         }
         keepAlive.append(loop.every(.seconds(1)) { transfer.value.checkClientIsAlive() })
+        // With the real clock a keystroke's answer should not wait for a thread to wake: the reader
+        // runs the loop's work itself (`sync` runs it on the calling thread once the loop is free).
+        // With the virtual clock throughput matters more, so reading goes on while the loop works.
+        let handsOverSynchronously = server.configuration.clock == .real
         let reader = StdinReader(maxLineBytes: server.configuration.limits.maxLineBytes) { items, isEnd, done in
-            loop.execute { transfer.value.receive(items, isEnd: isEnd, done: done) }
+            if handsOverSynchronously {
+                loop.sync { transfer.value.receive(items, isEnd: isEnd, done: done) }
+            } else {
+                loop.execute { transfer.value.receive(items, isEnd: isEnd, done: done) }
+            }
         }
         reader.start()
     }

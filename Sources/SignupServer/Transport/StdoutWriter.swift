@@ -16,12 +16,16 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
 
     let queue: OutgoingQueue
     private let fd: Int32
+    private let writesDirectlyWhenIdle: Bool
     private let onBrokenPipe: @Sendable () -> Void
 
-    /// With `conflating`, field events are conflated while more than `lowWater` bytes wait.
-    /// Messages sent on `loop` wake the writer once that loop's current work is done.
+    /// With `conflating` (the real clock), field events are conflated while more than `lowWater`
+    /// bytes wait, and a small message that finds nothing waiting is written at once by the
+    /// sender when stdout can take it, sparing the writer thread's wake-up. Other messages sent
+    /// on `loop` wake the writer once that loop's current work is done.
     init(fd: Int32, conflating: Bool, loop: EventLoop, onBrokenPipe: @escaping @Sendable () -> Void) {
         self.fd = fd
+        writesDirectlyWhenIdle = conflating
         queue = OutgoingQueue(conflationThreshold: conflating ? Self.lowWater : nil, deferWake: { loop.execute($0) })
         self.onBrokenPipe = onBrokenPipe
         let thread = Thread { [self] in run() }
@@ -30,7 +34,31 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     }
 
     func send(_ message: [UInt8], conflationKey: ConflationKey?) {
+        if writesDirectlyWhenIdle, message.count < Self.atomicWriteSize, queue.claimIdleWriter() {
+            if canWriteWithoutBlocking() {
+                writeDirectly(message)
+                return
+            }
+            queue.releaseClaim()
+        }
         queue.enqueue(message, key: conflationKey)
+    }
+
+    /// POSIX makes pipe writes of up to PIPE_BUF bytes atomic, and Linux reports a pipe writable
+    /// only with a page (4096 bytes, its PIPE_BUF) free: a message and its newline below that fit.
+    private static let atomicWriteSize = 4096
+
+    private func canWriteWithoutBlocking() -> Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLOUT) != 0
+    }
+
+    private func writeDirectly(_ message: [UInt8]) {
+        var line = message
+        line.append(0x0A)
+        let written = write(line)
+        queue.didWrite()
+        if !written { onBrokenPipe() }
     }
 
     /// Blocks until everything sent so far is written (or the client has gone).
