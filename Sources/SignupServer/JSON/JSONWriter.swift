@@ -30,18 +30,18 @@ struct JSONWriter {
     /// Writes a member name known when the program is built; the next value written is its value.
     /// Such names never need escaping, so their bytes are copied as they are.
     mutating func key(_ name: StaticString) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        appendBytes(of: name)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
-        needsComma = false
+        string(literal: name)
+        beginValue()
     }
 
     /// Writes a member name that arrives at run time, escaping it as needed.
     mutating func key(escaping name: String) {
-        separate()
-        appendQuoted(name)
+        string(name)
+        beginValue()
+    }
+
+    /// After a member name: the colon, and no comma before the value.
+    private mutating func beginValue() {
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }

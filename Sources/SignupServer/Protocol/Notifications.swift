@@ -41,7 +41,7 @@ enum Notifications {
 
     /// `state`, `code`, `params` and `message` of a field result.
     static func writeResult(_ result: FieldResult, to writer: inout JSONWriter) {
-        writer.key("state"); writer.string(literal: result.state.name)
+        writer.key("state"); writer.string(result.state.rawValue)
         writer.key("code"); writer.string(result.code)
         writer.key("params"); writer.fields(result.params)
         writer.key("message"); writer.string(result.message)
@@ -60,18 +60,6 @@ enum Notifications {
             writer.key("message"); writer.string(failure.message)
         case .idle, .submitting:
             break
-        }
-    }
-}
-
-extension FieldState {
-    /// The state's name on the wire, as `rawValue` but without building a String.
-    fileprivate var name: StaticString {
-        switch self {
-        case .empty: return "empty"
-        case .validating: return "validating"
-        case .ok: return "ok"
-        case .failed: return "failed"
         }
     }
 }
