@@ -104,10 +104,8 @@ public final class FormPipeline {
     /// already holds changes nothing and returns the current version.
     @discardableResult
     public func edit(_ field: String, to value: String) throws(FormError) -> Int {
-        guard let index = index(ofField: field) else {
-            guard !isClosed else { throw .closed }
-            throw .unknownField(field, kind: definition.kind)
-        }
+        guard !isClosed else { throw .closed }
+        guard let index = index(ofField: field) else { throw .unknownField(field, kind: definition.kind) }
         return try edit(fieldAt: index, to: value)
     }
 
@@ -137,10 +135,10 @@ public final class FormPipeline {
     public func submit() throws(SubmitRejection) {
         if let rejection = state.submitRejection { throw rejection }
         guard !isClosed, !isSubmissionRunning else { return }
-        let forms = remoteChecks
+        let runners = remoteChecks
         let submitter = Submitter(
             definition: definition, services: services, localizer: localized.localizer, record: record,
-            onSuccess: { forms.forEach { $0?.forget() } })
+            onSuccess: { runners.forEach { $0?.forget() } })
         let outcome = submitter.run(with: values)
         isSubmissionRunning = true
         apply(.submitting)

@@ -29,7 +29,7 @@ final class StdioService {
         let logger = self.logger
         // Virtual time never conflates, so its output depends on the input alone; pausing stdin
         // bounds its memory. Real time conflates while the client is behind.
-        writer = StdoutWriter(fd: messageFD, conflating: configuration.clock == .real, loop: loop) {
+        writer = StdoutWriter(fd: messageFD, clock: configuration.clock, loop: loop) {
             logger.info("the client closed stdout; exiting")
             Foundation.exit(0)
         }

@@ -19,14 +19,15 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     private let writesDirectlyWhenIdle: Bool
     private let onBrokenPipe: @Sendable () -> Void
 
-    /// With `conflating` (the real clock), field events are conflated while more than `lowWater`
-    /// bytes wait, and a small message that finds nothing waiting is written at once by the
-    /// sender when stdout can take it, sparing the writer thread's wake-up. Other messages sent
-    /// on `loop` wake the writer once that loop's current work is done.
-    init(fd: Int32, conflating: Bool, loop: EventLoop, onBrokenPipe: @escaping @Sendable () -> Void) {
+    /// With the real clock, where timeliness counts, field events are conflated while more than
+    /// `lowWater` bytes wait, and a small message that finds nothing waiting is written at once by
+    /// the sender when stdout can take it, sparing the writer thread's wake-up. With the virtual
+    /// clock nothing is dropped and output is batched. Other messages sent on `loop` wake the
+    /// writer once that loop's current work is done.
+    init(fd: Int32, clock: ClockMode, loop: EventLoop, onBrokenPipe: @escaping @Sendable () -> Void) {
         self.fd = fd
-        writesDirectlyWhenIdle = conflating
-        queue = OutgoingQueue(conflationThreshold: conflating ? Self.lowWater : nil, deferWake: { loop.execute($0) })
+        writesDirectlyWhenIdle = clock == .real
+        queue = OutgoingQueue(conflationThreshold: clock == .real ? Self.lowWater : nil, deferWake: { loop.execute($0) })
         self.onBrokenPipe = onBrokenPipe
         let thread = Thread { [self] in run() }
         thread.name = "signup-rpc.stdout"
