@@ -21,8 +21,7 @@ public final class FormPipeline {
     private let record: RecordIdentity
     private var submission: (any Disposable)?
     private var isSubmissionRunning = false
-    private var observers: [(id: Int, observer: Observer<FormEvent>)] = []
-    private var nextObserverID = 0
+    private let subscribers = Subscribers()
     private var isClosed = false
 
     public var definition: FormDefinition { localized.definition }
@@ -81,17 +80,16 @@ public final class FormPipeline {
     /// submit is enabled, then every change, in the order `FormEvent` documents. Completes when
     /// the form closes.
     public var events: EventStream<FormEvent> {
-        EventStream { [weak self] observer in
-            guard let self, !self.isClosed else {
+        // The stream holds the form; a subscription holds only the subscriber list, so a form
+        // dropped while subscribed still closes (and completes its subscribers) in `deinit`.
+        EventStream { [self] observer in
+            guard !isClosed else {
                 observer.onCompleted()
                 return Disposables.empty
             }
-            for index in self.state.fields.indices { observer.onNext(.fieldChanged(self.update(ofField: index))) }
-            observer.onNext(.submitEnabledChanged(self.state.submitEnabled))
-            let id = self.nextObserverID
-            self.nextObserverID += 1
-            self.observers.append((id, observer))
-            return Disposables.create { [weak self] in self?.observers.removeAll { $0.id == id } }
+            for index in state.fields.indices { observer.onNext(.fieldChanged(update(ofField: index))) }
+            observer.onNext(.submitEnabledChanged(state.submitEnabled))
+            return subscribers.add(observer)
         }
     }
 
@@ -142,8 +140,9 @@ public final class FormPipeline {
         let outcome = submitter.run(with: values)
         isSubmissionRunning = true
         apply(.submitting)
-        let subscription = outcome.subscribe(Observer { [weak self] event in
-            guard let self else { return }
+        // Unowned, not weak (see `RemoteCheckRunner.form`): `close()`, also run by `deinit`, disposes
+        // the subscription, after which this observer is never called.
+        let subscription = outcome.subscribe(Observer { [unowned self] event in
             switch event {
             case .next(let submission): self.apply(submission)
             case .error, .completed:
@@ -187,9 +186,7 @@ public final class FormPipeline {
         submission = nil
         isSubmissionRunning = false
         running?.dispose()
-        let finished = observers
-        observers = []
-        finished.forEach { $0.observer.onCompleted() }
+        subscribers.completeAll()
     }
 
     /// A remote check's answer for the version it checked.
@@ -214,14 +211,38 @@ public final class FormPipeline {
         let isEnabled = state.submitEnabled
         if isEnabled != wasEnabled { events.append(.submitEnabledChanged(isEnabled)) }
         guard !events.isEmpty else { return }
-        for subscriber in observers {
-            for event in events { subscriber.observer.onNext(event) }
-        }
+        subscribers.send(events)
     }
 
     private func update(ofField index: Int) -> FieldUpdate {
         let field = state.fields[index]
         return FieldUpdate(field: definition.fields[index].name, result: field.result, version: field.version)
+    }
+}
+
+/// The observers of a form's events, apart from the form so that a subscription need not
+/// reference the form itself.
+private final class Subscribers {
+    private var observers: [(id: Int, observer: Observer<FormEvent>)] = []
+    private var nextID = 0
+
+    func add(_ observer: Observer<FormEvent>) -> any Disposable {
+        let id = nextID
+        nextID += 1
+        observers.append((id, observer))
+        return Disposables.create { [self] in observers.removeAll { $0.id == id } }
+    }
+
+    func send(_ events: [FormEvent]) {
+        for subscriber in observers {
+            for event in events { subscriber.observer.onNext(event) }
+        }
+    }
+
+    func completeAll() {
+        let finished = observers
+        observers = []
+        finished.forEach { $0.observer.onCompleted() }
     }
 }
 

@@ -7,9 +7,11 @@
 final class RemoteCheckRunner {
     let field: Int
     private let kind: RemoteCheck.Kind
-    /// The form asking, which owns this runner and cancels it when it closes. The runner reads its
-    /// backend, clock and rendered answers from there, so an open form stays small.
-    private weak var form: FormPipeline?
+    /// The form asking, which owns this runner and cancels it when it closes (also on deinit), so
+    /// no timer or request of the runner outlives it. The runner reads its backend, clock and
+    /// rendered answers from there, so an open form stays small. Not `weak`: a weak reference
+    /// would move the form's reference counts to a side table and make every retain slower.
+    private unowned let form: FormPipeline
     private var remembered: (value: String, result: FieldResult)?
     private var timer: (any Disposable)?
     private var request: (any Disposable)?
@@ -26,13 +28,14 @@ final class RemoteCheckRunner {
     /// checks its value once it has been quiet for the debounce interval.
     func restart(with verdict: LocalVerdict) {
         cancel()
-        guard verdict.needsRemoteCheck, let form else { return }
+        guard verdict.needsRemoteCheck else { return }
         let value = verdict.value
         let version = verdict.version
         if form.debounce > .zero {
-            timer = form.scheduler.schedule(after: form.debounce) { [weak self] in
-                self?.timer = nil
-                self?.check(value, version: version)
+            // The timer and the request hold the runner until they end or `cancel()` drops them.
+            timer = form.scheduler.schedule(after: form.debounce) { [self] in
+                timer = nil
+                check(value, version: version)
             }
         } else {
             check(value, version: version)
@@ -58,20 +61,19 @@ final class RemoteCheckRunner {
     }
 
     private func check(_ value: String, version: Int) {
-        guard let form else { return }
         if let remembered, remembered.value == value {
             form.receive(remembered.result, forField: field, version: version)
             return
         }
         isAsking = true
-        let subscription = ask(value, of: form.services).subscribe(Observer { [weak self] event in
-            self?.handle(event, for: value, version: version)
+        let subscription = ask(value, of: form.services).subscribe(Observer { [self] event in
+            handle(event, for: value, version: version)
         })
         if isAsking { request = subscription }
     }
 
     private func handle(_ event: Event<Bool>, for value: String, version: Int) {
-        guard let form, let results = form.localized.remoteResults[field] else { return }
+        guard let results = form.localized.remoteResults[field] else { return }
         switch event {
         case .next(let passed):
             let result = passed ? results.passed : results.rejected

@@ -3,26 +3,42 @@
 /// Cancelled timers are dropped lazily; once they outnumber live ones the heap is rebuilt, so a
 /// stream of debounced keystrokes cannot make it grow without bound.
 struct TimerQueue {
-    private var heap: [ScheduledTimer] = []
-    private var cancelledCount = 0
+    /// A timer with its ordering copied beside it, so sifting compares without following pointers.
+    private struct Entry {
+        var dueTime: TimePoint
+        var sequence: UInt64
+        var timer: ScheduledTimer
 
-    var liveCount: Int { heap.count - cancelledCount }
+        init(_ timer: ScheduledTimer) {
+            dueTime = timer.dueTime
+            sequence = timer.sequence
+            self.timer = timer
+        }
 
-    mutating func insert(_ timer: ScheduledTimer) {
-        heap.append(timer)
-        siftUp(heap.count - 1)
+        func runsBefore(_ other: Entry) -> Bool {
+            dueTime != other.dueTime ? dueTime < other.dueTime : sequence < other.sequence
+        }
     }
 
-    mutating func noteCancelled() {
-        cancelledCount += 1
-        if cancelledCount > 64 && cancelledCount * 2 > heap.count {
-            compact()
-        }
+    private var heap: [Entry] = []
+    /// Shared with every timer of this queue, which counts itself here when cancelled.
+    let ledger = CancellationLedger()
+
+    var liveCount: Int { heap.count - ledger.cancelledCount }
+
+    /// Timers in the heap, cancelled ones included.
+    var storedCount: Int { heap.count }
+
+    mutating func insert(_ timer: ScheduledTimer) {
+        let cancelled = ledger.cancelledCount
+        if cancelled > 64 && cancelled * 2 > heap.count { compact() }
+        heap.append(Entry(timer))
+        siftUp(heap.count - 1)
     }
 
     mutating func peekLive() -> ScheduledTimer? {
         dropCancelledTop()
-        return heap.first
+        return heap.first?.timer
     }
 
     /// Removes and returns the earliest live timer due at or before `limit` (any, when nil).
@@ -31,13 +47,13 @@ struct TimerQueue {
         guard let top = heap.first else { return nil }
         if let limit, top.dueTime > limit { return nil }
         removeTop()
-        return top
+        return top.timer
     }
 
     private mutating func dropCancelledTop() {
-        while let top = heap.first, top.isFinished {
+        while let top = heap.first, top.timer.isFinished {
             removeTop()
-            cancelledCount -= 1
+            ledger.cancelledCount -= 1
         }
     }
 
@@ -50,8 +66,8 @@ struct TimerQueue {
     }
 
     private mutating func compact() {
-        heap.removeAll { $0.isFinished }
-        cancelledCount = 0
+        heap.removeAll { $0.timer.isFinished }
+        ledger.cancelledCount = 0
         if heap.count > 1 {
             for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
         }

@@ -13,16 +13,19 @@ public final class VirtualTimeScheduler: Scheduler {
     /// Number of actions scheduled and not yet run or cancelled.
     public var pendingCount: Int { queue.liveCount }
 
+    /// Timers still held, cancelled ones included: what the queue costs in memory (for tests).
+    var storedTimerCount: Int { queue.storedCount }
+
     /// The due time of the earliest pending action.
     public var nextDueTime: TimePoint? { queue.peekLive()?.dueTime }
 
     @discardableResult
     public func schedule(after delay: TimeSpan, _ action: @escaping () -> Void) -> any Disposable {
         let dueTime = now + max(delay, .zero)
-        let timer = ScheduledTimer(dueTime: dueTime, sequence: nextSequence, action: action)
+        let timer = ScheduledTimer(dueTime: dueTime, sequence: nextSequence, action: action, ledger: queue.ledger)
         nextSequence += 1
         queue.insert(timer)
-        return TimerCancellation(timer: timer, queue: self)
+        return timer
     }
 
     /// Runs everything due up to `now + span`, then leaves the clock there.
@@ -53,24 +56,23 @@ public final class VirtualTimeScheduler: Scheduler {
         }
         return count
     }
-
-    fileprivate func cancel(_ timer: ScheduledTimer) {
-        guard !timer.isFinished else { return }
-        timer.cancel()
-        queue.noteCancelled()
-    }
 }
 
-/// One pending action of a virtual scheduler.
-final class ScheduledTimer {
+/// One pending action of a virtual scheduler; disposing it cancels the action.
+///
+/// A cancelled timer stays in the heap until it reaches the top or the heap is compacted; the
+/// ledger tells the queue how many such timers it holds without a reference back to the scheduler.
+final class ScheduledTimer: Disposable {
     let dueTime: TimePoint
     let sequence: UInt64
     private var action: (() -> Void)?
+    private let ledger: CancellationLedger
 
-    init(dueTime: TimePoint, sequence: UInt64, action: @escaping () -> Void) {
+    init(dueTime: TimePoint, sequence: UInt64, action: @escaping () -> Void, ledger: CancellationLedger) {
         self.dueTime = dueTime
         self.sequence = sequence
         self.action = action
+        self.ledger = ledger
     }
 
     var isFinished: Bool { action == nil }
@@ -81,27 +83,15 @@ final class ScheduledTimer {
         action?()
     }
 
-    func cancel() {
+    /// Cancels the action unless it has already run or been cancelled.
+    func dispose() {
+        guard action != nil else { return }
         action = nil
-    }
-
-    func runsBefore(_ other: ScheduledTimer) -> Bool {
-        dueTime != other.dueTime ? dueTime < other.dueTime : sequence < other.sequence
+        ledger.cancelledCount += 1
     }
 }
 
-private final class TimerCancellation: Disposable {
-    private var timer: ScheduledTimer?
-    private weak var scheduler: VirtualTimeScheduler?
-
-    init(timer: ScheduledTimer, queue: VirtualTimeScheduler) {
-        self.timer = timer
-        self.scheduler = queue
-    }
-
-    func dispose() {
-        guard let timer else { return }
-        self.timer = nil
-        scheduler?.cancel(timer)
-    }
+/// How many timers of one queue were cancelled while still in its heap.
+final class CancellationLedger {
+    var cancelledCount = 0
 }

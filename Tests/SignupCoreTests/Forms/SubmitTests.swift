@@ -148,6 +148,34 @@ import Testing
         #expect(harness.scheduler.pendingCount == 0)
     }
 
+    @Test func aFormDroppedWithoutClosingIsClosedByItsDeinit() {
+        let scheduler = VirtualTimeScheduler()
+        let directory = ScriptedDirectory(
+            script: .init(checkLatency: .fixed(.milliseconds(50)), registrationLatency: .fixed(.milliseconds(1000))),
+            scheduler: scheduler)
+        var log: [String] = []
+        var subscription: (any Disposable)?
+        do {
+            let form = FormPipeline(definition: .signup, services: FormServices(directory: directory), scheduler: scheduler)
+            subscription = form.events.subscribe(onNext: { _ in log.append("event") }, onCompleted: { log.append("completed") })
+            _ = try? form.edit("username", to: "alice")
+            _ = try? form.edit("password", to: "secret")
+            _ = try? form.edit("repeatedPassword", to: "secret")
+            scheduler.advance(to: TimePoint(milliseconds: 400))
+            try? form.submit()
+            #expect(form.isSubmitting)
+            _ = try? form.edit("username", to: "alice2")
+            #expect(scheduler.pendingCount == 2)
+            log = []
+        }
+        // The subscription still exists, but the form is gone: it closed as it went.
+        #expect(log == ["completed"])
+        #expect(scheduler.pendingCount == 0)
+        #expect(scheduler.run() == 0)
+        #expect(directory.registeredNames.isEmpty)
+        subscription?.dispose()
+    }
+
     @Test func aSnapshotShowsTheCurrentStateForALateView() {
         let harness = FormHarness(script: .init(takenNames: ["bob"]))
         harness.edit(at: 0, "username", "bob")

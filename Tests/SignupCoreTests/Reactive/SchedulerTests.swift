@@ -65,6 +65,8 @@ import Testing
         for index in 0..<10_000 {
             let timer = scheduler.schedule(after: .milliseconds(Int64(index % 97))) { fired.append(index) }
             if index % 100 != 0 { timer.dispose() }
+            // Cancelled timers are dropped once they outnumber live ones (and are more than 64).
+            #expect(scheduler.storedTimerCount <= 2 * (index / 100 + 1) + 66)
         }
         #expect(scheduler.pendingCount == 100)
         scheduler.run()
