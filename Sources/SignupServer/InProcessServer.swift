@@ -77,7 +77,7 @@ public final class InProcessServer {
 private final class BufferSink: MessageSink {
     private(set) var bytes: [UInt8] = []
 
-    func send(_ message: [UInt8], conflationKey: ConflationKey?) {
+    func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?) {
         bytes.append(contentsOf: message)
         bytes.append(0x0A)
     }

@@ -5,9 +5,15 @@ import Glibc
 import Testing
 @testable import SignupServer
 
+extension OutgoingQueue {
+    fileprivate func enqueue(_ message: [UInt8], key: ConflationKey?) {
+        message.withUnsafeBytes { enqueue($0, key: key) }
+    }
+}
+
 @Suite struct OutgoingQueueTests {
-    private func text(_ messages: [[UInt8]]?) -> [String] {
-        (messages ?? []).map { String(decoding: $0, as: UTF8.self) }
+    private func text(_ batch: OutgoingBatch?) -> [String] {
+        (batch?.messages ?? []).map { String(decoding: $0, as: UTF8.self) }
     }
 
     @Test func belowTheThresholdNothingIsConflated() {
@@ -34,11 +40,25 @@ import Testing
         #expect(queue.queuedBytes == 0)
     }
 
+    @Test func theSpaceOfReplacedEventsIsFreedAndLaterReplacementsStillFindTheirEvents() {
+        let queue = OutgoingQueue(conflationThreshold: 0)
+        let a = ConflationKey(form: "f", topic: "a")
+        let b = ConflationKey(form: "f", topic: "b")
+        for index in 0..<1000 {
+            queue.enqueue(Array("a\(index)".utf8), key: a)
+            queue.enqueue(Array("b\(index)".utf8), key: b)
+            if index.isMultiple(of: 100) { queue.enqueue(Array("r\(index)".utf8), key: nil) }
+            // Replaced events never take more room than the live ones (plus the one just replaced).
+            #expect(queue.bufferedBytes <= 2 * queue.queuedBytes + 6)
+        }
+        #expect(text(queue.takeAll()) == stride(from: 0, to: 1000, by: 100).map { "r\($0)" } + ["a999", "b999"])
+    }
+
     @Test func withoutAThresholdNothingIsEverDropped() {
         let queue = OutgoingQueue(conflationThreshold: nil)
         let key = ConflationKey(form: "f", topic: "username")
         for index in 0..<1000 { queue.enqueue(Array("u\(index)".utf8), key: key) }
-        #expect(queue.takeAll()?.count == 1000)
+        #expect(queue.takeAll()?.messages.count == 1000)
     }
 
     @Test func messagesSentWhileTheWriterWaitsWakeItOnceWhenTheDeferredWakeRuns() throws {
@@ -46,7 +66,7 @@ import Testing
         wakes.set([])
         let queue = OutgoingQueue(conflationThreshold: nil, deferWake: { wake in wakes.update { $0?.append(wake) } })
         let taken = LockedValue<[String]>()
-        let writer = Thread { taken.set((queue.takeAll() ?? []).map { String(decoding: $0, as: UTF8.self) }) }
+        let writer = Thread { taken.set(text(queue.takeAll())) }
         writer.start()
         while !queue.isWriterWaiting { sched_yield() }
         queue.enqueue(Array("a".utf8), key: nil)

@@ -2,12 +2,38 @@ import SignupCore
 
 /// Builds one JSON text into bytes, members in the order they are written, so every message has
 /// one fixed, documented shape. Non-ASCII text is written as UTF-8, not escaped.
-struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+///
+/// It owns its buffer rather than appending to an `Array`, whose per-append checks (uniqueness,
+/// capacity, a generic copy) cost more than the bytes themselves for messages this small; being
+/// noncopyable, it cannot be copied by accident.
+struct JSONWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes written so far.
+    private(set) var count = 0
     private var needsComma = false
 
     init(capacity: Int = 256) {
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    /// A copy of the text written so far.
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// The text written so far, valid only during `body`.
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// Starts over, keeping the buffer for the next message.
+    mutating func removeAll() {
+        count = 0
+        needsComma = false
     }
 
     mutating func object(_ body: (inout JSONWriter) -> Void) {
@@ -20,10 +46,10 @@ struct JSONWriter {
 
     private mutating func container(open: UInt8, close: UInt8, _ body: (inout JSONWriter) -> Void) {
         separate()
-        bytes.append(open)
+        append(open)
         needsComma = false
         body(&self)
-        bytes.append(close)
+        append(close)
         needsComma = true
     }
 
@@ -41,8 +67,9 @@ struct JSONWriter {
     }
 
     /// After a member name: the colon, and no comma before the value.
+    @inline(__always)
     private mutating func beginValue() {
-        bytes.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -54,7 +81,7 @@ struct JSONWriter {
 
     mutating func int(_ value: Int64) {
         separate()
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        if value < 0 { append(UInt8(ascii: "-")) }
         // Digits come out least significant first: fill a scratch buffer from its end (20 digits
         // hold any UInt64), then copy the used part.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
@@ -65,7 +92,7 @@ struct JSONWriter {
                 digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+            append(digits.baseAddress! + start, count: digits.count - start)
         }
         needsComma = true
     }
@@ -91,16 +118,25 @@ struct JSONWriter {
     /// Writes a string known when the program is built (a version, a method or state name).
     mutating func string(literal value: StaticString) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
         appendBytes(of: value)
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
         needsComma = true
+    }
+
+    /// Appends text known when the program is built exactly as it is, with no comma before it or
+    /// after it: a message's fixed part, such as `,"field":` before a value. The caller keeps
+    /// the whole well formed.
+    mutating func verbatim(_ text: StaticString) {
+        appendBytes(of: text)
+        needsComma = false
     }
 
     /// Writes already-valid JSON text, such as a number's original lexeme.
     mutating func raw(_ text: String) {
         separate()
-        bytes.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { append($0.baseAddress!, count: $0.count) }
         needsComma = true
     }
 
@@ -141,51 +177,81 @@ struct JSONWriter {
     }
 
     mutating func fields(_ members: [String: JSONValue]) {
-        value(.object(members))
+        if members.isEmpty {
+            raw(literal: "{}")
+        } else {
+            value(.object(members))
+        }
     }
 
+    @inline(__always)
     private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { append(UInt8(ascii: ",")) }
     }
 
+    @inline(__always)
     private mutating func appendBytes(of text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        append(text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
     private mutating func appendQuoted(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
             // Copy runs that need no escaping in one go; most strings are one such run.
             var runStart = 0
-            var offset = 0
-            while offset < utf8.count {
+            for offset in utf8.indices {
                 let byte = utf8[offset]
                 if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
+                    append(utf8.baseAddress! + runStart, count: offset - runStart)
                     runStart = offset + 1
                     appendEscaped(byte)
                 }
-                offset += 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            if runStart < utf8.count { append(utf8.baseAddress! + runStart, count: utf8.count - runStart) }
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 
     private mutating func appendEscaped(_ byte: UInt8) {
-        bytes.append(UInt8(ascii: "\\"))
+        append(UInt8(ascii: "\\"))
         switch byte {
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case 0x0A: append(UInt8(ascii: "n"))
+        case 0x0D: append(UInt8(ascii: "r"))
+        case 0x09: append(UInt8(ascii: "t"))
         case 0..<0x20:
-            bytes.append(contentsOf: "u00".utf8)
-            bytes.append(Self.hexDigits[Int(byte >> 4)])
-            bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-        default: bytes.append(byte)
+            appendBytes(of: "u00")
+            append(Self.hexDigit(byte >> 4))
+            append(Self.hexDigit(byte & 0x0F))
+        default: append(byte)
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(toHold: count + 1) }
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    private mutating func append(_ source: UnsafePointer<UInt8>, count length: Int) {
+        if count + length > capacity { grow(toHold: count + length) }
+        (base + count).initialize(from: source, count: length)
+        count += length
+    }
+
+    @inline(never)
+    private mutating func grow(toHold needed: Int) {
+        let grown = max(needed, capacity * 2)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        moved.initialize(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = grown
+    }
 }

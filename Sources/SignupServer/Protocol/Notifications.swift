@@ -1,42 +1,35 @@
 import SignupCore
 
 /// The server's notifications, each with one fixed member order.
+///
+/// They are the bulk of the output, so each is written as its fixed text with the values set in
+/// (`JSONWriter.verbatim`) rather than member by member; `NotificationTests` checks every kind
+/// against the same message built with `object`/`key`.
 enum Notifications {
-    static func encode(_ event: FormEvent, form: String, at time: Int64, action: SubmitAction) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.object { message in
-            message.key("jsonrpc"); message.string(literal: "2.0")
-            message.key("method")
-            switch event {
-            case .fieldChanged(let update):
-                message.string(literal: "form.fieldChanged")
-                message.key("params")
-                message.object { params in
-                    params.key("form"); params.string(form)
-                    params.key("field"); params.string(update.field)
-                    writeResult(update.result, to: &params)
-                    params.key("version"); params.int(update.version)
-                    params.key("at"); params.int(time)
-                }
-            case .submitEnabledChanged(let enabled):
-                message.string(literal: "form.submitEnabledChanged")
-                message.key("params")
-                message.object { params in
-                    params.key("form"); params.string(form)
-                    params.key("enabled"); params.bool(enabled)
-                    params.key("at"); params.int(time)
-                }
-            case .submissionChanged(let state):
-                message.string(literal: "form.submissionChanged")
-                message.key("params")
-                message.object { params in
-                    params.key("form"); params.string(form)
-                    writeSubmission(state, of: action, to: &params)
-                    params.key("at"); params.int(time)
-                }
-            }
+    static func write(_ event: FormEvent, form: String, at time: Int64, action: SubmitAction, to writer: inout JSONWriter) {
+        switch event {
+        case .fieldChanged(let update):
+            writer.verbatim(#"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"#)
+            writer.string(form)
+            writer.verbatim(#","field":"#)
+            writer.string(update.field)
+            writer.verbatim(",")
+            writeResult(update.result, to: &writer)
+            writer.verbatim(#","version":"#)
+            writer.int(update.version)
+        case .submitEnabledChanged(let enabled):
+            writer.verbatim(#"{"jsonrpc":"2.0","method":"form.submitEnabledChanged","params":{"form":"#)
+            writer.string(form)
+            writer.verbatim(enabled ? #","enabled":true"# : #","enabled":false"#)
+        case .submissionChanged(let state):
+            writer.verbatim(#"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"#)
+            writer.string(form)
+            writer.verbatim(",")
+            writeSubmission(state, of: action, to: &writer)
         }
-        return writer.bytes
+        writer.verbatim(#","at":"#)
+        writer.int(time)
+        writer.verbatim("}}")
     }
 
     /// `state`, `code`, `params` and `message` of a field result.

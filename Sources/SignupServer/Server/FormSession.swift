@@ -12,17 +12,22 @@ final class FormSession {
     }
 
     /// Starts sending the form's events: first its current results, then every change.
-    func startEvents(to sink: any MessageSink, clock: @escaping () -> Int64) {
+    func startEvents(to sink: any MessageSink, encoder: MessageEncoder, clock: @escaping () -> Int64) {
         let id = self.id
         let action = pipeline.definition.submit
         subscription = pipeline.events.subscribe(onNext: { event in
-            let key: ConflationKey? = switch event {
-            case .fieldChanged(let update): ConflationKey(form: id, topic: update.field)
-            case .submitEnabledChanged: ConflationKey(form: id, topic: "")
-            case .submissionChanged: nil
+            encoder.send(to: sink, conflationKey: Self.conflationKey(of: event, form: id)) {
+                Notifications.write(event, form: id, at: clock(), action: action, to: &$0)
             }
-            sink.send(Notifications.encode(event, form: id, at: clock(), action: action), conflationKey: key)
         })
+    }
+
+    private static func conflationKey(of event: FormEvent, form: String) -> ConflationKey? {
+        switch event {
+        case .fieldChanged(let update): ConflationKey(form: form, topic: update.field)
+        case .submitEnabledChanged: ConflationKey(form: form, topic: "")
+        case .submissionChanged: nil
+        }
     }
 
     func close() {

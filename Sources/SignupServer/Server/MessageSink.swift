@@ -1,12 +1,13 @@
 /// Where the server's outgoing messages go, one complete JSON text at a time.
 protocol MessageSink: AnyObject {
     /// Sends a message; one with a conflation key may be replaced by a newer one with the same
-    /// key while the client is not reading.
-    func send(_ message: [UInt8], conflationKey: ConflationKey?)
+    /// key while the client is not reading. The key is asked for only by a sink that conflates.
+    /// The bytes are the sink's to copy during the call only.
+    func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?)
 }
 
 extension MessageSink {
     func send(_ message: [UInt8]) {
-        send(message, conflationKey: nil)
+        message.withUnsafeBytes { send($0, conflationKey: nil) }
     }
 }

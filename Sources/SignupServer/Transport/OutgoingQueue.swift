@@ -7,18 +7,23 @@ struct ConflationKey: Hashable, Sendable {
     var topic: String
 }
 
-/// Messages waiting for the writer thread. Once more than `conflationThreshold` bytes wait (the
-/// client is not keeping up), a newer event with the same conflation key replaces the older one
-/// still waiting (the newer goes to the back, so the order of causes is kept), which bounds the
-/// queue by the number of live fields, not by how much happens. Without a threshold nothing is
-/// ever dropped: output then depends on the input alone.
+/// Messages waiting for the writer thread, each followed by `\n`, in one buffer. Once more than
+/// `conflationThreshold` bytes wait (the client is not keeping up), a newer event with the same
+/// conflation key replaces the older one still waiting (the newer goes to the back, so the order
+/// of causes is kept), which bounds the queue by the number of live fields, not by how much
+/// happens. Without a threshold nothing is ever dropped: output then depends on the input alone.
 final class OutgoingQueue: @unchecked Sendable {
     private let conflationThreshold: Int?
     private let condition = NSCondition()
-    private var entries: [[UInt8]?] = []
-    private var head = 0
-    private var positions: [ConflationKey: Int] = [:]
+    private var pending = OutgoingBuffer()
+    /// The buffer the writer gave back, emptied, for the next batch.
+    private var spare: OutgoingBuffer?
+    /// Ranges of `pending` holding events that newer ones replaced.
+    private var dropped: [Range<Int>] = []
+    /// Where the latest waiting event of each key is in `pending`.
+    private var positions: [ConflationKey: Range<Int>] = [:]
     private var bytes = 0
+    private var droppedBytes = 0
     private var isClosed = false
     private var isWriting = false
     private var writerIsWaiting = false
@@ -41,22 +46,55 @@ final class OutgoingQueue: @unchecked Sendable {
     /// Whether the writer is waiting for messages (for tests).
     var isWriterWaiting: Bool { condition.withLock { writerIsWaiting } }
 
-    /// Bytes waiting to be written.
+    /// Bytes waiting to be written, newlines included.
     var queuedBytes: Int { condition.withLock { bytes } }
 
-    func enqueue(_ message: [UInt8], key: ConflationKey?) {
+    /// Bytes held for writing, replaced events not yet freed included (for tests).
+    var bufferedBytes: Int { condition.withLock { pending.count } }
+
+    /// Copies a message in; the key is asked for only when the queue conflates.
+    func enqueue(_ message: UnsafeRawBufferPointer, key: @autoclosure () -> ConflationKey?) {
         condition.withLock {
-            let key = conflationThreshold == nil ? nil : key
+            let key = conflationThreshold == nil ? nil : key()
             if let key, let old = positions[key], bytes > conflationThreshold! {
-                bytes -= entries[old]?.count ?? 0
-                entries[old] = nil
+                dropped.append(old)
+                droppedBytes += old.count
+                bytes -= old.count
+                if droppedBytes > bytes { removeDropped() }
             }
-            let position = entries.count
-            entries.append(message)
-            bytes += message.count
-            if let key { positions[key] = position }
+            let start = pending.count
+            pending.append(message)
+            pending.append(0x0A)
+            bytes += pending.count - start
+            if let key { positions[key] = start..<pending.count }
             wakeWriterIfIdle()
         }
+    }
+
+    /// Frees the space of replaced events once it outweighs the live ones, so a client that
+    /// stops reading costs memory in proportion to its live fields only. Called with the lock held.
+    private func removeDropped() {
+        dropped.sort { $0.lowerBound < $1.lowerBound }
+        pending.remove(dropped)
+        // Each waiting event moves down by the length of the dropped ranges before it.
+        var removedBefore: [(position: Int, removed: Int)] = []
+        var removed = 0
+        for range in dropped {
+            removed += range.count
+            removedBefore.append((range.upperBound, removed))
+        }
+        for (key, range) in positions {
+            // Binary search for the dropped ranges that end at or before this event.
+            var low = 0, high = removedBefore.count
+            while low < high {
+                let middle = (low + high) / 2
+                if removedBefore[middle].position <= range.lowerBound { low = middle + 1 } else { high = middle }
+            }
+            let shift = low == 0 ? 0 : removedBefore[low - 1].removed
+            positions[key] = range.lowerBound - shift..<range.upperBound - shift
+        }
+        dropped.removeAll(keepingCapacity: true)
+        droppedBytes = 0
     }
 
     /// Called with the lock held.
@@ -75,22 +113,25 @@ final class OutgoingQueue: @unchecked Sendable {
         }
     }
 
-    /// Waits for messages and takes all of them, or returns nil once closed and empty.
-    func takeAll() -> [[UInt8]]? {
+    /// Waits for messages and takes all of them, or returns nil once closed and empty. The writer
+    /// gives the batch's buffer back with `didWrite(returning:)`.
+    func takeAll() -> OutgoingBatch? {
         condition.withLock {
-            while head == entries.count && !isClosed {
+            while pending.isEmpty && !isClosed {
                 writerIsWaiting = true
                 condition.wait()
                 writerIsWaiting = false
             }
-            if head == entries.count { return nil }
-            let taken = entries[head...].compactMap { $0 }
-            entries.removeAll(keepingCapacity: entries.capacity < 4096)
-            head = 0
+            if pending.isEmpty { return nil }
+            let batch = OutgoingBatch(buffer: pending, dropped: dropped.sorted { $0.lowerBound < $1.lowerBound })
+            pending = spare ?? OutgoingBuffer()
+            spare = nil
+            dropped.removeAll(keepingCapacity: true)
+            droppedBytes = 0
             positions.removeAll(keepingCapacity: true)
             bytes = 0
             isWriting = true
-            return taken
+            return batch
         }
     }
 
@@ -98,7 +139,7 @@ final class OutgoingQueue: @unchecked Sendable {
     /// caller may write a message itself; it must then call `didWrite()` or `releaseClaim()`.
     func claimIdleWriter() -> Bool {
         condition.withLock {
-            guard head == entries.count, !isWriting, !isClosed else { return false }
+            guard pending.isEmpty, !isWriting, !isClosed else { return false }
             isWriting = true
             return true
         }
@@ -112,7 +153,14 @@ final class OutgoingQueue: @unchecked Sendable {
         }
     }
 
-    /// Called by the writer once what it took is written.
+    /// Called by the writer once a batch is written, with the batch's buffer to use again.
+    func didWrite(returning buffer: OutgoingBuffer) {
+        buffer.removeAll()
+        condition.withLock { spare = buffer }
+        didWrite()
+    }
+
+    /// Called once what was taken or claimed is written.
     func didWrite() {
         let ready: [@Sendable () -> Void] = condition.withLock {
             isWriting = false
@@ -139,7 +187,7 @@ final class OutgoingQueue: @unchecked Sendable {
         condition.withLock {
             // A deferred wake-up may be queued behind the caller; wake the writer now.
             condition.broadcast()
-            while head != entries.count || isWriting { condition.wait() }
+            while !pending.isEmpty || isWriting { condition.wait() }
         }
     }
 
@@ -148,5 +196,31 @@ final class OutgoingQueue: @unchecked Sendable {
             isClosed = true
             condition.broadcast()
         }
+    }
+}
+
+/// What the writer takes in one go: messages each followed by `\n`, less the ranges of events
+/// that newer ones replaced.
+struct OutgoingBatch: @unchecked Sendable {
+    let buffer: OutgoingBuffer
+    /// In ascending order.
+    let dropped: [Range<Int>]
+
+    /// Calls `body` with each run of bytes to write, in order, until it returns false; returns
+    /// whether every run was taken.
+    func forEachRun(_ body: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        var start = 0
+        for range in dropped {
+            if range.lowerBound > start, !body(buffer.bytes(in: start..<range.lowerBound)) { return false }
+            start = range.upperBound
+        }
+        return start == buffer.count || body(buffer.bytes(in: start..<buffer.count))
+    }
+
+    /// The messages, without their newlines (for tests).
+    var messages: [[UInt8]] {
+        var runs: [UInt8] = []
+        _ = forEachRun { runs.append(contentsOf: $0); return true }
+        return runs.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map(Array.init)
     }
 }

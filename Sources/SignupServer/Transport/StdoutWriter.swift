@@ -34,7 +34,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         thread.start()
     }
 
-    func send(_ message: [UInt8], conflationKey: ConflationKey?) {
+    func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?) {
         if writesDirectlyWhenIdle, message.count < Self.atomicWriteSize, queue.claimIdleWriter() {
             if canWriteWithoutBlocking() {
                 writeDirectly(message)
@@ -42,7 +42,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
             }
             queue.releaseClaim()
         }
-        queue.enqueue(message, key: conflationKey)
+        queue.enqueue(message, key: conflationKey())
     }
 
     /// POSIX makes pipe writes of up to PIPE_BUF bytes atomic, and Linux reports a pipe writable
@@ -54,10 +54,12 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLOUT) != 0
     }
 
-    private func writeDirectly(_ message: [UInt8]) {
-        var line = message
-        line.append(0x0A)
-        let written = write(line)
+    private func writeDirectly(_ message: UnsafeRawBufferPointer) {
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: message.count + 1) { line in
+            _ = line.initialize(from: message)
+            line[message.count] = 0x0A
+            return write(UnsafeRawBufferPointer(line))
+        }
         queue.didWrite()
         if !written { onBrokenPipe() }
     }
@@ -67,46 +69,24 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         queue.waitUntilWritten()
     }
 
-    /// Messages are gathered into writes of about this size: few system calls, and a buffer that
-    /// stays small however much output is waiting.
-    static let writeSize = 64 << 10
-
     private func run() {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(Self.writeSize + 4096)
-        while let messages = queue.takeAll() {
-            for message in messages {
-                buffer.append(contentsOf: message)
-                buffer.append(0x0A)
-                if buffer.count >= Self.writeSize, !writeAndEmpty(&buffer) { return }
-            }
-            if !buffer.isEmpty, !writeAndEmpty(&buffer) { return }
-            queue.didWrite()
+        while let batch = queue.takeAll() {
+            guard batch.forEachRun(write) else { return onBrokenPipe() }
+            queue.didWrite(returning: batch.buffer)
         }
-    }
-
-    private func writeAndEmpty(_ buffer: inout [UInt8]) -> Bool {
-        guard write(buffer) else {
-            onBrokenPipe()
-            return false
-        }
-        buffer.removeAll(keepingCapacity: buffer.capacity <= 2 * Self.writeSize)
-        return true
     }
 
     /// Writes all bytes, waiting while the client is slow; false when the client has gone.
-    private func write(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBufferPointer { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += written
+    private func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
             }
-            return true
+            offset += written
         }
+        return true
     }
 }

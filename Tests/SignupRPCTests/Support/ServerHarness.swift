@@ -5,7 +5,7 @@ import SignupCore
 final class CollectingSink: MessageSink {
     private(set) var lines: [String] = []
 
-    func send(_ message: [UInt8], conflationKey: ConflationKey?) {
+    func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?) {
         lines.append(String(decoding: message, as: UTF8.self))
     }
 

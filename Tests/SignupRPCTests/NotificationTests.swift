@@ -1,0 +1,63 @@
+import SignupCore
+import Testing
+@testable import SignupServer
+
+/// The notifications are written from fixed text with their values set in; each must be exactly
+/// the message the structured writer builds, member by member, in the documented order.
+@Suite struct NotificationTests {
+    private static let taken = FieldResult(
+        state: .failed, code: "username.taken", params: ["name": .string("bob"), "min": .int(5)],
+        message: "\"bob\" is\ttaken")
+
+    static let events: [FormEvent] = [
+        .fieldChanged(FieldUpdate(field: "username", result: taken, version: 12)),
+        .fieldChanged(FieldUpdate(field: "password", result: FieldResult(state: .empty, code: "password.empty", message: ""), version: 0)),
+        .submitEnabledChanged(true),
+        .submitEnabledChanged(false),
+        .submissionChanged(.idle),
+        .submissionChanged(.submitting),
+        .submissionChanged(.succeeded(account: .object(["username": .string("alice"), "id": .int(7)]))),
+        .submissionChanged(.failed(SubmissionFailure(code: "submit.taken", params: ["name": .string("é")], message: "taken"))),
+    ]
+
+    @Test(arguments: events, [FormDefinition.signup.submit, FormDefinition.login.submit])
+    func eachNotificationIsTheMessageTheStructuredWriterBuilds(event: FormEvent, action: SubmitAction) {
+        let form = "f\"1\\"
+        var fast = JSONWriter()
+        Notifications.write(event, form: form, at: 1234, action: action, to: &fast)
+        #expect(String(decoding: fast.bytes, as: UTF8.self) == Self.structured(event, form: form, at: 1234, action: action))
+    }
+
+    /// The reference: the message built member by member.
+    private static func structured(_ event: FormEvent, form: String, at time: Int64, action: SubmitAction) -> String {
+        var writer = JSONWriter()
+        writer.object { message in
+            message.key("jsonrpc"); message.string("2.0")
+            let method = switch event {
+            case .fieldChanged: "form.fieldChanged"
+            case .submitEnabledChanged: "form.submitEnabledChanged"
+            case .submissionChanged: "form.submissionChanged"
+            }
+            message.key("method"); message.string(method)
+            message.key("params")
+            message.object { params in
+                params.key("form"); params.string(form)
+                switch event {
+                case .fieldChanged(let update):
+                    params.key("field"); params.string(update.field)
+                    params.key("state"); params.string(update.result.state.rawValue)
+                    params.key("code"); params.string(update.result.code)
+                    params.key("params"); params.value(.object(update.result.params))
+                    params.key("message"); params.string(update.result.message)
+                    params.key("version"); params.int(update.version)
+                case .submitEnabledChanged(let enabled):
+                    params.key("enabled"); params.bool(enabled)
+                case .submissionChanged(let state):
+                    Notifications.writeSubmission(state, of: action, to: &params)
+                }
+                params.key("at"); params.int(time)
+            }
+        }
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
