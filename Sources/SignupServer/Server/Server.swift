@@ -92,6 +92,14 @@ final class Server {
     /// Answers one line (without its line terminator).
     func handle(line: UnsafeBufferPointer<UInt8>) {
         guard exitCode == nil else { return }
+        if let edit = FormEditLine.read(line, maxDepth: configuration.limits.maxDepth) {
+            let response = answer(id: edit.id, method: "form.edit") { () throws(RPCError) in
+                try checkAcceptingWork()
+                return try self.edit(edit)
+            }
+            if let response { respond(response) }
+            return
+        }
         let message: JSON
         do throws(JSONParseError) {
             message = try JSONParser.parse(line, maxDepth: configuration.limits.maxDepth)
@@ -177,13 +185,18 @@ final class Server {
         case .success(let valid):
             request = valid
         }
+        return answer(id: request.id, method: request.method) { () throws(RPCError) in try dispatch(request) }
+    }
+
+    /// Runs a method and returns its response, or nil for a notification (whose failure is logged).
+    private func answer(id: RequestID?, method: String, _ run: () throws(RPCError) -> ResultWriter) -> [UInt8]? {
         do throws(RPCError) {
-            let result = try dispatch(request)
-            guard let id = request.id else { return nil }
+            let result = try run()
+            guard let id else { return nil }
             return Responses.success(id: id, result: result)
         } catch {
-            guard let id = request.id else {
-                logger.warning("notification \(request.method) failed: \(error.message)")
+            guard let id else {
+                logger.warning("notification \(method) failed: \(error.message)")
                 return nil
             }
             return Responses.failure(id: id, error: error)
@@ -206,7 +219,7 @@ final class Server {
 
     private func dispatch(_ request: Request) throws(RPCError) -> ResultWriter {
         if request.method == "exit" { return exit(request) }
-        if isShuttingDown { throw .shuttingDown }
+        try checkAcceptingWork()
         switch request.method {
         case "initialize": return try initialize(Params(request.params, allowed: Parameters.initialize))
         case "shutdown": return try shutdown(Params(request.params, allowed: Parameters.shutdown))
@@ -218,6 +231,10 @@ final class Server {
         case "clock.advance": return try advanceClock(Params(request.params, allowed: Parameters.advanceClock))
         default: throw .methodNotFound(request.method)
         }
+    }
+
+    private func checkAcceptingWork() throws(RPCError) {
+        if isShuttingDown { throw .shuttingDown }
     }
 
     private func initialize(_ params: Params) throws(RPCError) -> ResultWriter {
@@ -365,6 +382,18 @@ final class Server {
         let field = try params.requiredString("field")
         let value = try params.requiredString("value")
         let session = try form(params)
+        return try edit(session, field: field, value: value)
+    }
+
+    /// `form.edit` as read by `FormEditLine`: its members already have the right types, so what
+    /// is left to check comes in the same order as above.
+    private func edit(_ request: FormEditLine) throws(RPCError) -> ResultWriter {
+        if let at = request.at { try advanceToMessageTime(at) }
+        let session = try form(named: request.form)
+        return try edit(session, field: request.field, value: request.value)
+    }
+
+    private func edit(_ session: FormSession, field: String, value: String) throws(RPCError) -> ResultWriter {
         guard let index = session.pipeline.index(ofField: field) else {
             let definition = session.pipeline.definition
             throw .unknownField(field, kind: definition.kind, fields: definition.fields.map(\.name))
@@ -459,6 +488,10 @@ final class Server {
     /// Moves virtual time to the message's `at`, running everything due first.
     private func advanceToMessageTime(_ params: Params) throws(RPCError) {
         guard let at = try params.count("at") else { return }
+        try advanceToMessageTime(at)
+    }
+
+    private func advanceToMessageTime(_ at: Int64) throws(RPCError) {
         guard case .virtual(let scheduler) = clock else { throw .clockNotVirtual(method: "at") }
         try advance(scheduler, to: at)
     }
@@ -484,7 +517,11 @@ final class Server {
 
     /// The form a message addresses: the named one, or the default form, opened on first use.
     private func form(_ params: Params) throws(RPCError) -> FormSession {
-        if let id = try params.string("form") {
+        try form(named: try params.string("form"))
+    }
+
+    private func form(named id: String?) throws(RPCError) -> FormSession {
+        if let id {
             guard let session = forms[id] else { throw .unknownForm(id) }
             return session
         }

@@ -1,0 +1,196 @@
+/// A `form.edit` request read straight from its line, without building a `JSON` tree: the message
+/// a client sends on every keystroke.
+///
+/// Only the plain shape is read here: one object with `jsonrpc`, `method`, `params` and an
+/// optional `id`, in any order and each once; `params` a flat object of `form`, `field`, `value`
+/// and `at`, with `field` and `value` present; strings without escapes; whole numbers in plain
+/// digits. Any other line, including every malformed one, gets nil and goes to the full parser,
+/// so the two paths accept, refuse and answer every line alike.
+struct FormEditLine {
+    var id: RequestID?
+    var form: String?
+    var field: String
+    var value: String
+    var at: Int64?
+
+    /// The request on `line`, or nil when the line is not of the plain shape or `maxDepth` (as
+    /// the full parser counts it) does not allow a request with params.
+    static func read(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> FormEditLine? {
+        guard maxDepth >= 2 else { return nil }
+        var scanner = Scanner(bytes: line)
+        return scanner.readRequest()
+    }
+
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+        }
+
+        mutating func readRequest() -> FormEditLine? {
+            var sawVersion = false, sawMethod = false, sawID = false
+            var id: RequestID?
+            var params: (form: String?, field: String, value: String, at: Int64?)?
+            let complete = readObject { scanner, key in
+                switch key {
+                case Self.jsonrpc where !sawVersion:
+                    sawVersion = true
+                    return scanner.skipString(matching: Self.version)
+                case Self.method where !sawMethod:
+                    sawMethod = true
+                    return scanner.skipString(matching: Self.formEdit)
+                case Self.params where params == nil:
+                    params = scanner.readParams()
+                    return params != nil
+                case Self.id where !sawID:
+                    sawID = true
+                    id = scanner.readID()
+                    return id != nil
+                default:
+                    return false
+                }
+            }
+            skipWhitespace()
+            guard complete, index == bytes.count, sawVersion, sawMethod, let params else { return nil }
+            return FormEditLine(id: id, form: params.form, field: params.field, value: params.value, at: params.at)
+        }
+
+        private mutating func readParams() -> (form: String?, field: String, value: String, at: Int64?)? {
+            var form: String??, field: String?, value: String?, at: Int64??
+            let complete = readObject { scanner, key in
+                switch key {
+                case Self.form where form == nil:
+                    form = .some(scanner.readString())
+                    return form! != nil
+                case Self.field where field == nil:
+                    field = scanner.readString()
+                    return field != nil
+                case Self.value where value == nil:
+                    value = scanner.readString()
+                    return value != nil
+                case Self.at where at == nil:
+                    at = .some(scanner.readCount())
+                    return at! != nil
+                default:
+                    return false
+                }
+            }
+            guard complete, let field, let value else { return nil }
+            return (form ?? nil, field, value, at ?? nil)
+        }
+
+        /// Reads `{ "key": value, ... }`, handing each key's bytes to `member`, which reads the
+        /// value and says whether it was of the plain shape.
+        private mutating func readObject(
+            _ member: (inout Scanner, UnsafeBufferPointer<UInt8>) -> Bool
+        ) -> Bool {
+            skipWhitespace()
+            guard take(UInt8(ascii: "{")) else { return false }
+            skipWhitespace()
+            if take(UInt8(ascii: "}")) { return true }
+            while true {
+                skipWhitespace()
+                guard let (key, _) = readPlainString() else { return false }
+                skipWhitespace()
+                guard take(UInt8(ascii: ":")) else { return false }
+                skipWhitespace()
+                guard member(&self, key) else { return false }
+                skipWhitespace()
+                if take(UInt8(ascii: ",")) { continue }
+                return take(UInt8(ascii: "}"))
+            }
+        }
+
+        /// The bytes between quotes, when they hold no escape and no control character, and
+        /// whether they are all ASCII.
+        private mutating func readPlainString() -> (text: UnsafeBufferPointer<UInt8>, isASCII: Bool)? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = index
+            var isASCII = true
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    index += 1
+                    return (UnsafeBufferPointer(rebasing: bytes[start..<index - 1]), isASCII)
+                }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+                if byte >= 0x80 { isASCII = false }
+                index += 1
+            }
+            return nil
+        }
+
+        private mutating func readString() -> String? {
+            guard let (text, isASCII) = readPlainString() else { return nil }
+            let string = String(decoding: text, as: UTF8.self)
+            // Decoding repairs invalid UTF-8, which the full parser refuses: such a line goes there.
+            guard isASCII || string.utf8.elementsEqual(text) else { return nil }
+            return string
+        }
+
+        private mutating func skipString(matching expected: StaticString) -> Bool {
+            guard let (text, _) = readPlainString() else { return false }
+            return text.elementsEqual(UnsafeBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount))
+        }
+
+        /// A string id, or an integer id kept as written.
+        private mutating func readID() -> RequestID? {
+            if bytes.indices.contains(index), bytes[index] == UInt8(ascii: "\"") {
+                return readString().map(RequestID.string)
+            }
+            let negative = take(UInt8(ascii: "-"))
+            guard let digits = readDigits(), digits.count <= 18 else { return nil }
+            return .number((negative ? "-" : "") + String(decoding: digits, as: UTF8.self))
+        }
+
+        /// A whole number of 0 or more that certainly fits in 64 bits.
+        private mutating func readCount() -> Int64? {
+            guard let digits = readDigits(), digits.count <= 18 else { return nil }
+            return digits.reduce(0) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
+        }
+
+        /// Digits of a JSON integer (no leading zero), ending where a value may end.
+        private mutating func readDigits() -> UnsafeBufferPointer<UInt8>? {
+            let start = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            let digits = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            guard !digits.isEmpty, digits.count == 1 || digits[digits.startIndex] != UInt8(ascii: "0") else { return nil }
+            // A fraction or exponent makes it a number this reader leaves alone.
+            if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) { return nil }
+            return digits
+        }
+
+        private mutating func take(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        private mutating func skipWhitespace() {
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x09, 0x0A, 0x0D: index += 1
+                default: return
+                }
+            }
+        }
+
+        private static let jsonrpc: StaticString = "jsonrpc"
+        private static let version: StaticString = "2.0"
+        private static let method: StaticString = "method"
+        private static let formEdit: StaticString = "form.edit"
+        private static let params: StaticString = "params"
+        private static let id: StaticString = "id"
+        private static let form: StaticString = "form"
+        private static let field: StaticString = "field"
+        private static let value: StaticString = "value"
+        private static let at: StaticString = "at"
+    }
+}
+
+/// `case Scanner.name:` in a switch over a key's bytes.
+private func ~= (name: StaticString, key: UnsafeBufferPointer<UInt8>) -> Bool {
+    key.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+}

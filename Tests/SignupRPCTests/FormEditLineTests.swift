@@ -1,0 +1,83 @@
+import SignupCore
+import Testing
+@testable import SignupServer
+
+/// `form.edit` lines read straight from their bytes must be answered exactly as the full parser's
+/// path answers them, and every line of another shape must be left to that path.
+@Suite struct FormEditLineTests {
+    private func read(_ line: String, maxDepth: Int = 64) -> FormEditLine? {
+        Array(line.utf8).withUnsafeBufferPointer { FormEditLine.read($0, maxDepth: maxDepth) }
+    }
+
+    @Test func readsThePlainShapeInAnyMemberOrder() throws {
+        let edit = try #require(read(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f1","field":"username","value":"ådå","at":120}}"#))
+        #expect(edit.id == nil && edit.form == "f1" && edit.field == "username" && edit.value == "ådå" && edit.at == 120)
+        let reordered = try #require(read(#" { "params" : { "value":"", "field":"password" } , "id":-7, "method":"form.edit", "jsonrpc":"2.0" } "#))
+        #expect(reordered.id == .number("-7") && reordered.form == nil && reordered.field == "password" && reordered.value == "" && reordered.at == nil)
+        #expect(read(#"{"id":"a b","jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"v","at":0}}"#)?.id == .string("a b"))
+    }
+
+    @Test(arguments: [
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"a\"b"}}"#,          // an escape
+        #"{"jsonrpc":"2.0","method":"form.edi\u0074","params":{"field":"f","value":"v"}}"#,        // an escaped name
+        #"{"jsonrpc":"2.0","method":"form.open","params":{"field":"f","value":"v"}}"#,             // another method
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f"}}"#,                         // no value
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"v","value":"w"}}"#, // a repeat
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"v","extra":1}}"#,   // an unknown member
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"v"},"x":1}"#,       // one more at the top
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":1}}"#,               // a value of another type
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"v","at":1.5}}"#,    // a fraction
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"v","at":012}}"#,    // a leading zero
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"v","at":-1}}"#,     // a negative time
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"v","at":1234567890123456789}}"#, // 19 digits
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"v"},"id":null}"#,   // a null id
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"v"},"id":1e3}"#,    // an exponent
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"v"}} x"#,           // trailing text
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"v"}"#,              // cut short
+        #"[{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"v"}}]"#,           // a batch
+        #"{"jsonrpc":"1.0","method":"form.edit","params":{"field":"f","value":"v"}}"#,             // another version
+    ])
+    func leavesEveryOtherShapeToTheFullParser(line: String) {
+        #expect(read(line) == nil)
+    }
+
+    @Test func leavesInvalidUTF8AndShallowDepthLimitsToTheFullParser() {
+        var bytes = Array(#"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"x"}}"#.utf8)
+        bytes[bytes.count - 4] = 0xC3  // a lead byte with no continuation
+        #expect(bytes.withUnsafeBufferPointer { FormEditLine.read($0, maxDepth: 64) } == nil)
+        #expect(read(#"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"v"}}"#, maxDepth: 1) == nil)
+    }
+
+    /// Each exchange runs twice, on two servers: once as written, read directly, and once with
+    /// the `form.edit` member names escaped, which sends every line through the full parser.
+    @Test func answersAndEventsMatchThoseOfTheFullParser() {
+        let lines = [
+            #"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"form":"f1"}}"#,
+            #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f1","field":"username","value":"alice","at":10}}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"form.edit","params":{"form":"f1","field":"password","value":"secret","at":20}}"#,
+            #"{"jsonrpc":"2.0","id":"s","method":"form.edit","params":{"form":"f1","field":"repeatedPassword","value":"secret","at":400}}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"form.edit","params":{"form":"f1","field":"username","value":"alice","at":500}}"#,
+            #"{"jsonrpc":"2.0","id":4,"method":"form.edit","params":{"field":"username","value":"bob","at":600}}"#,
+            #"{"jsonrpc":"2.0","id":5,"method":"form.edit","params":{"form":"nope","field":"username","value":"x","at":700}}"#,
+            #"{"jsonrpc":"2.0","id":6,"method":"form.edit","params":{"form":"f1","field":"nope","value":"x","at":800}}"#,
+            #"{"jsonrpc":"2.0","id":7,"method":"form.edit","params":{"form":"f1","field":"username","value":"x","at":5}}"#,
+            #"{"jsonrpc":"2.0","id":8,"method":"form.edit","params":{"form":"f1","field":"username","value":"\#(String(repeating: "y", count: 40))","at":900}}"#,
+            #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"nope","field":"username","value":"x"}}"#,
+            #"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"#,
+            #"{"jsonrpc":"2.0","id":10,"method":"form.edit","params":{"form":"f1","field":"username","value":"carol"}}"#,
+        ]
+        func run(_ lines: [String]) -> [String] {
+            let harness = ServerHarness { $0.limits.maxValueLength = 32 }
+            return lines.flatMap { harness.send($0) }
+        }
+        let escaped = lines.map { $0.replacingOccurrences(of: #""field":"#, with: #""fiel\u0064":"#) }
+        let direct = run(lines)
+        #expect(direct == run(escaped))
+        // The exchange reached every kind of answer, so the comparison covers them.
+        #expect(direct.contains { $0.contains(#""id":3,"result":{"form":"f1","version":3}"#) })
+        for code in ["-32010", "-32013", "-32002", "-32021", "-32003"] {
+            #expect(direct.contains { $0.contains(#""code":\#(code)"#) }, "no error \(code)")
+        }
+        #expect(direct.contains { $0.contains("form.fieldChanged") && $0.contains(#""form":"default""#) })
+    }
+}
