@@ -13,6 +13,9 @@ public enum CharacterClass: Hashable, Sendable {
     /// Any character of either class.
     indirect case union(CharacterClass, CharacterClass)
 
+    /// Built once: `CharacterSet.alphanumerics` makes a new set on every access.
+    private static let unicodeAlphanumerics = CharacterSet.alphanumerics
+
     /// Whether every character of `value` belongs to this class.
     public func admits(_ value: String) -> Bool {
         value.unicodeScalars.allSatisfy(contains)
@@ -20,7 +23,10 @@ public enum CharacterClass: Hashable, Sendable {
 
     private func contains(_ scalar: Unicode.Scalar) -> Bool {
         switch self {
-        case .alphanumerics: return CharacterSet.alphanumerics.contains(scalar)
+        case .alphanumerics:
+            // In ASCII, Unicode's letters, marks and digits are exactly A–Z, a–z and 0–9.
+            if scalar.isASCII { return CharacterClass.asciiAlphanumerics.contains(scalar) }
+            return Self.unicodeAlphanumerics.contains(scalar)
         case .asciiAlphanumerics:
             return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
         case .asciiDigits: return ("0"..."9").contains(scalar)
