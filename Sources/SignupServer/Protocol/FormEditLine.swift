@@ -30,9 +30,9 @@ struct FormEditLine {
         }
 
         mutating func readRequest() -> FormEditLine? {
-            var sawVersion = false, sawMethod = false, sawID = false
+            var sawVersion = false, sawMethod = false, sawParams = false, sawID = false
             var id: RequestID?
-            var params: (form: String?, field: String, value: String, at: Int64?)?
+            var params = Params()
             let complete = readObject { scanner, key in
                 switch key {
                 case Self.jsonrpc where !sawVersion:
@@ -41,9 +41,9 @@ struct FormEditLine {
                 case Self.method where !sawMethod:
                     sawMethod = true
                     return scanner.skipString(matching: Self.formEdit)
-                case Self.params where params == nil:
-                    params = scanner.readParams()
-                    return params != nil
+                case Self.params where !sawParams:
+                    sawParams = true
+                    return scanner.readParams(into: &params)
                 case Self.id where !sawID:
                     sawID = true
                     id = scanner.readID()
@@ -53,32 +53,37 @@ struct FormEditLine {
                 }
             }
             skipWhitespace()
-            guard complete, index == bytes.count, sawVersion, sawMethod, let params else { return nil }
-            return FormEditLine(id: id, form: params.form, field: params.field, value: params.value, at: params.at)
+            guard complete, index == bytes.count, sawVersion, sawMethod,
+                  let field = params.field, let value = params.value else { return nil }
+            return FormEditLine(id: id, form: params.form, field: field, value: value, at: params.at)
         }
 
-        private mutating func readParams() -> (form: String?, field: String, value: String, at: Int64?)? {
-            var form: String??, field: String?, value: String?, at: Int64??
-            let complete = readObject { scanner, key in
+        private struct Params {
+            var sawForm = false, sawAt = false
+            var form: String?, field: String?, value: String?, at: Int64?
+        }
+
+        private mutating func readParams(into params: inout Params) -> Bool {
+            readObject { scanner, key in
                 switch key {
-                case Self.form where form == nil:
-                    form = .some(scanner.readString())
-                    return form! != nil
-                case Self.field where field == nil:
-                    field = scanner.readString()
-                    return field != nil
-                case Self.value where value == nil:
-                    value = scanner.readString()
-                    return value != nil
-                case Self.at where at == nil:
-                    at = .some(scanner.readCount())
-                    return at! != nil
+                case Self.form where !params.sawForm:
+                    params.sawForm = true
+                    params.form = scanner.readString()
+                    return params.form != nil
+                case Self.field where params.field == nil:
+                    params.field = scanner.readString()
+                    return params.field != nil
+                case Self.value where params.value == nil:
+                    params.value = scanner.readString()
+                    return params.value != nil
+                case Self.at where !params.sawAt:
+                    params.sawAt = true
+                    params.at = scanner.readCount()
+                    return params.at != nil
                 default:
                     return false
                 }
             }
-            guard complete, let field, let value else { return nil }
-            return (form ?? nil, field, value, at ?? nil)
         }
 
         /// Reads `{ "key": value, ... }`, handing each key's bytes to `member`, which reads the
@@ -107,17 +112,20 @@ struct FormEditLine {
         /// whether they are all ASCII.
         private mutating func readPlainString() -> (text: UnsafeBufferPointer<UInt8>, isASCII: Bool)? {
             guard take(UInt8(ascii: "\"")) else { return nil }
+            // A local cursor over the raw bytes: this loop runs for every byte of every keystroke.
+            guard let base = bytes.baseAddress else { return nil }
             let start = index
-            var isASCII = true
-            while index < bytes.count {
-                let byte = bytes[index]
+            var position = start
+            var high: UInt8 = 0
+            while position < bytes.count {
+                let byte = base[position]
                 if byte == UInt8(ascii: "\"") {
-                    index += 1
-                    return (UnsafeBufferPointer(rebasing: bytes[start..<index - 1]), isASCII)
+                    index = position + 1
+                    return (UnsafeBufferPointer(start: base + start, count: position - start), high < 0x80)
                 }
                 if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
-                if byte >= 0x80 { isASCII = false }
-                index += 1
+                high |= byte
+                position += 1
             }
             return nil
         }
@@ -132,7 +140,7 @@ struct FormEditLine {
 
         private mutating func skipString(matching expected: StaticString) -> Bool {
             guard let (text, _) = readPlainString() else { return false }
-            return text.elementsEqual(UnsafeBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount))
+            return expected ~= text
         }
 
         /// A string id, or an integer id kept as written.
@@ -162,12 +170,14 @@ struct FormEditLine {
             return digits
         }
 
+        @inline(__always)
         private mutating func take(_ byte: UInt8) -> Bool {
             guard index < bytes.count, bytes[index] == byte else { return false }
             index += 1
             return true
         }
 
+        @inline(__always)
         private mutating func skipWhitespace() {
             while index < bytes.count {
                 switch bytes[index] {
@@ -191,6 +201,10 @@ struct FormEditLine {
 }
 
 /// `case Scanner.name:` in a switch over a key's bytes.
+@inline(__always)
 private func ~= (name: StaticString, key: UnsafeBufferPointer<UInt8>) -> Bool {
-    key.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    guard key.count == name.utf8CodeUnitCount else { return false }
+    let expected = name.utf8Start
+    for offset in 0..<key.count where key[offset] != expected[offset] { return false }
+    return true
 }
