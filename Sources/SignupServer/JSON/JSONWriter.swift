@@ -196,21 +196,26 @@ struct JSONWriter: ~Copyable {
 
     private mutating func appendQuoted(_ text: String) {
         append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            // Copy runs that need no escaping in one go; most strings are one such run.
-            var runStart = 0
-            for offset in utf8.indices {
-                let byte = utf8[offset]
-                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                    append(utf8.baseAddress! + runStart, count: offset - runStart)
-                    runStart = offset + 1
-                    appendEscaped(byte)
-                }
-            }
-            if runStart < utf8.count { append(utf8.baseAddress! + runStart, count: utf8.count - runStart) }
+        // Native strings are contiguous UTF-8; only a bridged or lazy one needs copying first.
+        if text.utf8.withContiguousStorageIfAvailable({ appendEscaping($0) }) == nil {
+            var text = text
+            text.withUTF8 { appendEscaping($0) }
         }
         append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaping(_ utf8: UnsafeBufferPointer<UInt8>) {
+        // Copy runs that need no escaping in one go; most strings are one such run.
+        var runStart = 0
+        for offset in utf8.indices {
+            let byte = utf8[offset]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                append(utf8.baseAddress! + runStart, count: offset - runStart)
+                runStart = offset + 1
+                appendEscaped(byte)
+            }
+        }
+        if runStart < utf8.count { append(utf8.baseAddress! + runStart, count: utf8.count - runStart) }
     }
 
     private mutating func appendEscaped(_ byte: UInt8) {

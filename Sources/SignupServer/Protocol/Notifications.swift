@@ -13,7 +13,6 @@ enum Notifications {
             writer.string(form)
             writer.verbatim(#","field":"#)
             writer.string(update.field)
-            writer.verbatim(",")
             writeResult(update.result, to: &writer)
             writer.verbatim(#","version":"#)
             writer.int(update.version)
@@ -32,12 +31,16 @@ enum Notifications {
         writer.verbatim("}}")
     }
 
-    /// `state`, `code`, `params` and `message` of a field result.
+    /// `state`, `code`, `params` and `message` of a field result, as members that follow others.
     static func writeResult(_ result: FieldResult, to writer: inout JSONWriter) {
-        writer.key("state"); writer.string(result.state.rawValue)
-        writer.key("code"); writer.string(result.code)
-        writer.key("params"); writer.fields(result.params)
-        writer.key("message"); writer.string(result.message)
+        writer.verbatim(#","state":"#)
+        writer.string(result.state.rawValue)
+        writer.verbatim(#","code":"#)
+        writer.string(result.code)
+        writer.verbatim(#","params":"#)
+        writer.fields(result.params)
+        writer.verbatim(#","message":"#)
+        writer.string(result.message)
     }
 
     /// `state` of a submission, with its result (`account` or `friend`) on success or `code`,

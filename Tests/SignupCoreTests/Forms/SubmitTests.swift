@@ -176,6 +176,23 @@ import Testing
         subscription?.dispose()
     }
 
+    @Test func subscribingToEventsWithAClosureSeesWhatTheStreamSends() {
+        let scheduler = VirtualTimeScheduler()
+        let directory = ScriptedDirectory(script: .init(checkLatency: .fixed(.milliseconds(50))), scheduler: scheduler)
+        let form = FormPipeline(definition: .signup, services: FormServices(directory: directory), scheduler: scheduler)
+        var viaStream: [FormEvent] = [], viaClosure: [FormEvent] = []
+        form.events.subscribe(onNext: { viaStream.append($0) })
+        let subscription = form.subscribeToEvents { viaClosure.append($0) }
+        _ = try? form.edit("username", to: "alice")
+        _ = try? form.edit("password", to: "secret")
+        scheduler.run()
+        subscription.dispose()
+        _ = try? form.edit("password", to: "sec")
+        #expect(viaStream.count == viaClosure.count + 1)
+        #expect(Array(viaStream.dropLast()) == viaClosure)
+        #expect(viaClosure.count == 4 + 3)
+    }
+
     @Test func aSnapshotShowsTheCurrentStateForALateView() {
         let harness = FormHarness(script: .init(takenNames: ["bob"]))
         harness.edit(at: 0, "username", "bob")
