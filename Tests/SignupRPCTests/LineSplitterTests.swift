@@ -2,14 +2,15 @@ import Testing
 @testable import SignupServer
 
 @Suite struct LineSplitterTests {
-    private func split(_ chunks: [[UInt8]], limit: Int = 16) -> [String] {
-        var splitter = LineSplitter(maxLineBytes: limit)
+    private func split(_ chunks: [[UInt8]], limit: Int = 16, editsMaxDepth: Int? = nil) -> [String] {
+        var splitter = LineSplitter(maxLineBytes: limit, editsMaxDepth: editsMaxDepth)
         var items: [InputItem] = []
         for chunk in chunks { chunk.withUnsafeBufferPointer { splitter.feed($0, into: &items) } }
         splitter.finish(into: &items)
         return items.map { item in
             switch item {
             case .line(let bytes): return "line " + String(decoding: bytes, as: UTF8.self)
+            case .edit(let edit): return "edit \(edit.field)=\(edit.value)"
             case .oversizeLine: return "oversize"
             case .truncatedLine: return "truncated"
             }
@@ -19,6 +20,14 @@ import Testing
     @Test func splitsOnNewlinesAcceptingCRLFAndSkippingBlankLines() {
         #expect(split([Array("a\r\n\nb\n  \n\r\nc\n".utf8)]) == ["line a", "line b", "line c"])
         #expect(split([Array("ab".utf8), Array("c\nd".utf8), Array("e\n".utf8)]) == ["line abc", "line de"])
+    }
+
+    @Test func readsPlainEditLinesAsItCutsThemWhenAskedTo() {
+        let edit = #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"username","value":"ann"}}"#
+        let other = #"{"jsonrpc":"2.0","id":1,"method":"form.snapshot"}"#
+        let input = [Array((edit + "\r\n" + other + "\n" + edit.replacingOccurrences(of: "ann", with: "a\\u006En") + "\n").utf8)]
+        #expect(split(input, limit: 200, editsMaxDepth: 64) == ["edit username=ann", "line " + other, "line " + edit.replacingOccurrences(of: "ann", with: "a\\u006En")])
+        #expect(split(input, limit: 200) == ["line " + edit, "line " + other, "line " + edit.replacingOccurrences(of: "ann", with: "a\\u006En")])
     }
 
     @Test func skipsAByteOrderMarkOnlyAtTheStartOfTheStream() {

@@ -6,7 +6,7 @@
 /// and `at`, with `field` and `value` present; strings without escapes; whole numbers in plain
 /// digits. Any other line, including every malformed one, gets nil and goes to the full parser,
 /// so the two paths accept, refuse and answer every line alike.
-struct FormEditLine {
+struct FormEditLine: Sendable {
     var id: RequestID?
     var form: String?
     var field: String

@@ -1,5 +1,5 @@
 /// A request id exactly as the client wrote it.
-enum RequestID: Equatable {
+enum RequestID: Equatable, Sendable {
     case string(String)
     /// The number's original text, echoed unchanged (integers past 2^53, fractions, exponents).
     case number(String)

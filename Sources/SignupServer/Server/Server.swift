@@ -84,6 +84,7 @@ final class Server {
     func handle(_ item: InputItem) {
         switch item {
         case .line(let bytes): bytes.withUnsafeBufferPointer { handle(line: $0) }
+        case .edit(let edit): handle(edit)
         case .oversizeLine: handleOversizeLine()
         case .truncatedLine: handleTruncatedLine()
         }
@@ -92,14 +93,7 @@ final class Server {
     /// Answers one line (without its line terminator).
     func handle(line: UnsafeBufferPointer<UInt8>) {
         guard exitCode == nil else { return }
-        if let edit = FormEditLine.read(line, maxDepth: configuration.limits.maxDepth) {
-            let response = answer(id: edit.id, method: "form.edit") { () throws(RPCError) in
-                try checkAcceptingWork()
-                return try self.edit(edit)
-            }
-            if let response { respond(response) }
-            return
-        }
+        if let edit = FormEditLine.read(line, maxDepth: configuration.limits.maxDepth) { return handle(edit) }
         let message: JSON
         do throws(JSONParseError) {
             message = try JSONParser.parse(line, maxDepth: configuration.limits.maxDepth)
@@ -112,6 +106,16 @@ final class Server {
         } else if let response = handle(message) {
             respond(response)
         }
+    }
+
+    /// Answers a `form.edit` line already read by `FormEditLine`.
+    func handle(_ edit: FormEditLine) {
+        guard exitCode == nil else { return }
+        let response = answer(id: edit.id, method: "form.edit") { () throws(RPCError) in
+            try checkAcceptingWork()
+            return try self.edit(edit)
+        }
+        if let response { respond(response) }
     }
 
     /// Writes a response, or holds it while a shutdown waits for submissions.

@@ -2,6 +2,8 @@
 enum InputItem: Sendable {
     /// A complete line without its `\n` (and without a `\r` before it).
     case line([UInt8])
+    /// A complete line that was a `form.edit` request of the plain shape, already read.
+    case edit(FormEditLine)
     /// A line longer than the limit; its bytes were skipped, never buffered.
     case oversizeLine
     /// Bytes after the last `\n` when the input ended.
@@ -11,14 +13,19 @@ enum InputItem: Sendable {
 /// Cuts a byte stream into lines. Skips a byte-order mark at the very start and blank lines, and
 /// never holds more than `maxLineBytes` of one line: the rest of a longer line is discarded as it
 /// arrives, so a 100 MB line costs no more memory than a short one.
+///
+/// Given `editsMaxDepth`, it also reads each `form.edit` line of the plain shape (`FormEditLine`)
+/// as it is cut, so that work happens on the reading thread rather than the event loop.
 struct LineSplitter {
     let maxLineBytes: Int
+    let editsMaxDepth: Int?
     private var pending: [UInt8] = []
     private var discarding = false
     private var atStreamStart = true
 
-    init(maxLineBytes: Int) {
+    init(maxLineBytes: Int, editsMaxDepth: Int? = nil) {
         self.maxLineBytes = maxLineBytes
+        self.editsMaxDepth = editsMaxDepth
     }
 
     mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem]) {
@@ -74,7 +81,12 @@ struct LineSplitter {
             items.append(.oversizeLine)
             return
         }
-        if !isBlank(pending) { items.append(.line(pending)) }
+        guard !isBlank(pending) else { return }
+        if let maxDepth = editsMaxDepth, let edit = pending.withUnsafeBufferPointer({ FormEditLine.read($0, maxDepth: maxDepth) }) {
+            items.append(.edit(edit))
+        } else {
+            items.append(.line(pending))
+        }
     }
 
     private mutating func stripByteOrderMark() {

@@ -7,15 +7,18 @@ import SignupCore
 final class StdinReader: Sendable {
     private let fd: Int32
     private let maxLineBytes: Int
+    private let editsMaxDepth: Int?
     private let slots = DispatchSemaphore(value: 4)
     private let deliver: @Sendable (_ items: [InputItem], _ isEnd: Bool, _ done: @escaping @Sendable () -> Void) -> Void
 
     /// `deliver` runs on the reader thread; it must hand the items to the loop and call `done`
     /// there once they have been handled.
-    init(fd: Int32 = 0, maxLineBytes: Int,
+    /// `editsMaxDepth`, when given, has `form.edit` lines read here too (see `LineSplitter`).
+    init(fd: Int32 = 0, maxLineBytes: Int, editsMaxDepth: Int? = nil,
          deliver: @escaping @Sendable (_ items: [InputItem], _ isEnd: Bool, _ done: @escaping @Sendable () -> Void) -> Void) {
         self.fd = fd
         self.maxLineBytes = maxLineBytes
+        self.editsMaxDepth = editsMaxDepth
         self.deliver = deliver
     }
 
@@ -26,7 +29,7 @@ final class StdinReader: Sendable {
     }
 
     private func run() {
-        var splitter = LineSplitter(maxLineBytes: maxLineBytes)
+        var splitter = LineSplitter(maxLineBytes: maxLineBytes, editsMaxDepth: editsMaxDepth)
         let capacity = 64 * 1024
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         defer { buffer.deallocate() }

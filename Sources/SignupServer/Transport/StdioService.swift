@@ -74,7 +74,8 @@ final class StdioService {
         // runs the loop's work itself (`sync` runs it on the calling thread once the loop is free).
         // With the virtual clock throughput matters more, so reading goes on while the loop works.
         let handsOverSynchronously = server.configuration.clock == .real
-        let reader = StdinReader(maxLineBytes: server.configuration.limits.maxLineBytes) { items, isEnd, done in
+        let limits = server.configuration.limits
+        let reader = StdinReader(maxLineBytes: limits.maxLineBytes, editsMaxDepth: limits.maxDepth) { items, isEnd, done in
             if handsOverSynchronously {
                 loop.sync { transfer.value.receive(items, isEnd: isEnd, done: done) }
             } else {
