@@ -90,10 +90,10 @@ final class Server {
         }
     }
 
-    /// Answers one line (without its line terminator).
+    /// Answers one line (without its line terminator) through the full parser. Plain `form.edit`
+    /// lines come as `InputItem.edit`, read where the line was cut (`InputItem.line(_:editsMaxDepth:)`).
     func handle(line: UnsafeBufferPointer<UInt8>) {
         guard exitCode == nil else { return }
-        if let edit = FormEditLine.read(line, maxDepth: configuration.limits.maxDepth) { return handle(edit) }
         let message: JSON
         do throws(JSONParseError) {
             message = try JSONParser.parse(line, maxDepth: configuration.limits.maxDepth)

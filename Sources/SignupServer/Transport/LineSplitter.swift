@@ -8,6 +8,16 @@ enum InputItem: Sendable {
     case oversizeLine
     /// Bytes after the last `\n` when the input ended.
     case truncatedLine
+
+    /// A complete line as the server takes it: already read when it is a `form.edit` of the
+    /// plain shape and `editsMaxDepth` is given, otherwise its bytes, for the full parser.
+    static func line(_ bytes: [UInt8], editsMaxDepth: Int?) -> InputItem {
+        if let maxDepth = editsMaxDepth,
+           let edit = bytes.withUnsafeBufferPointer({ FormEditLine.read($0, maxDepth: maxDepth) }) {
+            return .edit(edit)
+        }
+        return .line(bytes)
+    }
 }
 
 /// Cuts a byte stream into lines. Skips a byte-order mark at the very start and blank lines, and
@@ -81,12 +91,7 @@ struct LineSplitter {
             items.append(.oversizeLine)
             return
         }
-        guard !isBlank(pending) else { return }
-        if let maxDepth = editsMaxDepth, let edit = pending.withUnsafeBufferPointer({ FormEditLine.read($0, maxDepth: maxDepth) }) {
-            items.append(.edit(edit))
-        } else {
-            items.append(.line(pending))
-        }
+        if !isBlank(pending) { items.append(.line(pending, editsMaxDepth: editsMaxDepth)) }
     }
 
     private mutating func stripByteOrderMark() {

@@ -31,9 +31,10 @@ final class ServerHarness {
                         services: FormServices(directory: directory), sink: sink)
     }
 
-    /// Sends one line (bytes as given) and returns every message the server sent because of it.
+    /// Sends one line (bytes as given) as the stdin reader hands it over, and returns every
+    /// message the server sent because of it.
     func send(_ bytes: [UInt8]) -> [String] {
-        bytes.withUnsafeBufferPointer { server.handle(line: $0) }
+        server.handle(.line(bytes, editsMaxDepth: server.configuration.limits.maxDepth))
         return sink.take()
     }
 
