@@ -15,7 +15,8 @@ final class OutgoingBuffer: @unchecked Sendable {
     private var capacity: Int
     /// Bytes held.
     private(set) var count = 0
-    /// How far into the mapping bytes have been written since pages were last given back.
+    /// How far into the mapping bytes reached before `count` last went down (in `remove`); with
+    /// `count`, how much of the mapping is resident since pages were last given back.
     private var touched = 0
 
     /// Bytes kept mapped in between uses; what a burst touched beyond this is given back.
@@ -38,14 +39,12 @@ final class OutgoingBuffer: @unchecked Sendable {
         reserve(bytes.count)
         if let source = bytes.baseAddress { (base + count).initialize(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
         count += bytes.count
-        touched = max(touched, count)
     }
 
     func append(_ byte: UInt8) {
         reserve(1)
         base[count] = byte
         count += 1
-        touched = max(touched, count)
     }
 
     /// The bytes in `range`, valid until the buffer is next changed.
@@ -56,6 +55,7 @@ final class OutgoingBuffer: @unchecked Sendable {
 
     /// Removes the bytes in `ranges` (ascending, not overlapping), moving what follows each down.
     func remove(_ ranges: [Range<Int>]) {
+        touched = max(touched, count)
         var kept = 0
         var start = 0
         for range in ranges + [count..<count] {
@@ -69,10 +69,11 @@ final class OutgoingBuffer: @unchecked Sendable {
 
     /// Empties the buffer and gives back to the system the pages a burst touched beyond `residentBytes`.
     func removeAll() {
+        let reached = max(touched, count)
         count = 0
-        guard touched > Self.residentBytes else { return }
-        madvise(base + Self.residentBytes, Self.roundedToPages(touched) - Self.residentBytes, MADV_DONTNEED)
         touched = 0
+        guard reached > Self.residentBytes else { return }
+        madvise(base + Self.residentBytes, Self.roundedToPages(reached) - Self.residentBytes, MADV_DONTNEED)
     }
 
     private func reserve(_ extra: Int) {
@@ -83,7 +84,7 @@ final class OutgoingBuffer: @unchecked Sendable {
         munmap(base, capacity)
         base = moved
         capacity = grown
-        touched = count
+        touched = 0
     }
 
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))

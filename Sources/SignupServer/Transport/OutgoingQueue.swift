@@ -22,8 +22,8 @@ final class OutgoingQueue: @unchecked Sendable {
     private var dropped: [Range<Int>] = []
     /// Where the latest waiting event of each key is in `pending`.
     private var positions: [ConflationKey: Range<Int>] = [:]
+    /// Bytes of the events still to be written; the rest of `pending` is dropped ranges.
     private var bytes = 0
-    private var droppedBytes = 0
     private var isClosed = false
     private var isWriting = false
     private var writerIsWaiting = false
@@ -58,9 +58,8 @@ final class OutgoingQueue: @unchecked Sendable {
             let key = conflationThreshold == nil ? nil : key()
             if let key, let old = positions[key], bytes > conflationThreshold! {
                 dropped.append(old)
-                droppedBytes += old.count
                 bytes -= old.count
-                if droppedBytes > bytes { removeDropped() }
+                if pending.count - bytes > bytes { removeDropped() }
             }
             let start = pending.count
             pending.append(message)
@@ -94,7 +93,6 @@ final class OutgoingQueue: @unchecked Sendable {
             positions[key] = range.lowerBound - shift..<range.upperBound - shift
         }
         dropped.removeAll(keepingCapacity: true)
-        droppedBytes = 0
     }
 
     /// Called with the lock held.
@@ -127,7 +125,6 @@ final class OutgoingQueue: @unchecked Sendable {
             pending = spare ?? OutgoingBuffer()
             spare = nil
             dropped.removeAll(keepingCapacity: true)
-            droppedBytes = 0
             positions.removeAll(keepingCapacity: true)
             bytes = 0
             isWriting = true
