@@ -40,3 +40,8 @@ enum JSON: Equatable, Sendable {
         return Int64(text)
     }
 }
+
+extension UInt8 {
+    /// Space, tab, line feed or carriage return: the whitespace JSON allows between tokens.
+    var isJSONWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
+}

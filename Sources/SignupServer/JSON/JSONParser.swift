@@ -37,12 +37,7 @@ struct JSONParser {
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            default: return
-            }
-        }
+        while index < bytes.count, bytes[index].isJSONWhitespace { index += 1 }
     }
 
     private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSON {

@@ -145,7 +145,7 @@ struct FormEditLine: Sendable {
 
         /// A string id, or an integer id kept as written.
         private mutating func readID() -> RequestID? {
-            if bytes.indices.contains(index), bytes[index] == UInt8(ascii: "\"") {
+            if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
                 return readString().map(RequestID.string)
             }
             let negative = take(UInt8(ascii: "-"))
@@ -166,7 +166,12 @@ struct FormEditLine: Sendable {
             let digits = UnsafeBufferPointer(rebasing: bytes[start..<index])
             guard !digits.isEmpty, digits.count == 1 || digits[digits.startIndex] != UInt8(ascii: "0") else { return nil }
             // A fraction or exponent makes it a number this reader leaves alone.
-            if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) { return nil }
+            if index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
+                default: break
+                }
+            }
             return digits
         }
 
@@ -179,12 +184,7 @@ struct FormEditLine: Sendable {
 
         @inline(__always)
         private mutating func skipWhitespace() {
-            while index < bytes.count {
-                switch bytes[index] {
-                case 0x20, 0x09, 0x0A, 0x0D: index += 1
-                default: return
-                }
-            }
+            while index < bytes.count, bytes[index].isJSONWhitespace { index += 1 }
         }
 
         private static let jsonrpc: StaticString = "jsonrpc"

@@ -101,6 +101,6 @@ struct LineSplitter {
     }
 
     private func isBlank(_ bytes: [UInt8]) -> Bool {
-        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        bytes.allSatisfy(\.isJSONWhitespace)
     }
 }
