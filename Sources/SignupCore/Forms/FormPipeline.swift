@@ -93,13 +93,6 @@ public final class FormPipeline {
         }
     }
 
-    /// Subscribes to `events` with a closure per event. The same as `events.subscribe(onNext:)`,
-    /// but compiled here for `FormEvent`: called from another module, the generic reactive code
-    /// would otherwise run unspecialised for every event.
-    public func subscribeToEvents(_ onEvent: @escaping (FormEvent) -> Void) -> any Disposable {
-        events.subscribe(onNext: onEvent)
-    }
-
     /// The position of the named field, or nil when the form has no such field.
     public func index(ofField name: String) -> Int? {
         localized.index(ofField: name)

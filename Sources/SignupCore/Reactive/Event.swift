@@ -7,6 +7,7 @@ public enum Event<Element> {
     case completed
 
     /// True for `error` and `completed`, after which a stream says nothing more.
+    @inlinable
     public var isTerminal: Bool {
         if case .next = self { return false }
         return true

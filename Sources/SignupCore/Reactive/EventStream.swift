@@ -4,16 +4,17 @@
 /// Named `EventStream` rather than `Observable` so it never clashes with the Observation module.
 /// All subscriptions live on one serial executor; nothing here takes a lock.
 public struct EventStream<Element> {
-    private let subscribeHandler: (Observer<Element>) -> any Disposable
+    @usableFromInline let subscribeHandler: (Observer<Element>) -> any Disposable
 
     /// Makes a stream from its subscribe function, which starts the work and returns how to stop it.
+    @inlinable
     public init(_ subscribe: @escaping (Observer<Element>) -> any Disposable) {
         subscribeHandler = subscribe
     }
 
     /// Starts a subscription. The observer sees a well-formed sequence: nothing after a terminal
     /// event or after disposal, and a terminal event releases the subscription's resources.
-    @discardableResult
+    @inlinable @discardableResult
     public func subscribe(_ observer: Observer<Element>) -> any Disposable {
         let sink = SubscriptionSink(observer)
         let upstream = subscribeHandler(Observer { event in sink.on(event) })
@@ -22,7 +23,7 @@ public struct EventStream<Element> {
     }
 
     /// Starts a subscription with closures for each kind of event.
-    @discardableResult
+    @inlinable @discardableResult
     public func subscribe(
         onNext: @escaping (Element) -> Void = { _ in },
         onError: @escaping (any Error) -> Void = { _ in },
@@ -39,15 +40,18 @@ public struct EventStream<Element> {
 }
 
 /// Enforces the event grammar for one subscription and releases upstream resources when it ends.
-private final class SubscriptionSink<Element>: Disposable {
-    private var observer: Observer<Element>?
-    private var upstream: (any Disposable)?
-    private var isStopped = false
+@usableFromInline
+final class SubscriptionSink<Element>: Disposable {
+    @usableFromInline var observer: Observer<Element>?
+    @usableFromInline var upstream: (any Disposable)?
+    @usableFromInline var isStopped = false
 
+    @inlinable
     init(_ observer: Observer<Element>) {
         self.observer = observer
     }
 
+    @inlinable
     func on(_ event: Event<Element>) {
         guard !isStopped, let observer else { return }
         if event.isTerminal {
@@ -60,6 +64,7 @@ private final class SubscriptionSink<Element>: Disposable {
         }
     }
 
+    @inlinable
     func attach(_ disposable: any Disposable) {
         if isStopped {
             disposable.dispose()
@@ -68,13 +73,15 @@ private final class SubscriptionSink<Element>: Disposable {
         }
     }
 
+    @inlinable
     func dispose() {
         isStopped = true
         observer = nil
         releaseUpstream()
     }
 
-    private func releaseUpstream() {
+    @inlinable
+    func releaseUpstream() {
         let disposable = upstream
         upstream = nil
         disposable?.dispose()

@@ -15,11 +15,11 @@ final class FormSession {
     func startEvents(to sink: any MessageSink, encoder: MessageEncoder, clock: @escaping () -> Int64) {
         let id = self.id
         let action = pipeline.definition.submit
-        subscription = pipeline.subscribeToEvents { event in
+        subscription = pipeline.events.subscribe(onNext: { event in
             encoder.send(to: sink, conflationKey: Self.conflationKey(of: event, form: id)) {
                 Notifications.write(event, form: id, at: clock(), action: action, to: &$0)
             }
-        }
+        })
     }
 
     private static func conflationKey(of event: FormEvent, form: String) -> ConflationKey? {

@@ -176,13 +176,14 @@ import Testing
         subscription?.dispose()
     }
 
-    @Test func subscribingToEventsWithAClosureSeesWhatTheStreamSends() {
+    /// From another module, as the server subscribes: `EventStream`'s inlinable subscribing code.
+    @Test func aSecondSubscriptionSeesWhatTheFirstDoesUntilItIsDisposed() {
         let scheduler = VirtualTimeScheduler()
         let directory = ScriptedDirectory(script: .init(checkLatency: .fixed(.milliseconds(50))), scheduler: scheduler)
         let form = FormPipeline(definition: .signup, services: FormServices(directory: directory), scheduler: scheduler)
         var viaStream: [FormEvent] = [], viaClosure: [FormEvent] = []
         form.events.subscribe(onNext: { viaStream.append($0) })
-        let subscription = form.subscribeToEvents { viaClosure.append($0) }
+        let subscription = form.events.subscribe(onNext: { viaClosure.append($0) })
         _ = try? form.edit("username", to: "alice")
         _ = try? form.edit("password", to: "secret")
         scheduler.run()
