@@ -23,12 +23,14 @@ struct EndToEnd {
     }
 
     /// Seconds through `signup-rpc --clock virtual` and, unless `withEcho` is false, the echo's
-    /// seconds for the same file.
-    func throughput(edits: Int, forms: Int, fields: [String] = ["username", "password", "repeatedPassword"],
-                    kind: String = "signup", extraArguments: [String] = [], withEcho: Bool = true
+    /// seconds for the same file. The fields in `warmUp` are edited once in every form before the
+    /// edits, which go to `fields`.
+    func throughput(edits: Int, forms: Int, fields: [String] = Workload.signupFields,
+                    kind: String = "signup", extraArguments: [String] = [], warmUp: [String] = [], withEcho: Bool = true
     ) throws -> (rpc: Double, echo: Double?, lines: Int) {
         var workload = Workload()
         workload.open(forms, kind: kind)
+        workload.editEveryField(forms: forms, fields: warmUp)
         workload.edit(edits, forms: forms, fields: fields)
         let file = try workload.write(named: "throughput-\(forms)-\(edits)-\(kind).jsonl", in: folder)
         defer { try? FileManager.default.removeItem(atPath: file) }
@@ -100,7 +102,7 @@ struct EndToEnd {
         opening.open(forms)
         opening.append(#"{"jsonrpc":"2.0","id":"opened","method":"clock.advance","params":{"by":0}}"#)
         var editing = Workload()
-        editing.edit(edits, forms: forms, fields: ["username", "password", "repeatedPassword"])
+        editing.edit(edits, forms: forms, fields: Workload.signupFields)
         editing.append(#"{"jsonrpc":"2.0","id":"edited","method":"clock.advance","params":{"by":0}}"#)
         let child = try ChildProcess(executable, arguments)
         let proceed = DispatchSemaphore(value: 0)

@@ -4,6 +4,8 @@ import SignupCore
 /// The input files the benchmark feeds: JSON-RPC lines built here, reproducibly from a seed.
 struct Workload {
     private(set) var lines: [String] = []
+    /// The `at` of the last edit: edits one virtual millisecond apart, across calls.
+    private var time = 0
 
     /// Opens `count` forms named `<prefix>0`, `<prefix>1`, … of `kind`.
     mutating func open(_ count: Int, kind: String = "signup", prefix: String = "f") {
@@ -16,19 +18,33 @@ struct Workload {
     /// one virtual millisecond apart.
     mutating func edit(_ count: Int, forms: Int, fields: [String], values: [String] = Self.values, prefix: String = "f", seed: UInt64 = 7) {
         var random = SeededGenerator(seed: seed)
-        var time = 0
         for index in 0..<count {
-            time += 1
             let form = Int(random.next() % UInt64(forms))
             let field = fields[index % fields.count]
             let value = values[Int(random.next() % UInt64(values.count))]
-            lines.append(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"\#(prefix)\#(form)","field":"\#(field)","value":"\#(value)","at":\#(time)}}"#)
+            append(edit: field, of: "\(prefix)\(form)", to: value)
         }
+    }
+
+    /// One edit of each of `fields` in every form, form by form: afterwards no form is new, and
+    /// with a long debounce each remotely checked one of them holds a pending check.
+    mutating func editEveryField(forms: Int, fields: [String], value: String = "alice", prefix: String = "f") {
+        for form in 0..<forms {
+            for field in fields { append(edit: field, of: "\(prefix)\(form)", to: value) }
+        }
+    }
+
+    private mutating func append(edit field: String, of form: String, to value: String) {
+        time += 1
+        lines.append(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"\#(form)","field":"\#(field)","value":"\#(value)","at":\#(time)}}"#)
     }
 
     mutating func append(_ line: String) {
         lines.append(line)
     }
+
+    /// The fields of the built-in `signup` kind.
+    static let signupFields = ["username", "password", "repeatedPassword"]
 
     /// A mix of short, long, valid and invalid values for usernames and passwords alike.
     static let values = ["a", "al", "ali", "alic", "alice", "alice1", "bob", "b ob", "carol_", "secret", "secret1", "dave42", "x"]
