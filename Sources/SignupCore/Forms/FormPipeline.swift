@@ -206,7 +206,7 @@ public final class FormPipeline {
 
     /// Sends one change's events to every subscriber: the changed fields in form order, then the
     /// submission, then whether submit is enabled if that changed too.
-    private func send(_ changes: [FormEvent], wasEnabled: Bool) {
+    private func send(_ changes: consuming [FormEvent], wasEnabled: Bool) {
         var events = changes
         let isEnabled = state.submitEnabled
         if isEnabled != wasEnabled { events.append(.submitEnabledChanged(isEnabled)) }
@@ -234,8 +234,10 @@ private final class Subscribers {
     }
 
     func send(_ events: [FormEvent]) {
+        // Over the list as it was when sending began, as an observer may unsubscribe while it is
+        // called; over the events by index, as iterating would copy each (four references) again.
         for subscriber in observers {
-            for event in events { subscriber.observer.onNext(event) }
+            for event in events.indices { subscriber.observer.onNext(events[event]) }
         }
     }
 

@@ -15,7 +15,10 @@ final class FormSession {
     func startEvents(to sink: any MessageSink, encoder: MessageEncoder, clock: @escaping () -> Int64) {
         let id = self.id
         let action = pipeline.definition.submit
-        subscription = pipeline.events.subscribe(onNext: { event in
+        // An observer of its own rather than `subscribe(onNext:)`, whose wrapping closure would
+        // add an object and a copy of the event to every notification.
+        subscription = pipeline.events.subscribe(Observer { event in
+            guard case .next(let event) = event else { return }
             encoder.send(to: sink, conflationKey: Self.conflationKey(of: event, form: id)) {
                 Notifications.write(event, form: id, at: clock(), action: action, to: &$0)
             }

@@ -194,6 +194,38 @@ import Testing
         #expect(viaClosure.count == 4 + 3)
     }
 
+    /// The form sends each change to the subscribers it had when the change began, so one that
+    /// unsubscribes while it is called neither stops nor shifts the others' events.
+    @Test func anObserverThatUnsubscribesWhileCalledLeavesTheOthersEveryEvent() {
+        let scheduler = VirtualTimeScheduler()
+        let form = FormPipeline(definition: .signup, services: FormServices(directory: ScriptedDirectory(scheduler: scheduler)), scheduler: scheduler)
+        _ = try? form.edit("repeatedPassword", to: "secret")
+        var isListening = false
+        var leaving: [String] = [], staying: [String] = [], last: [String] = []
+        var subscription: (any Disposable)?
+        subscription = form.events.subscribe(onNext: { event in
+            guard isListening else { return }
+            leaving.append(Self.name(of: event))
+            subscription?.dispose()
+        })
+        form.events.subscribe(onNext: { if isListening { staying.append(Self.name(of: $0)) } })
+        form.events.subscribe(onNext: { if isListening { last.append(Self.name(of: $0)) } })
+        isListening = true
+        // The password and the repeat that must match it change together.
+        _ = try? form.edit("password", to: "secret")
+        #expect(leaving == ["password ok"])
+        #expect(staying == ["password ok", "repeatedPassword ok"])
+        #expect(last == staying)
+    }
+
+    private static func name(of event: FormEvent) -> String {
+        switch event {
+        case .fieldChanged(let update): "\(update.field) \(update.result.state.rawValue)"
+        case .submitEnabledChanged(let enabled): "submitEnabled \(enabled)"
+        case .submissionChanged(let state): "submission \(state)"
+        }
+    }
+
     @Test func aSnapshotShowsTheCurrentStateForALateView() {
         let harness = FormHarness(script: .init(takenNames: ["bob"]))
         harness.edit(at: 0, "username", "bob")
