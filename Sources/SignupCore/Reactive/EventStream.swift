@@ -42,9 +42,9 @@ public struct EventStream<Element> {
 /// Enforces the event grammar for one subscription and releases upstream resources when it ends.
 @usableFromInline
 final class SubscriptionSink<Element>: Disposable {
+    /// Nil once the subscription has stopped, by a terminal event or by disposal.
     @usableFromInline var observer: Observer<Element>?
     @usableFromInline var upstream: (any Disposable)?
-    @usableFromInline var isStopped = false
 
     @inlinable
     init(_ observer: Observer<Element>) {
@@ -53,9 +53,8 @@ final class SubscriptionSink<Element>: Disposable {
 
     @inlinable
     func on(_ event: Event<Element>) {
-        guard !isStopped, let observer else { return }
+        guard let observer else { return }
         if event.isTerminal {
-            isStopped = true
             self.observer = nil
             observer.on(event)
             releaseUpstream()
@@ -66,7 +65,7 @@ final class SubscriptionSink<Element>: Disposable {
 
     @inlinable
     func attach(_ disposable: any Disposable) {
-        if isStopped {
+        if observer == nil {
             disposable.dispose()
         } else {
             upstream = disposable
@@ -75,7 +74,6 @@ final class SubscriptionSink<Element>: Disposable {
 
     @inlinable
     func dispose() {
-        isStopped = true
         observer = nil
         releaseUpstream()
     }
