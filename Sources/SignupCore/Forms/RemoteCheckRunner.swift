@@ -66,20 +66,10 @@ final class RemoteCheckRunner {
             return
         }
         isAsking = true
-        let subscription = ask(value, version: version)
+        let subscription = ask(value, of: form.services).subscribe(Observer { [self] event in
+            handle(event, for: value, version: version)
+        })
         if isAsking { request = subscription }
-    }
-
-    /// Sends the question and hands its answer, as passed or not, to `handle`. The backend's
-    /// stream is subscribed to as it is, not through `map`: a check is the hottest path to a
-    /// backend, and each operator adds a stream, a sink and two closures to it.
-    private func ask(_ value: String, version: Int) -> any Disposable {
-        switch kind {
-        case .usernameAvailability:
-            form.services.availability.availability(of: value).subscribe(Observer { [self] event in
-                handle(event.map { $0 == .available }, for: value, version: version)
-            })
-        }
     }
 
     private func handle(_ event: Event<Bool>, for value: String, version: Int) {
@@ -100,5 +90,12 @@ final class RemoteCheckRunner {
     private func finish() {
         isAsking = false
         request = nil
+    }
+
+    private func ask(_ value: String, of services: FormServices) -> EventStream<Bool> {
+        switch kind {
+        case .usernameAvailability:
+            return services.availability.availability(of: value).map { $0 == .available }
+        }
     }
 }

@@ -18,6 +18,16 @@ import Testing
         #expect(source.subscriptions == [SubscriptionLog(0, 40)])
     }
 
+    /// `map` and `filter` keep no sink of their own; the subscriber's still stops a source that
+    /// breaks the grammar at its terminal event, and releases it then.
+    @Test func statelessOperatorsStillEndAtTheSourcesTerminalEvent() {
+        let scheduler = VirtualTimeScheduler()
+        let source = HotTestStream(scheduler, [next(10, 1), completed(20), next(30, 2), next(40, 4), failed(50)])
+        let events = run(scheduler) { source.stream.map { $0 * 2 }.filter { $0 > 0 } }
+        #expect(events == [.next(10, 2), .completed(20)])
+        #expect(source.subscriptions == [SubscriptionLog(0, 20)])
+    }
+
     @Test func scanEmitsEveryIntermediateAccumulation() {
         let scheduler = VirtualTimeScheduler()
         let source = HotTestStream(scheduler, [next(10, 1), next(20, 2), next(30, 3), completed(40)])
