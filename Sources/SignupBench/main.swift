@@ -115,11 +115,11 @@ if wanted(6) {
     progress("scaling")
     let scalingEdits = 200_000 / scale
     /// Rows of per-edit cost, each against the first of its series; flat within 1.5× meets the target.
-    /// Each size is run twice, with and without the edits, both after a warm-up that edits every
-    /// field of every form once: the difference is what the edits cost, free of start-up, of
-    /// opening the forms and of their first edits, and of the checks still pending at the end
-    /// (the same in both runs). Every size must do the same work per edit, or the series would
-    /// measure the workload rather than the scaling.
+    /// Each size is run twice, with and without the edits: the difference is what the edits cost,
+    /// free of start-up and of opening the forms. `run` starts both with the same warm-up, editing
+    /// every field of every form once, so first edits and the checks still pending at the end
+    /// cancel out too. Every size must do the same work per edit, or the series would measure
+    /// the workload rather than the scaling.
     func series(_ label: (Int) -> String, baseline: String, _ sizes: [Int], edits: Int,
                 run: (_ size: Int, _ edits: Int) throws -> Double) throws {
         var first: Double?

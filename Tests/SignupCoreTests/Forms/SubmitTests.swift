@@ -205,25 +205,20 @@ import Testing
         var subscription: (any Disposable)?
         subscription = form.events.subscribe(onNext: { event in
             guard isListening else { return }
-            leaving.append(Self.name(of: event))
+            leaving.append(FormHarness.describe(event))
             subscription?.dispose()
         })
-        form.events.subscribe(onNext: { if isListening { staying.append(Self.name(of: $0)) } })
-        form.events.subscribe(onNext: { if isListening { last.append(Self.name(of: $0)) } })
+        form.events.subscribe(onNext: { if isListening { staying.append(FormHarness.describe($0)) } })
+        form.events.subscribe(onNext: { if isListening { last.append(FormHarness.describe($0)) } })
         isListening = true
         // The password and the repeat that must match it change together.
         _ = try? form.edit("password", to: "secret")
-        #expect(leaving == ["password ok"])
-        #expect(staying == ["password ok", "repeatedPassword ok"])
+        #expect(leaving == [#"password v2: ok password.acceptable "Password acceptable""#])
+        #expect(staying == [
+            #"password v2: ok password.acceptable "Password acceptable""#,
+            #"repeatedPassword v2: ok repeatedPassword.matches "Password repeated""#,
+        ])
         #expect(last == staying)
-    }
-
-    private static func name(of event: FormEvent) -> String {
-        switch event {
-        case .fieldChanged(let update): "\(update.field) \(update.result.state.rawValue)"
-        case .submitEnabledChanged(let enabled): "submitEnabled \(enabled)"
-        case .submissionChanged(let state): "submission \(state)"
-        }
     }
 
     @Test func aSnapshotShowsTheCurrentStateForALateView() {
