@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Testing
 @testable import SignupServer
+import SignupCore
 
 extension OutgoingQueue {
     fileprivate func enqueue(_ message: [UInt8], key: ConflationKey?) {
@@ -59,6 +60,62 @@ extension OutgoingQueue {
         let key = ConflationKey(form: "f", topic: "username")
         for index in 0..<1000 { queue.enqueue(Array("u\(index)".utf8), key: key) }
         #expect(queue.takeAll()?.messages.count == 1000)
+    }
+
+    private func notification(_ field: String, version: Int, at: Int64) -> FormNotification {
+        let result = FieldResult(state: .ok, code: "\(field).ok", message: "fine \(version)")
+        return FormNotification(
+            source: FormNotification.Source(form: "f1", action: FormDefinition.signup.submit),
+            event: .fieldChanged(FieldUpdate(field: field, result: result, version: version)), at: at)
+    }
+
+    private func encoded(_ notification: FormNotification) -> String {
+        var writer = JSONWriter()
+        notification.write(to: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    @Test func notificationsLeftForTheWriterAreEncodedInOrderBetweenTheMessagesAroundThem() throws {
+        let queue = OutgoingQueue(conflationThreshold: nil)
+        let first = notification("username", version: 1, at: 5)
+        let second = notification("password", version: 2, at: 7)
+        queue.enqueue(Array("r1".utf8), key: nil)
+        queue.enqueue(first)
+        queue.enqueue(second)
+        queue.enqueue(Array("r2".utf8), key: nil)
+        #expect(queue.queuedBytes == 6 + 2 * OutgoingQueue.deferredNotificationBytes)
+        let batch = try #require(queue.takeAll())
+        var scratch = JSONWriter()
+        var runs: [String] = []
+        #expect(batch.forEachRun(encodingInto: &scratch) { runs.append(String(decoding: $0, as: UTF8.self)); return true })
+        #expect(runs == ["r1\n" + encoded(first) + "\n" + encoded(second) + "\nr2\n"])
+        #expect(encoded(first).hasPrefix(#"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"f1","field":"username","state":"ok","code":"username.ok""#))
+        #expect(queue.queuedBytes == 0)
+    }
+
+    @Test func aLongBatchOfNotificationsIsHandedOverInRunsOfWholeLines() throws {
+        let queue = OutgoingQueue(conflationThreshold: nil)
+        let notifications = (0..<2000).map { notification("username", version: $0, at: Int64($0)) }
+        for (index, notification) in notifications.enumerated() {
+            queue.enqueue(notification)
+            if index.isMultiple(of: 500) { queue.enqueue(Array("r\(index)".utf8), key: nil) }
+        }
+        let batch = try #require(queue.takeAll())
+        var scratch = JSONWriter()
+        var runs: [[UInt8]] = []
+        #expect(batch.forEachRun(encodingInto: &scratch) { runs.append(Array($0)); return true })
+        #expect(runs.count > 1)
+        #expect(runs.allSatisfy { $0.last == 0x0A && $0.count <= OutgoingBatch.encodedRunBytes + 4096 })
+        var expected: [String] = []
+        for (index, notification) in notifications.enumerated() {
+            expected.append(encoded(notification))
+            if index.isMultiple(of: 500) { expected.append("r\(index)") }
+        }
+        #expect(String(decoding: runs.joined(), as: UTF8.self) == expected.joined(separator: "\n") + "\n")
+        // A client that has gone stops the writing at the first run.
+        var offered = 0
+        #expect(!batch.forEachRun(encodingInto: &scratch) { _ in offered += 1; return false })
+        #expect(offered == 1)
     }
 
     @Test func messagesSentWhileTheWriterWaitsWakeItOnceWhenTheDeferredWakeRuns() throws {

@@ -132,6 +132,18 @@ struct JSONWriter: ~Copyable {
         needsComma = false
     }
 
+    /// Appends bytes as they are, such as whole messages already encoded, with no comma around them.
+    mutating func verbatim(_ bytes: UnsafeRawBufferPointer) {
+        if let start = bytes.baseAddress { append(start.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+        needsComma = false
+    }
+
+    /// Ends a line of JSON text: what follows starts a new message.
+    mutating func newline() {
+        append(0x0A)
+        needsComma = false
+    }
+
     /// Writes already-valid JSON text, such as a number's original lexeme.
     mutating func raw(_ text: String) {
         separate()

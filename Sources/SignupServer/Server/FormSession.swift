@@ -12,25 +12,14 @@ final class FormSession {
     }
 
     /// Starts sending the form's events: first its current results, then every change.
-    func startEvents(to sink: any MessageSink, encoder: MessageEncoder, clock: @escaping () -> Int64) {
-        let id = self.id
-        let action = pipeline.definition.submit
+    func startEvents(to sink: any MessageSink, clock: @escaping () -> Int64) {
+        let source = FormNotification.Source(form: id, action: pipeline.definition.submit)
         // An observer of its own rather than `subscribe(onNext:)`, whose wrapping closure would
         // add an object and a copy of the event to every notification.
         subscription = pipeline.events.subscribe(Observer { event in
             guard case .next(let event) = event else { return }
-            encoder.send(to: sink, conflationKey: Self.conflationKey(of: event, form: id)) {
-                Notifications.write(event, form: id, at: clock(), action: action, to: &$0)
-            }
+            sink.send(FormNotification(source: source, event: event, at: clock()))
         })
-    }
-
-    private static func conflationKey(of event: FormEvent, form: String) -> ConflationKey? {
-        switch event {
-        case .fieldChanged(let update): ConflationKey(form: form, topic: update.field)
-        case .submitEnabledChanged: ConflationKey(form: form, topic: "")
-        case .submissionChanged: nil
-        }
     }
 
     func close() {

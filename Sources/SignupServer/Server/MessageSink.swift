@@ -4,10 +4,20 @@ protocol MessageSink: AnyObject {
     /// key while the client is not reading. The key is asked for only by a sink that conflates.
     /// The bytes are the sink's to copy during the call only.
     func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?)
+
+    /// Sends a form's event, in order with the messages sent before and after it. A sink may
+    /// encode it later; by default it is encoded at once.
+    func send(_ notification: FormNotification)
 }
 
 extension MessageSink {
     func send(_ message: [UInt8]) {
         message.withUnsafeBytes { send($0, conflationKey: nil) }
+    }
+
+    func send(_ notification: FormNotification) {
+        var writer = JSONWriter()
+        notification.write(to: &writer)
+        writer.withBytes { send($0, conflationKey: notification.conflationKey) }
     }
 }

@@ -30,7 +30,6 @@ final class Server {
     let logger: Logger
     private let services: FormServices
     private let sink: any MessageSink
-    private let encoder = MessageEncoder()
     private var forms: [String: FormSession] = [:]
     private var localizedForms: [LocalizedFormKey: LocalizedForm] = [:]
     private var nextFormNumber = 1
@@ -544,7 +543,7 @@ final class Server {
         let session = FormSession(id: id, pipeline: pipeline)
         forms[id] = session
         let scheduler = clock.scheduler
-        session.startEvents(to: sink, encoder: encoder) { scheduler.now.milliseconds }
+        session.startEvents(to: sink) { scheduler.now.milliseconds }
         return session
     }
 

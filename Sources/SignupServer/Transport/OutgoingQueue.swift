@@ -11,7 +11,8 @@ struct ConflationKey: Hashable, Sendable {
 /// `conflationThreshold` bytes wait (the client is not keeping up), a newer event with the same
 /// conflation key replaces the older one still waiting (the newer goes to the back, so the order
 /// of causes is kept), which bounds the queue by the number of live fields, not by how much
-/// happens. Without a threshold nothing is ever dropped: output then depends on the input alone.
+/// happens. Without a threshold nothing is ever dropped: output then depends on the input alone,
+/// and notifications may wait unencoded, for the writer thread to encode.
 final class OutgoingQueue: @unchecked Sendable {
     private let conflationThreshold: Int?
     private let condition = NSCondition()
@@ -20,9 +21,12 @@ final class OutgoingQueue: @unchecked Sendable {
     private var spare: OutgoingBuffer?
     /// Ranges of `pending` holding events that newer ones replaced.
     private var dropped: [Range<Int>] = []
+    /// Notifications the writer encodes, each with the position in `pending` its text goes at.
+    private var deferred: [(position: Int, notification: FormNotification)] = []
     /// Where the latest waiting event of each key is in `pending`.
     private var positions: [ConflationKey: Range<Int>] = [:]
-    /// Bytes of the events still to be written; the rest of `pending` is dropped ranges.
+    /// Bytes of the events still to be written (an estimate for each deferred notification); the
+    /// rest of `pending` is dropped ranges.
     private var bytes = 0
     private var isClosed = false
     private var isWriting = false
@@ -70,6 +74,23 @@ final class OutgoingQueue: @unchecked Sendable {
         }
     }
 
+    /// What a deferred notification counts for in `queuedBytes`: about a field result's length.
+    static let deferredNotificationBytes = 200
+
+    /// Keeps a notification for the writer to encode, after everything enqueued before it; only
+    /// for a queue that never conflates.
+    func enqueue(_ notification: FormNotification) {
+        precondition(conflationThreshold == nil, "a conflating queue needs each message's bytes")
+        condition.withLock {
+            deferred.append((pending.count, notification))
+            bytes += Self.deferredNotificationBytes
+            wakeWriterIfIdle()
+        }
+    }
+
+    /// Whether nothing waits to be written. Called with the lock held.
+    private var isEmpty: Bool { pending.isEmpty && deferred.isEmpty }
+
     /// Frees the space of replaced events once it outweighs the live ones, so a client that
     /// stops reading costs memory in proportion to its live fields only. Called with the lock held.
     private func removeDropped() {
@@ -115,16 +136,18 @@ final class OutgoingQueue: @unchecked Sendable {
     /// gives the batch's buffer back with `didWrite(returning:)`.
     func takeAll() -> OutgoingBatch? {
         condition.withLock {
-            while pending.isEmpty && !isClosed {
+            while isEmpty && !isClosed {
                 writerIsWaiting = true
                 condition.wait()
                 writerIsWaiting = false
             }
-            if pending.isEmpty { return nil }
-            let batch = OutgoingBatch(buffer: pending, dropped: dropped.sorted { $0.lowerBound < $1.lowerBound })
+            if isEmpty { return nil }
+            let batch = OutgoingBatch(
+                buffer: pending, dropped: dropped.sorted { $0.lowerBound < $1.lowerBound }, deferred: deferred)
             pending = spare ?? OutgoingBuffer()
             spare = nil
             dropped.removeAll(keepingCapacity: true)
+            deferred.removeAll(keepingCapacity: true)
             positions.removeAll(keepingCapacity: true)
             bytes = 0
             isWriting = true
@@ -136,7 +159,7 @@ final class OutgoingQueue: @unchecked Sendable {
     /// caller may write a message itself; it must then call `didWrite()` or `releaseClaim()`.
     func claimIdleWriter() -> Bool {
         condition.withLock {
-            guard pending.isEmpty, !isWriting, !isClosed else { return false }
+            guard isEmpty, !isWriting, !isClosed else { return false }
             isWriting = true
             return true
         }
@@ -184,7 +207,7 @@ final class OutgoingQueue: @unchecked Sendable {
         condition.withLock {
             // A deferred wake-up may be queued behind the caller; wake the writer now.
             condition.broadcast()
-            while !pending.isEmpty || isWriting { condition.wait() }
+            while !isEmpty || isWriting { condition.wait() }
         }
     }
 
@@ -197,11 +220,38 @@ final class OutgoingQueue: @unchecked Sendable {
 }
 
 /// What the writer takes in one go: messages each followed by `\n`, less the ranges of events
-/// that newer ones replaced.
+/// that newer ones replaced, and notifications still to be encoded in between.
 struct OutgoingBatch: @unchecked Sendable {
     let buffer: OutgoingBuffer
     /// In ascending order.
     let dropped: [Range<Int>]
+    /// In ascending order of position; only in a batch without dropped ranges.
+    let deferred: [(position: Int, notification: FormNotification)]
+
+    /// Above this many bytes, encoded output is handed to `body` before more is encoded.
+    static let encodedRunBytes = 64 << 10
+
+    /// Calls `body` with each run of bytes to write, in order, encoding deferred notifications into
+    /// `scratch` between the buffer's runs, until `body` returns false; returns whether every run
+    /// was taken.
+    func forEachRun(encodingInto scratch: inout JSONWriter, _ body: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        guard !deferred.isEmpty else { return forEachRun(body) }
+        precondition(dropped.isEmpty, "a conflating queue never defers notifications")
+        scratch.removeAll()
+        var start = 0
+        for (position, notification) in deferred {
+            scratch.verbatim(buffer.bytes(in: start..<position))
+            start = position
+            notification.write(to: &scratch)
+            scratch.newline()
+            if scratch.count >= Self.encodedRunBytes {
+                guard scratch.withBytes(body) else { return false }
+                scratch.removeAll()
+            }
+        }
+        scratch.verbatim(buffer.bytes(in: start..<buffer.count))
+        return scratch.count == 0 || scratch.withBytes(body)
+    }
 
     /// Calls `body` with each run of bytes to write, in order, until it returns false; returns
     /// whether every run was taken.

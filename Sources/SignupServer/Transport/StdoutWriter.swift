@@ -17,16 +17,21 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     let queue: OutgoingQueue
     private let fd: Int32
     private let writesDirectlyWhenIdle: Bool
+    private let encodesOnWriterThread: Bool
+    /// Encodes notifications on the sender's thread when the writer does not; used there only.
+    private let encoder = MessageEncoder()
     private let onBrokenPipe: @Sendable () -> Void
 
     /// With the real clock, where timeliness counts, field events are conflated while more than
     /// `lowWater` bytes wait, and a small message that finds nothing waiting is written at once by
     /// the sender when stdout can take it, sparing the writer thread's wake-up. With the virtual
-    /// clock nothing is dropped and output is batched. Other messages sent on `loop` wake the
+    /// clock nothing is dropped, output is batched, and notifications are encoded by the writer
+    /// thread, off the event loop. Other messages sent on `loop` wake the
     /// writer once that loop's current work is done.
     init(fd: Int32, clock: ClockMode, loop: EventLoop, onBrokenPipe: @escaping @Sendable () -> Void) {
         self.fd = fd
         writesDirectlyWhenIdle = clock == .real
+        encodesOnWriterThread = clock == .virtual
         queue = OutgoingQueue(conflationThreshold: clock == .real ? Self.lowWater : nil, deferWake: { loop.execute($0) })
         self.onBrokenPipe = onBrokenPipe
         let thread = Thread { [self] in run() }
@@ -43,6 +48,14 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
             queue.releaseClaim()
         }
         queue.enqueue(message, key: conflationKey())
+    }
+
+    func send(_ notification: FormNotification) {
+        if encodesOnWriterThread {
+            queue.enqueue(notification)
+        } else {
+            encoder.send(to: self, conflationKey: notification.conflationKey) { notification.write(to: &$0) }
+        }
     }
 
     /// POSIX makes pipe writes of up to PIPE_BUF bytes atomic, and Linux reports a pipe writable
@@ -70,8 +83,9 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     }
 
     private func run() {
+        var scratch = JSONWriter(capacity: OutgoingBatch.encodedRunBytes + 4096)
         while let batch = queue.takeAll() {
-            guard batch.forEachRun(write) else { return onBrokenPipe() }
+            guard batch.forEachRun(encodingInto: &scratch, write) else { return onBrokenPipe() }
             queue.didWrite(returning: batch.buffer)
         }
     }
