@@ -18,7 +18,9 @@ public enum CharacterClass: Hashable, Sendable {
 
     /// Whether every character of `value` belongs to this class.
     public func admits(_ value: String) -> Bool {
-        value.unicodeScalars.allSatisfy(contains)
+        // A loop, not `allSatisfy(contains)`: the method reference would allocate on every keystroke.
+        for scalar in value.unicodeScalars where !contains(scalar) { return false }
+        return true
     }
 
     private func contains(_ scalar: Unicode.Scalar) -> Bool {

@@ -7,22 +7,61 @@ public enum FieldState: String, Hashable, Sendable, CaseIterable {
 }
 
 /// What a field shows: its state, a stable machine code with parameters, and a message for people.
+///
+/// The texts sit behind one shared reference: results are rendered once per form kind and locale
+/// and copied several times per keystroke, and each copy then costs one reference count, not three.
 public struct FieldResult: Hashable, Sendable, CustomStringConvertible {
     public var state: FieldState
-    /// A stable identifier such as `username.taken` or `password.tooShort`.
-    public var code: String
-    /// The values the message is built from, such as `["min": 5]`.
-    public var params: [String: JSONValue]
-    public var message: String
+    private var texts: Texts
+
+    private final class Texts: Sendable {
+        let code: String
+        let params: [String: JSONValue]
+        let message: String
+
+        init(code: String, params: [String: JSONValue], message: String) {
+            self.code = code
+            self.params = params
+            self.message = message
+        }
+    }
 
     public init(state: FieldState, code: String, params: [String: JSONValue] = [:], message: String) {
         self.state = state
-        self.code = code
-        self.params = params
-        self.message = message
+        texts = Texts(code: code, params: params, message: message)
+    }
+
+    /// A stable identifier such as `username.taken` or `password.tooShort`.
+    public var code: String {
+        get { texts.code }
+        set { texts = Texts(code: newValue, params: params, message: message) }
+    }
+
+    /// The values the message is built from, such as `["min": 5]`.
+    public var params: [String: JSONValue] {
+        get { texts.params }
+        set { texts = Texts(code: code, params: newValue, message: message) }
+    }
+
+    public var message: String {
+        get { texts.message }
+        set { texts = Texts(code: code, params: params, message: newValue) }
     }
 
     public var isOK: Bool { state == .ok }
+
+    public static func == (lhs: FieldResult, rhs: FieldResult) -> Bool {
+        guard lhs.state == rhs.state else { return false }
+        return lhs.texts === rhs.texts
+            || (lhs.code == rhs.code && lhs.params == rhs.params && lhs.message == rhs.message)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(state)
+        hasher.combine(code)
+        hasher.combine(params)
+        hasher.combine(message)
+    }
 
     public var description: String {
         let parameters = params.isEmpty

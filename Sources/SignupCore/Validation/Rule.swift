@@ -3,7 +3,7 @@ import Foundation
 /// One local check of a field's value, with the message shown when it fails.
 public struct Rule: Hashable, Sendable {
     /// What a rule checks. Lengths count characters as people see them (grapheme clusters).
-    public indirect enum Check: Hashable, Sendable {
+    public enum Check: Hashable, Sendable {
         case minLength(Int)
         case maxLength(Int)
         case allowedCharacters(CharacterClass)
