@@ -110,10 +110,10 @@ final class Server {
     /// Answers a `form.edit` line already read by `FormEditLine`.
     func handle(_ edit: FormEditLine) {
         guard exitCode == nil else { return }
-        let response = answer(id: edit.id, method: "form.edit") { () throws(RPCError) in
+        let response = answer(id: edit.id, method: "form.edit", { () throws(RPCError) in
             try checkAcceptingWork()
             return try self.edit(edit)
-        }
+        }, writing: { $0.write(to: &$1) })
         if let response { respond(response) }
     }
 
@@ -193,10 +193,19 @@ final class Server {
 
     /// Runs a method and returns its response, or nil for a notification (whose failure is logged).
     private func answer(id: RequestID?, method: String, _ run: () throws(RPCError) -> ResultWriter) -> [UInt8]? {
+        answer(id: id, method: method, run, writing: { $0(&$1) })
+    }
+
+    /// As `answer(id:method:_:)`, for a method whose outcome is a value: a keystroke's answer
+    /// then allocates no closure, which matters when it is a notification and nothing is written.
+    private func answer<Outcome>(
+        id: RequestID?, method: String, _ run: () throws(RPCError) -> Outcome,
+        writing write: (Outcome, inout JSONWriter) -> Void
+    ) -> [UInt8]? {
         do throws(RPCError) {
-            let result = try run()
+            let outcome = try run()
             guard let id else { return nil }
-            return Responses.success(id: id, result: result)
+            return Responses.success(id: id) { write(outcome, &$0) }
         } catch {
             guard let id else {
                 logger.warning("notification \(method) failed: \(error.message)")
@@ -385,18 +394,19 @@ final class Server {
         let field = try params.requiredString("field")
         let value = try params.requiredString("value")
         let session = try form(params)
-        return try edit(session, field: field, value: value)
+        let outcome = try edit(session, field: field, value: value)
+        return { outcome.write(to: &$0) }
     }
 
     /// `form.edit` as read by `FormEditLine`: its members already have the right types, so what
     /// is left to check comes in the same order as above.
-    private func edit(_ request: FormEditLine) throws(RPCError) -> ResultWriter {
+    private func edit(_ request: FormEditLine) throws(RPCError) -> EditOutcome {
         if let at = request.at { try advanceToMessageTime(at) }
         let session = try form(named: request.form)
         return try edit(session, field: request.field, value: request.value)
     }
 
-    private func edit(_ session: FormSession, field: String, value: String) throws(RPCError) -> ResultWriter {
+    private func edit(_ session: FormSession, field: String, value: String) throws(RPCError) -> EditOutcome {
         guard let index = session.pipeline.index(ofField: field) else {
             let definition = session.pipeline.definition
             throw .unknownField(field, kind: definition.kind, fields: definition.fields.map(\.name))
@@ -408,9 +418,17 @@ final class Server {
         } catch {
             throw .internalError(error.description)
         }
-        return { result in
+        return EditOutcome(form: session.id, version: version)
+    }
+
+    /// The result of `form.edit`.
+    private struct EditOutcome {
+        let form: String
+        let version: Int
+
+        func write(to result: inout JSONWriter) {
             result.object {
-                $0.key("form"); $0.string(session.id)
+                $0.key("form"); $0.string(form)
                 $0.key("version"); $0.int(version)
             }
         }
