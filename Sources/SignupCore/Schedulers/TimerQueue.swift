@@ -73,27 +73,34 @@ struct TimerQueue {
         }
     }
 
+    // The sifts work on the heap's memory directly: through the array, each comparison copied
+    // its entries out, retaining and releasing their timers.
+
     private mutating func siftUp(_ start: Int) {
-        var child = start
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].runsBefore(heap[parent]) else { return }
-            heap.swapAt(child, parent)
-            child = parent
+        heap.withUnsafeMutableBufferPointer { heap in
+            var child = start
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard heap[child].runsBefore(heap[parent]) else { return }
+                heap.swapAt(child, parent)
+                child = parent
+            }
         }
     }
 
     private mutating func siftDown(_ start: Int) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1
-            guard left < heap.count else { return }
-            var first = left
-            let right = left + 1
-            if right < heap.count && heap[right].runsBefore(heap[left]) { first = right }
-            guard heap[first].runsBefore(heap[parent]) else { return }
-            heap.swapAt(first, parent)
-            parent = first
+        heap.withUnsafeMutableBufferPointer { heap in
+            var parent = start
+            while true {
+                let left = 2 * parent + 1
+                guard left < heap.count else { return }
+                var first = left
+                let right = left + 1
+                if right < heap.count && heap[right].runsBefore(heap[left]) { first = right }
+                guard heap[first].runsBefore(heap[parent]) else { return }
+                heap.swapAt(first, parent)
+                parent = first
+            }
         }
     }
 }
