@@ -23,6 +23,14 @@ public struct FieldDefinition: Hashable, Sendable {
         case none
         /// Unicode compatibility composition, so look-alike forms compare (and hash) equal.
         case nfkc
+
+        @inline(__always)
+        func apply(to value: String) -> String {
+            switch self {
+            case .none: return value
+            case .nfkc: return value.precomposedStringWithCompatibilityMapping
+            }
+        }
     }
 
     public init(
@@ -47,10 +55,7 @@ public struct FieldDefinition: Hashable, Sendable {
 
     /// The value as rules see it.
     public func normalized(_ value: String) -> String {
-        switch normalization {
-        case .none: return value
-        case .nfkc: return value.precomposedStringWithCompatibilityMapping
-        }
+        normalization.apply(to: value)
     }
 
     /// The other fields whose values this field's rules read.

@@ -22,7 +22,11 @@ struct TimerQueue {
 
     private var heap: [Entry] = []
     /// Shared with every timer of this queue, which counts itself here when cancelled.
-    let ledger = CancellationLedger()
+    let ledger: CancellationLedger
+
+    init(ledger: CancellationLedger = CancellationLedger()) {
+        self.ledger = ledger
+    }
 
     var liveCount: Int { heap.count - ledger.cancelledCount }
 
@@ -53,7 +57,7 @@ struct TimerQueue {
     private mutating func dropCancelledTop() {
         while let top = heap.first, top.timer.isFinished {
             removeTop()
-            ledger.cancelledCount -= 1
+            ledger.cancelledCount = ledger.cancelledCount - 1
         }
     }
 

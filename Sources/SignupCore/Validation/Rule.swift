@@ -2,7 +2,8 @@ import Foundation
 
 /// One local check of a field's value, with the message shown when it fails.
 public struct Rule: Hashable, Sendable {
-    /// What a rule checks. Lengths count characters as people see them (grapheme clusters).
+    /// What a rule checks (as `CompiledCheck` runs it). Lengths count characters as people see
+    /// them (grapheme clusters).
     public enum Check: Hashable, Sendable {
         case minLength(Int)
         case maxLength(Int)
@@ -37,11 +38,6 @@ public struct Rule: Hashable, Sendable {
         default: return [:]
         }
     }
-
-    /// Whether `value` passes; `valueOf` gives other fields' normalised values.
-    func passes(_ value: String, valueOf: (String) -> String) -> Bool {
-        check.passes(value, valueOf: valueOf)
-    }
 }
 
 extension Rule.Check {
@@ -50,21 +46,6 @@ extension Rule.Check {
         case .equalsField(let other): return [other]
         case .anyOf(let alternatives): return alternatives.flatMap { $0.flatMap(\.dependencies) }
         default: return []
-        }
-    }
-
-    func passes(_ value: String, valueOf: (String) -> String) -> Bool {
-        switch self {
-        case .minLength(let minimum): return value.count >= minimum
-        case .maxLength(let maximum): return value.count <= maximum
-        case .allowedCharacters(let characterClass): return characterClass.admits(value)
-        case .pattern(let pattern): return RegexCache.matches(pattern, wholly: value)
-        case .notOneOf(let reserved):
-            let folded = value.lowercased()
-            return !reserved.contains { $0.lowercased() == folded }
-        case .equalsField(let other): return value == valueOf(other)
-        case .anyOf(let alternatives):
-            return alternatives.contains { checks in checks.allSatisfy { $0.passes(value, valueOf: valueOf) } }
         }
     }
 }

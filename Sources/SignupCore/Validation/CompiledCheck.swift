@@ -1,0 +1,41 @@
+/// A rule's check made ready for one form: other fields named by position, reserved names folded
+/// once. A keystroke then judges a value without looking a field up by name or lower-casing a list.
+enum CompiledCheck: Sendable {
+    case minLength(Int)
+    case maxLength(Int)
+    case allowedCharacters(CharacterClass)
+    case pattern(String)
+    /// Lower-cased.
+    case notOneOf(Set<String>)
+    /// The position of the other field; nil for a name the form lacks, which reads as empty.
+    case equalsField(Int?)
+    case anyOf([[CompiledCheck]])
+
+    init(_ check: Rule.Check, in definition: FormDefinition) {
+        switch check {
+        case .minLength(let minimum): self = .minLength(minimum)
+        case .maxLength(let maximum): self = .maxLength(maximum)
+        case .allowedCharacters(let characterClass): self = .allowedCharacters(characterClass)
+        case .pattern(let pattern): self = .pattern(pattern)
+        case .notOneOf(let reserved): self = .notOneOf(Set(reserved.map { $0.lowercased() }))
+        case .equalsField(let other): self = .equalsField(definition.index(of: other))
+        case .anyOf(let alternatives):
+            self = .anyOf(alternatives.map { checks in checks.map { CompiledCheck($0, in: definition) } })
+        }
+    }
+
+    /// Whether `value` passes, as `Rule.Check.passes` judges; `valueAt` gives another field's
+    /// normalised value by position.
+    func passes(_ value: String, valueAt: (Int) -> String) -> Bool {
+        switch self {
+        case .minLength(let minimum): return value.count >= minimum
+        case .maxLength(let maximum): return value.count <= maximum
+        case .allowedCharacters(let characterClass): return characterClass.admits(value)
+        case .pattern(let pattern): return RegexCache.matches(pattern, wholly: value)
+        case .notOneOf(let reserved): return !reserved.contains(value.lowercased())
+        case .equalsField(let other): return value == (other.map(valueAt) ?? "")
+        case .anyOf(let alternatives):
+            return alternatives.contains { checks in checks.allSatisfy { $0.passes(value, valueAt: valueAt) } }
+        }
+    }
+}
