@@ -50,4 +50,18 @@ import Testing
         #expect(split([Array("a\n{\"x\"".utf8)]) == ["line a", "truncated"])
         #expect(split([Array("a\n  ".utf8)]) == ["line a"])
     }
+
+    /// Lines found whole in one read are read in place, the others gathered first: both must
+    /// give the same items wherever the reads cut the input.
+    @Test func theItemsDoNotDependOnWhereTheInputIsCut() {
+        let edit = #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"username","value":"ann"}}"#
+        let input: [UInt8] = [0xEF, 0xBB, 0xBF] + Array((edit + "\r\n\n  \n" + String(repeating: "z", count: 120) + "\r\n"
+            + String(repeating: "w", count: 99) + "\r\n" + edit + "\n{\"tail\"").utf8)
+        let whole = split([input], limit: 99, editsMaxDepth: 64)
+        #expect(whole == ["edit username=ann", "oversize", "line " + String(repeating: "w", count: 99), "edit username=ann", "truncated"])
+        for cut in 0...input.count {
+            #expect(split([Array(input[..<cut]), Array(input[cut...])], limit: 99, editsMaxDepth: 64) == whole, "cut at \(cut)")
+        }
+        #expect(split(input.map { [$0] }, limit: 99, editsMaxDepth: 64) == whole)
+    }
 }

@@ -216,7 +216,7 @@ public final class FormPipeline {
 
     private func update(ofField index: Int) -> FieldUpdate {
         let field = state.fields[index]
-        return FieldUpdate(field: definition.fields[index].name, result: field.result, version: field.version)
+        return FieldUpdate(field: localized.definition.fields[index].name, result: field.result, version: field.version)
     }
 }
 
