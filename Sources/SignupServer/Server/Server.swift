@@ -30,7 +30,7 @@ final class Server {
     let logger: Logger
     private let services: FormServices
     private let sink: any MessageSink
-    private var forms: [String: FormSession] = [:]
+    private var forms = FormTable()
     private var localizedForms: [LocalizedFormKey: LocalizedForm] = [:]
     private var nextFormNumber = 1
     private var isInitialized = false
@@ -485,7 +485,7 @@ final class Server {
     private func closeForm(_ params: Params) throws(RPCError) -> ResultWriter {
         try advanceToMessageTime(params)
         let id = try params.string("form") ?? Self.defaultFormID
-        guard let session = forms.removeValue(forKey: id) else { throw .unknownForm(id) }
+        guard let session = forms.remove(id) else { throw .unknownForm(id) }
         session.close()
         return { result in result.object { $0.key("form"); $0.string(id) } }
     }
@@ -559,7 +559,7 @@ final class Server {
             form: localized(definition, in: messages), services: services, scheduler: clock.scheduler,
             debounce: configuration.debounce, initialValues: values, recordID: recordID)
         let session = FormSession(id: id, pipeline: pipeline)
-        forms[id] = session
+        forms.insert(session)
         let scheduler = clock.scheduler
         session.startEvents(to: sink) { scheduler.now.milliseconds }
         return session

@@ -1,0 +1,107 @@
+/// The open forms by id, in an open-addressing table.
+///
+/// Every keystroke looks its form up, and in a `Dictionary` the keyed SipHash of the `String`
+/// id was most of that lookup's cost. Here an id is hashed with FNV-1a, a few instructions a
+/// byte, from a seed drawn per table so that a client cannot pick ids that collide.
+struct FormTable {
+    private struct Slot {
+        let hash: UInt64
+        let session: FormSession
+    }
+
+    /// A power of two in length, never more than half full.
+    private var slots: [Slot?] = Array(repeating: nil, count: 16)
+    private(set) var count = 0
+    private let seed: UInt64
+
+    /// `seed` is for tests, which need the same layout every run.
+    init(seed: UInt64 = .random(in: .min ... .max)) {
+        self.seed = seed
+    }
+
+    subscript(id: String) -> FormSession? {
+        let hash = hash(of: id)
+        var index = Int(truncatingIfNeeded: hash) & (slots.count - 1)
+        while let slot = slots[index] {
+            if slot.hash == hash && slot.session.id == id { return slot.session }
+            index = (index + 1) & (slots.count - 1)
+        }
+        return nil
+    }
+
+    /// Adds a session under its id, which no open form may have.
+    mutating func insert(_ session: FormSession) {
+        precondition(self[session.id] == nil, "form id \(session.id) is already open")
+        if (count + 1) * 2 > slots.count { grow() }
+        place(Slot(hash: hash(of: session.id), session: session))
+        count += 1
+    }
+
+    /// Removes and returns the session with `id`, if one is open.
+    mutating func remove(_ id: String) -> FormSession? {
+        let hash = hash(of: id)
+        let mask = slots.count - 1
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while let slot = slots[index] {
+            if slot.hash == hash && slot.session.id == id {
+                closeGap(at: index)
+                count -= 1
+                return slot.session
+            }
+            index = (index + 1) & mask
+        }
+        return nil
+    }
+
+    mutating func removeAll() {
+        slots = Array(repeating: nil, count: 16)
+        count = 0
+    }
+
+    /// The open sessions, in no particular order.
+    var values: [FormSession] { slots.compactMap { $0?.session } }
+
+    private mutating func place(_ slot: Slot) {
+        var index = Int(truncatingIfNeeded: slot.hash) & (slots.count - 1)
+        while slots[index] != nil { index = (index + 1) & (slots.count - 1) }
+        slots[index] = slot
+    }
+
+    /// Empties a slot, moving later slots of the same run back so that every lookup still finds
+    /// its session before reaching an empty slot (no tombstones to pile up).
+    private mutating func closeGap(at removed: Int) {
+        let mask = slots.count - 1
+        var gap = removed
+        var index = (removed + 1) & mask
+        slots[gap] = nil
+        while let slot = slots[index] {
+            let home = Int(truncatingIfNeeded: slot.hash) & mask
+            // The slot may move into the gap unless its home lies cyclically after the gap and
+            // at or before its own position.
+            let staysPut = gap <= index ? (gap < home && home <= index) : (gap < home || home <= index)
+            if !staysPut {
+                slots[gap] = slot
+                slots[index] = nil
+                gap = index
+            }
+            index = (index + 1) & mask
+        }
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: nil, count: old.count * 2)
+        for case let slot? in old { place(slot) }
+    }
+
+    private func hash(of id: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
+        for byte in id.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        // FNV's low bits mix poorly, and they choose the slot: finish with MurmurHash3's mixer.
+        hash = (hash ^ (hash >> 33)) &* 0xff51_afd7_ed55_8ccd
+        hash = (hash ^ (hash >> 33)) &* 0xc4ce_b9fe_1a85_ec53
+        return hash ^ (hash >> 33)
+    }
+}

@@ -1,0 +1,41 @@
+import Testing
+import SignupCore
+@testable import SignupServer
+
+@Suite struct FormTableTests {
+    private let scheduler = VirtualTimeScheduler()
+
+    private func session(_ id: String) -> FormSession {
+        let services = FormServices(directory: ScriptedDirectory(scheduler: scheduler))
+        return FormSession(id: id, pipeline: FormPipeline(definition: .signup, services: services, scheduler: scheduler))
+    }
+
+    /// Against a `Dictionary` kept alongside: every id, open or closed, is found exactly when the
+    /// dictionary has it, through growth and through removals that shift later slots back. With
+    /// few ids the table stays small and runs of slots often wrap around its end.
+    @Test(arguments: [7, 600], 0..<8 as Range<UInt64>)
+    func findsExactlyTheOpenFormsThroughGrowthAndRemoval(idCount: Int, seed: UInt64) {
+        var table = FormTable(seed: seed)
+        var expected: [String: FormSession] = [:]
+        var random = SeededGenerator(seed: seed)
+        let ids = (0..<idCount).map { "f\($0)" } + ["", "é", "a much longer form id than sixteen bytes"]
+        for round in 0..<4000 {
+            let id = ids.randomElement(using: &random)!
+            if expected[id] == nil, round % 3 != 0 {
+                let opened = session(id)
+                table.insert(opened)
+                expected[id] = opened
+            } else {
+                #expect(table.remove(id) === expected.removeValue(forKey: id))
+            }
+            #expect(table.count == expected.count)
+            if round % 50 == 0 || idCount < 100 {
+                for id in ids { #expect(table[id] === expected[id], "\(id) after round \(round)") }
+            }
+        }
+        #expect(Set(table.values.map(\.id)) == Set(expected.keys))
+        table.removeAll()
+        #expect(table.count == 0)
+        #expect(ids.allSatisfy { table[$0] == nil })
+    }
+}
