@@ -147,7 +147,9 @@ final class OutgoingQueue: @unchecked Sendable {
             pending = spare ?? OutgoingBuffer()
             spare = nil
             dropped.removeAll(keepingCapacity: true)
-            deferred.removeAll(keepingCapacity: true)
+            // Not keeping capacity: the batch holds this storage until written, and storage kept
+            // at a backlog's size would stay resident after it (figure 4's "no growth").
+            deferred = []
             positions.removeAll(keepingCapacity: true)
             bytes = 0
             isWriting = true
