@@ -24,7 +24,7 @@ struct TimerQueue {
     /// Shared with every timer of this queue, which counts itself here when cancelled.
     let ledger: CancellationLedger
 
-    init(ledger: CancellationLedger = CancellationLedger()) {
+    init(ledger: CancellationLedger) {
         self.ledger = ledger
     }
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A field's result from its local rules alone.
 struct LocalVerdict: Equatable {
     /// The local result; `validating` when the value passed and a remote check must decide.

@@ -54,8 +54,7 @@ struct FormTable {
     }
 
     mutating func removeAll() {
-        slots = Array(repeating: nil, count: 16)
-        count = 0
+        self = FormTable(seed: seed)
     }
 
     /// The open sessions, in no particular order.

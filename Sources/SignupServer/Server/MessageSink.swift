@@ -17,6 +17,13 @@ extension MessageSink {
 
     func send(_ notification: FormNotification) {
         var writer = JSONWriter()
+        send(notification, encodingInto: &writer)
+    }
+
+    /// Encodes a notification now, into `writer` (emptied first, so a sender can reuse one and
+    /// allocate nothing), and sends its bytes.
+    func send(_ notification: FormNotification, encodingInto writer: inout JSONWriter) {
+        writer.removeAll()
         notification.write(to: &writer)
         writer.withBytes { send($0, conflationKey: notification.conflationKey) }
     }

@@ -23,10 +23,6 @@ enum InputItem: Sendable {
         }
         return .line(Array(bytes))
     }
-
-    static func line(_ bytes: [UInt8], editsMaxDepth: Int?) -> InputItem {
-        bytes.withUnsafeBufferPointer { line($0, editsMaxDepth: editsMaxDepth) }
-    }
 }
 
 /// Cuts a byte stream into lines. Skips a byte-order mark at the very start and blank lines, and

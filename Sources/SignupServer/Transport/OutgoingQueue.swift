@@ -80,10 +80,13 @@ final class OutgoingQueue: @unchecked Sendable {
     /// edits by 7 % (figure 4).
     static let deferredNotificationBytes = 1024
 
-    /// Keeps a notification for the writer to encode, after everything enqueued before it; only
-    /// for a queue that never conflates.
+    /// Whether notifications may wait unencoded, for the writer to encode: only in a queue that
+    /// never conflates, as conflating replaces one message's bytes with another's.
+    var takesUnencodedNotifications: Bool { conflationThreshold == nil }
+
+    /// Keeps a notification for the writer to encode, after everything enqueued before it.
     func enqueue(_ notification: FormNotification) {
-        precondition(conflationThreshold == nil, "a conflating queue needs each message's bytes")
+        precondition(takesUnencodedNotifications, "a conflating queue needs each message's bytes")
         condition.withLock {
             deferred.append((pending.count, notification))
             bytes += Self.deferredNotificationBytes

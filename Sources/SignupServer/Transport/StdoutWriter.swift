@@ -17,9 +17,8 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     let queue: OutgoingQueue
     private let fd: Int32
     private let writesDirectlyWhenIdle: Bool
-    private let encodesOnWriterThread: Bool
-    /// Encodes notifications on the sender's thread when the writer does not; used there only.
-    private let encoder = MessageEncoder()
+    /// Where a notification is encoded when the queue needs its bytes; used on the sender's thread only.
+    private var scratch = JSONWriter(capacity: 1024)
     private let onBrokenPipe: @Sendable () -> Void
 
     /// With the real clock, where timeliness counts, field events are conflated while more than
@@ -31,7 +30,6 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     init(fd: Int32, clock: ClockMode, loop: EventLoop, onBrokenPipe: @escaping @Sendable () -> Void) {
         self.fd = fd
         writesDirectlyWhenIdle = clock == .real
-        encodesOnWriterThread = clock == .virtual
         queue = OutgoingQueue(conflationThreshold: clock == .real ? Self.lowWater : nil, deferWake: { loop.execute($0) })
         self.onBrokenPipe = onBrokenPipe
         let thread = Thread { [self] in run() }
@@ -51,10 +49,10 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     }
 
     func send(_ notification: FormNotification) {
-        if encodesOnWriterThread {
+        if queue.takesUnencodedNotifications {
             queue.enqueue(notification)
         } else {
-            encoder.send(to: self, conflationKey: notification.conflationKey) { notification.write(to: &$0) }
+            send(notification, encodingInto: &scratch)
         }
     }
 

@@ -34,7 +34,7 @@ final class ServerHarness {
     /// Sends one line (bytes as given) as the stdin reader hands it over, and returns every
     /// message the server sent because of it.
     func send(_ bytes: [UInt8]) -> [String] {
-        server.handle(.line(bytes, editsMaxDepth: server.configuration.limits.maxDepth))
+        bytes.withUnsafeBufferPointer { server.handle(.line($0, editsMaxDepth: server.configuration.limits.maxDepth)) }
         return sink.take()
     }
 
