@@ -13,7 +13,9 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
-        .target(name: "SignupCore", dependencies: ["CSQLite", "CCrypt"]),
+        // libcurl for the HTTP backend, loaded with dlopen on first use (see CCurl.h).
+        .target(name: "CCurl"),
+        .target(name: "SignupCore", dependencies: ["CSQLite", "CCrypt", "CCurl"]),
         .target(name: "SignupServer", dependencies: ["SignupCore"]),
         .executableTarget(name: "SignupRPC", dependencies: ["SignupServer"]),
         .target(name: "CFuzzerDriver"),

@@ -38,6 +38,9 @@ public enum SignupRPCCommand {
                     fail(error.description, exitCode: 78)
                 }
             }
+            if case .http = configuration.backend, let reason = HTTPDirectory.unavailableReason {
+                fail(reason, exitCode: 69)
+            }
             serve(configuration)
         }
     }

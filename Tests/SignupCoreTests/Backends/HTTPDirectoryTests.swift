@@ -127,6 +127,26 @@ import SignupTestSupport
         #expect(server.requests.map(\.method) == ["GET", "GET", "GET", "GET"])
     }
 
+    @Test func aServerThatIsNotListeningIsUnavailable() {
+        let loop = EventLoop(label: "test.http.refused")
+        let http = HTTPDirectory(configuration: .init(
+            availabilityTemplate: "http://127.0.0.1:9/users/{username}", signupURL: URL(string: "http://127.0.0.1:9/signup")!), loop: loop)
+        guard case .failure(.unavailable(let reason)) = answer(loop, { http.availability(of: "anyone") }) else {
+            Issue.record("a refused connection must be backend.unavailable")
+            return
+        }
+        // libcurl's own words, which name where it could not connect.
+        #expect(reason.contains("127.0.0.1"))
+    }
+
+    @Test func answersThatAreNotJSONGiveNoValue() {
+        #expect(HTTPDirectory.jsonValue(from: []) == nil)
+        #expect(HTTPDirectory.jsonValue(from: Array("<html>".utf8)) == nil)
+        #expect(HTTPDirectory.jsonValue(from: Array(#"[1, -2.5e1, "x", null, {"a": [true]}, 12345678901234567890]"#.utf8))
+            == .array([1, -25, "x", .null, .object(["a": .array([true])]), .double(1.2345678901234567e19)]))
+        #expect(HTTPDirectory.jsonValue(from: Array("7".utf8)) == .int(7))
+    }
+
     @Test func aSlowServerTimesOut() throws {
         let server = try LoopbackHTTPServer(Self.route)
         defer { server.stop() }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The application's own server over HTTP, as the GitHubSignup sample checked
 /// `https://github.com/<name>`: a GET whose 404 means "available" and 2xx "taken", and a JSON POST
@@ -34,37 +31,26 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
     public let configuration: Configuration
     private let loop: EventLoop
     private let clock: RealTimeScheduler
-    private let session: URLSession
 
     public init(configuration: Configuration, loop: EventLoop) {
         self.configuration = configuration
         self.loop = loop
         clock = RealTimeScheduler(loop: loop)
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        // The timeout is enforced on the event loop to the millisecond (FoundationNetworking rounds
-        // sub-second timeouts down to none); URLSession's own, in whole seconds, is only a backstop.
-        sessionConfiguration.timeoutIntervalForRequest = Double(configuration.timeout.milliseconds / 1000 + 2)
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: sessionConfiguration)
     }
 
-    deinit {
-        // A session keeps its tasks, their requests and curl's handles until invalidated.
-        session.finishTasksAndInvalidate()
-    }
+    /// Nil when this machine can speak HTTP (libcurl loads); otherwise why not.
+    public static var unavailableReason: String? { HTTPExchange.unavailableReason }
 
     /// The availability URL for a name; nil if the template does not make a URL.
     public func availabilityURL(for username: String) -> URL? {
-        let encoded = username.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? username
-        return URL(string: configuration.availabilityTemplate.replacingOccurrences(of: "{username}", with: encoded))
+        URL(string: configuration.availabilityTemplate.replacingOccurrences(of: "{username}", with: Self.percentEncoded(username)))
     }
 
     public func availability(of username: String) -> EventStream<Availability> {
         guard let url = availabilityURL(for: username) else {
             return .fail(BackendError.unavailable(reason: "the availability URL template does not make a URL"))
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = "GET"
+        let request = HTTPRequest(method: "GET", url: url.absoluteString, timeout: backstop)
         return send(request) { status, _ in
             switch status {
             case 404: return .success(.available)
@@ -75,7 +61,7 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
     }
 
     public func register(username: String, password: String) -> EventStream<RegistrationOutcome> {
-        let request = Self.jsonRequest("POST", configuration.signupURL, ["username": username, "password": password])
+        let request = jsonRequest("POST", configuration.signupURL, ["username": username, "password": password])
         return send(request) { status, body in
             switch status {
             case 200..<300:
@@ -94,7 +80,7 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
         guard let url = configuration.loginURL else {
             return .fail(BackendError.unavailable(reason: "no login URL is configured (--login-url)"))
         }
-        let request = Self.jsonRequest("POST", url, ["username": username, "password": password])
+        let request = jsonRequest("POST", url, ["username": username, "password": password])
         return send(request) { status, body in
             switch status {
             case 200..<300:
@@ -112,7 +98,7 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
     /// POSTs the friend to the collection; a 2xx answer carries the new friend's `id`.
     public func add(_ friend: Friend) -> EventStream<FriendSaveOutcome> {
         guard let url = configuration.friendsURL else { return Self.noFriendsURL }
-        return send(Self.jsonRequest("POST", url, Self.fields(of: friend))) { status, body in
+        return send(jsonRequest("POST", url, Self.fields(of: friend))) { status, body in
             Self.saveOutcome(status: status, body: body, id: nil)
         }
     }
@@ -120,13 +106,12 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
     /// PATCHes `<friendsURL>/<id>` with the friend's details.
     public func update(_ id: String, to friend: Friend) -> EventStream<FriendSaveOutcome> {
         guard let collection = configuration.friendsURL else { return Self.noFriendsURL }
-        let encoded = id.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? id
         var base = collection.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
-        guard let url = URL(string: base + "/" + encoded) else {
+        guard let url = URL(string: base + "/" + Self.percentEncoded(id)) else {
             return .fail(BackendError.unavailable(reason: "the friends URL does not make a URL for id '\(id)'"))
         }
-        return send(Self.jsonRequest("PATCH", url, Self.fields(of: friend))) { status, body in
+        return send(jsonRequest("PATCH", url, Self.fields(of: friend))) { status, body in
             Self.saveOutcome(status: status, body: body, id: id)
         }
     }
@@ -139,7 +124,7 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
         ["firstName": friend.firstName, "lastName": friend.lastName, "phone": friend.phone]
     }
 
-    private static func saveOutcome(status: Int, body: Data, id: String?) -> Result<FriendSaveOutcome, BackendError> {
+    private static func saveOutcome(status: Int, body: [UInt8], id: String?) -> Result<FriendSaveOutcome, BackendError> {
         switch status {
         case 200..<300:
             var answered: String?
@@ -161,18 +146,22 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
         }
     }
 
-    private static func jsonRequest(_ method: String, _ url: URL, _ body: [String: String]) -> URLRequest {
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
-        return request
+    /// libcurl's own timeout: the event loop enforces `timeout` to the millisecond; this only
+    /// ends an exchange whose answer nobody is waiting for any more.
+    private var backstop: TimeSpan { .milliseconds(configuration.timeout.milliseconds + 2000) }
+
+    private func jsonRequest(_ method: String, _ url: URL, _ body: [String: String]) -> HTTPRequest {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding a dictionary of strings cannot fail.
+        let bytes = (try? encoder.encode(body)).map(Array.init) ?? []
+        return HTTPRequest(method: method, url: url.absoluteString, contentType: "application/json", body: bytes, timeout: backstop)
     }
 
-    /// Sends a request and maps its status and body on the event loop; disposal cancels the task.
+    /// Sends a request and maps its status and body on the event loop; disposal cancels the exchange.
     private func send<Value>(
-        _ request: URLRequest,
-        interpret: @escaping (Int, Data) -> Result<Value, BackendError>
+        _ request: HTTPRequest,
+        interpret: @escaping (Int, [UInt8]) -> Result<Value, BackendError>
     ) -> EventStream<Value> {
         let answers = exchange(request)
         return EventStream { observer in
@@ -187,76 +176,50 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
     }
 
     /// One HTTP exchange: emits the status and body on the event loop, or fails with a `BackendError`.
-    private func exchange(_ request: URLRequest) -> EventStream<HTTPAnswer> {
-        let session = self.session
+    private func exchange(_ request: HTTPRequest) -> EventStream<HTTPAnswer> {
         let loop = self.loop
         let clock = self.clock
         let timeout = configuration.timeout
         return EventStream { observer in
             let pending = PendingDelivery<HTTPAnswer>(observer)
             let handoff = UncheckedTransfer(pending)
-            let task = session.dataTask(with: request) { data, response, error in
-                let outcome: Result<HTTPAnswer, BackendError>
-                if let error {
-                    outcome = .failure(Self.backendError(error))
-                } else if let http = response as? HTTPURLResponse {
-                    outcome = .success(HTTPAnswer(status: http.statusCode, body: data ?? Data()))
-                } else {
-                    outcome = .failure(.unavailable(reason: "the answer was not HTTP"))
-                }
+            let exchange = HTTPExchange.start(request) { outcome in
                 loop.execute { handoff.value.deliver(outcome) }
             }
-            task.resume()
             let timer = clock.schedule(after: timeout) {
                 pending.deliver(.failure(.timedOut))
-                task.cancel()
+                exchange.cancel()
             }
             return Disposables.create {
                 timer.dispose()
                 pending.cancel()
-                task.cancel()
+                exchange.cancel()
             }
         }
     }
 
-    private static func backendError(_ error: any Error) -> BackendError {
-        if let urlError = error as? URLError, urlError.code == .timedOut { return .timedOut }
-        return .unavailable(reason: error.localizedDescription)
-    }
-
-    /// RFC 3986's unreserved characters: everything else in a name is percent-encoded.
-    private static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    static func jsonValue(from data: Data) -> JSONValue? {
-        guard !data.isEmpty, let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
-            return nil
-        }
-        return jsonValue(fromFoundation: object)
-    }
-
-    private static func jsonValue(fromFoundation object: Any) -> JSONValue {
-        switch object {
-        case let dictionary as [String: Any]:
-            return .object(dictionary.mapValues(jsonValue(fromFoundation:)))
-        case let array as [Any]:
-            return .array(array.map(jsonValue(fromFoundation:)))
-        case let text as String:
-            return .string(text)
-        case let number as NSNumber:
-            if type(of: object) == Bool.self || String(cString: number.objCType) == "c" { return .bool(number.boolValue) }
-            if let integer = Int64(exactly: number.doubleValue), !String(describing: number).contains(".") {
-                return .int(integer)
+    /// Percent-encodes all but RFC 3986's unreserved characters, for a name or id inside a URL.
+    static func percentEncoded(_ text: String) -> String {
+        var encoded = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                encoded.unicodeScalars.append("%")
+                encoded.unicodeScalars.append(hexDigits[Int(byte >> 4)])
+                encoded.unicodeScalars.append(hexDigits[Int(byte & 0x0F)])
             }
-            return .double(number.doubleValue)
-        default:
-            return .null
         }
+        return encoded
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
+
+    static func jsonValue(from body: [UInt8]) -> JSONValue? {
+        guard !body.isEmpty else { return nil }
+        return try? JSONDecoder().decode(JSONValue.self, from: Data(body))
     }
 }
 
-/// A finished HTTP exchange.
-struct HTTPAnswer: Sendable {
-    var status: Int
-    var body: Data
-}
