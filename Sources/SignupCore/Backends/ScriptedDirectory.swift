@@ -67,9 +67,11 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
 
     private let scheduler: any Scheduler
     private let script: Script
-    private var generator: SeededGenerator
-    private var taken: Set<String>
-    private var free: Set<String>
+    // Unchecked: each access is one call (a draw, a lookup, an insert) that calls out to nothing
+    // of this directory, so none overlaps another; checking cost one or two per availability check.
+    @exclusivity(unchecked) private var generator: SeededGenerator
+    @exclusivity(unchecked) private var taken: Set<String>
+    @exclusivity(unchecked) private var free: Set<String>
     private let failing: Set<String>
     private let refused: Set<String>
     private let tokens: TokenSource

@@ -14,8 +14,11 @@ public final class FormPipeline {
     let scheduler: any Scheduler
     let services: FormServices
 
-    private var values: FormValues
-    private var state: FormState
+    // Unchecked: touched on the scheduler's executor only, through struct methods that call out to
+    // nothing, so no two accesses overlap; the optimizer cannot see that across calls and checked
+    // every access at run time (about 80 instructions each, several per keystroke).
+    @exclusivity(unchecked) private var values: FormValues
+    @exclusivity(unchecked) private var state: FormState
     /// One runner per field with a remote check; nil for the others.
     private var remoteChecks: [RemoteCheckRunner?] = []
     private let record: RecordIdentity
@@ -223,7 +226,8 @@ public final class FormPipeline {
 /// The observers of a form's events, apart from the form so that a subscription need not
 /// reference the form itself.
 private final class Subscribers {
-    private var observers: [(id: Int, observer: Observer<FormEvent>)] = []
+    /// Unchecked: read whole (a copy) or changed by calls that call out to nothing.
+    @exclusivity(unchecked) private var observers: [(id: Int, observer: Observer<FormEvent>)] = []
     private var nextID = 0
 
     func add(_ observer: Observer<FormEvent>) -> any Disposable {

@@ -30,7 +30,9 @@ final class Server {
     let logger: Logger
     private let services: FormServices
     private let sink: any MessageSink
-    private var forms = FormTable()
+    // Unchecked: every access is one call into the table that calls out to nothing (sessions are
+    // closed after they are taken out), so none overlaps another; checking cost one per keystroke.
+    @exclusivity(unchecked) private var forms = FormTable()
     private var localizedForms: [LocalizedFormKey: LocalizedForm] = [:]
     private var nextFormNumber = 1
     private var isInitialized = false

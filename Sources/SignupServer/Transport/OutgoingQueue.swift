@@ -16,18 +16,20 @@ struct ConflationKey: Hashable, Sendable {
 final class OutgoingQueue: @unchecked Sendable {
     private let conflationThreshold: Int?
     private let condition = NSCondition()
-    private var pending = OutgoingBuffer()
+    // The state below is guarded by `condition`. What every message touches is unchecked: each
+    // access is one call that calls out to nothing, under the lock, so none overlaps another.
+    @exclusivity(unchecked) private var pending = OutgoingBuffer()
     /// The buffer the writer gave back, emptied, for the next batch.
     private var spare: OutgoingBuffer?
     /// Ranges of `pending` holding events that newer ones replaced.
     private var dropped: [Range<Int>] = []
     /// Notifications the writer encodes, each with the position in `pending` its text goes at.
-    private var deferred: [(position: Int, notification: FormNotification)] = []
+    @exclusivity(unchecked) private var deferred: [(position: Int, notification: FormNotification)] = []
     /// Where the latest waiting event of each key is in `pending`.
     private var positions: [ConflationKey: Range<Int>] = [:]
     /// Bytes of the events still to be written (an estimate for each deferred notification); the
     /// rest of `pending` is dropped ranges.
-    private var bytes = 0
+    @exclusivity(unchecked) private var bytes = 0
     private var isClosed = false
     private var isWriting = false
     private var writerIsWaiting = false
