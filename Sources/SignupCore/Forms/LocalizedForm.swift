@@ -9,7 +9,12 @@ public final class LocalizedForm: Sendable {
     let validator: LocalValidator
     /// The remote check's rendered answers, for fields that have one.
     let remoteResults: [RemoteCheckResults?]
-    private let fieldIndices: [String: Int]
+    private let fieldNames: [String]
+    /// For forms too large to scan; nil for the others.
+    private let fieldIndices: [String: Int]?
+    /// Up to this many fields a scan finds a name sooner than hashing it (SipHash alone costs more
+    /// than comparing a handful of short names, which mostly differ in length).
+    private static let largestScannedForm = 8
 
     public init(definition: FormDefinition, catalog: MessageCatalog = .english) {
         self.definition = definition
@@ -20,12 +25,19 @@ public final class LocalizedForm: Sendable {
         remoteResults = definition.fields.map { field in
             field.remoteCheck.map { RemoteCheckResults($0, localizer: localizer) }
         }
-        fieldIndices = Dictionary(definition.fields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        fieldNames = definition.fields.map(\.name)
+        fieldIndices = fieldNames.count <= Self.largestScannedForm ? nil
+            : Dictionary(fieldNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The position of the named field, or nil when the form has no such field.
     public func index(ofField name: String) -> Int? {
-        fieldIndices[name]
+        if let fieldIndices { return fieldIndices[name] }
+        let length = name.utf8.count
+        for index in fieldNames.indices where fieldNames[index].utf8.count == length && fieldNames[index] == name {
+            return index
+        }
+        return nil
     }
 }
 

@@ -53,6 +53,18 @@ import Testing
             == "form 'k' defines field 'user' twice; field names must be unique")
     }
 
+    /// Small forms are scanned and large ones hashed; both find each field by its exact name only.
+    @Test(arguments: [3, 8, 9, 40])
+    func fieldsAreFoundByTheirExactName(fieldCount: Int) throws {
+        let names = ["user", "pass"] + (2..<fieldCount).map { "field\($0)" }
+        let definition = try FormDefinition(kind: "k", fields: names.map { FieldDefinition(name: $0) }, submit: register)
+        let form = LocalizedForm(definition: definition)
+        #expect(names.map(form.index(ofField:)) == Array(names.indices))
+        for stranger in ["", "use", "users", "User", "pasz", "field", "field1\u{0}", "fieldé"] {
+            #expect(form.index(ofField: stranger) == nil, "\(stranger)")
+        }
+    }
+
     /// A second form written purely as data runs on the same pipeline code as sign-up.
     @Test func anotherDefinitionRunsOnTheSamePipeline() throws {
         let definition = try FormDefinition(
