@@ -88,9 +88,15 @@ final class StdioService {
     // MARK: Input
 
     private func receive(_ items: [InputItem], isEnd: Bool, done: @escaping @Sendable () -> Void) {
-        pending.removeFirst(nextPending)
+        // Usually everything before has been handled: then the batch's storage is taken as it is,
+        // not copied item by item (which retained and later released every string in it).
+        if nextPending == pending.count {
+            pending = items
+        } else {
+            pending.removeFirst(nextPending)
+            pending += items
+        }
         nextPending = 0
-        pending += items
         pendingIsEnd = isEnd
         pendingDone = done
         process()
@@ -102,7 +108,9 @@ final class StdioService {
         guard !isStopping else { return }
         while nextPending < pending.count {
             if server.isDraining { return waitForDrain() }
-            let item = pending[nextPending]
+            // Moved out, leaving a placeholder with nothing to release, rather than copied.
+            var item = InputItem.truncatedLine
+            swap(&item, &pending[nextPending])
             nextPending += 1
             server.handle(item)
             if let code = server.exitCode { return finish(code) }
