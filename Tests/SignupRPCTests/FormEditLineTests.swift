@@ -17,6 +17,41 @@ import Testing
         #expect(read(#"{"id":"a b","jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"v","at":0}}"#)?.id == .string("a b"))
     }
 
+    @Test func readsTheCanonicalShapeLiterallyAndAlike() throws {
+        let plain = try #require(read(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f1","field":"username","value":"ådå","at":120}}"#))
+        #expect(plain.id == nil && plain.form == "f1" && plain.field == "username" && plain.value == "ådå" && plain.at == 120)
+        let numbered = try #require(read(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"","field":"f","value":""},"id":-42}"#))
+        #expect(numbered.id == .number("-42") && numbered.form == "" && numbered.field == "f" && numbered.value == "" && numbered.at == nil)
+        let named = try #require(read(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"f","value":"v","at":0},"id":"k"}"#))
+        #expect(named.id == .string("k") && named.at == 0)
+    }
+
+    /// Lines that begin in the canonical shape and then leave it, or break a rule, are read member
+    /// by member, which refuses them as it refuses them in any other order.
+    @Test(arguments: [
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"f","value":"a\"b"}}"#,        // an escape
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"f","value":"\u0001"}}"#,     // an escaped control
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"f","value":"v","at":012}}"#,  // a leading zero
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"f","value":"v","at":1.5}}"#,  // a fraction
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"f","value":"v","at":1234567890123456789}}"#,
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"f","value":"v","at":1,"value":"w"}}"#,
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"f","value":"v"},"id":null}"#,
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"f","value":"v"},"id":1,"id":2}"#,
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"f","value":"v"}}}"#,
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"f","value":"v"}"#,
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":null,"field":"f","value":"v"}}"#,
+    ])
+    func leavesBrokenCanonicalLinesToTheFullParser(line: String) {
+        #expect(read(line) == nil)
+    }
+
+    @Test func readsCanonicalLinesWithWhitespaceOrAnotherOrderMemberByMember() throws {
+        let spaced = try #require(read(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"f","value":"v"}} "#))
+        #expect(spaced.form == "f" && spaced.value == "v")
+        let idFirst = try #require(read(#"{"jsonrpc":"2.0","id":3,"method":"form.edit","params":{"form":"f","field":"f","value":"v"}}"#))
+        #expect(idFirst.id == .number("3"))
+    }
+
     @Test(arguments: [
         #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"a\"b"}}"#,          // an escape
         #"{"jsonrpc":"2.0","method":"form.edi\u0074","params":{"field":"f","value":"v"}}"#,        // an escaped name
@@ -46,6 +81,10 @@ import Testing
         bytes[bytes.count - 4] = 0xC3  // a lead byte with no continuation
         #expect(bytes.withUnsafeBufferPointer { FormEditLine.read($0, maxDepth: 64) } == nil)
         #expect(read(#"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"v"}}"#, maxDepth: 1) == nil)
+        var canonical = Array(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"f","value":"x"}}"#.utf8)
+        canonical[canonical.count - 4] = 0xC3
+        #expect(canonical.withUnsafeBufferPointer { FormEditLine.read($0, maxDepth: 64) } == nil)
+        #expect(read(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"f","value":"v"}}"#, maxDepth: 1) == nil)
     }
 
     /// Each exchange runs twice, on two servers: once as written, read directly, and once with

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A `form.edit` request read straight from its line, without building a `JSON` tree: the message
 /// a client sends on every keystroke.
 ///
@@ -6,6 +12,9 @@
 /// and `at`, with `field` and `value` present; strings without escapes; whole numbers in plain
 /// digits. Any other line, including every malformed one, gets nil and goes to the full parser,
 /// so the two paths accept, refuse and answer every line alike.
+///
+/// The shape clients write, members in the specification's order without whitespace, is matched
+/// literally first (about a third of the cost); any other order is then read member by member.
 struct FormEditLine: Sendable {
     var id: RequestID?
     var form: String?
@@ -17,6 +26,8 @@ struct FormEditLine: Sendable {
     /// the full parser counts it) does not allow a request with params.
     static func read(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> FormEditLine? {
         guard maxDepth >= 2 else { return nil }
+        var canonical = Scanner(bytes: line)
+        if let edit = canonical.readCanonicalRequest() { return edit }
         var scanner = Scanner(bytes: line)
         return scanner.readRequest()
     }
@@ -56,6 +67,43 @@ struct FormEditLine: Sendable {
             guard complete, index == bytes.count, sawVersion, sawMethod,
                   let field = params.field, let value = params.value else { return nil }
             return FormEditLine(id: id, form: params.form, field: field, value: value, at: params.at)
+        }
+
+        /// `{"jsonrpc":"2.0","method":"form.edit","params":{"form":…,"field":…,"value":…,"at":…},"id":…}`
+        /// exactly, with `at` and `id` optional; the values are read as `readRequest` reads them.
+        mutating func readCanonicalRequest() -> FormEditLine? {
+            guard skip(Self.canonicalStart), let form = readString(),
+                  skip(Self.canonicalField), let field = readString(),
+                  skip(Self.canonicalValue), let value = readString() else { return nil }
+            var at: Int64?
+            if skip(Self.canonicalAt) {
+                guard let count = readCount() else { return nil }
+                at = count
+            }
+            guard take(UInt8(ascii: "}")) else { return nil }
+            var id: RequestID?
+            if skip(Self.canonicalID) {
+                guard let requestID = readID() else { return nil }
+                id = requestID
+            }
+            guard take(UInt8(ascii: "}")), index == bytes.count else { return nil }
+            return FormEditLine(id: id, form: form, field: field, value: value, at: at)
+        }
+
+        private static let canonicalStart: StaticString = #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"#
+        private static let canonicalField: StaticString = #","field":"#
+        private static let canonicalValue: StaticString = #","value":"#
+        private static let canonicalAt: StaticString = #","at":"#
+        private static let canonicalID: StaticString = #","id":"#
+
+        /// Takes `literal` if the bytes at the cursor are exactly it.
+        @inline(__always)
+        private mutating func skip(_ literal: StaticString) -> Bool {
+            let count = literal.utf8CodeUnitCount
+            guard bytes.count - index >= count, let base = bytes.baseAddress,
+                  memcmp(base + index, literal.utf8Start, count) == 0 else { return false }
+            index += count
+            return true
         }
 
         private struct Params {
