@@ -80,8 +80,7 @@ extension OutgoingQueue {
         let first = notification("username", version: 1, at: 5)
         let second = notification("password", version: 2, at: 7)
         queue.enqueue(Array("r1".utf8), key: nil)
-        queue.enqueue(first)
-        queue.enqueue(second)
+        queue.enqueue(contentsOf: [first, second])
         queue.enqueue(Array("r2".utf8), key: nil)
         #expect(queue.queuedBytes == 6 + 2 * OutgoingQueue.deferredNotificationBytes)
         let batch = try #require(queue.takeAll())
@@ -97,7 +96,7 @@ extension OutgoingQueue {
         let queue = OutgoingQueue(conflationThreshold: nil)
         let notifications = (0..<2000).map { notification("username", version: $0, at: Int64($0)) }
         for (index, notification) in notifications.enumerated() {
-            queue.enqueue(notification)
+            queue.enqueue(contentsOf: [notification])
             if index.isMultiple(of: 500) { queue.enqueue(Array("r\(index)".utf8), key: nil) }
         }
         let batch = try #require(queue.takeAll())

@@ -24,7 +24,7 @@ final class OutgoingQueue: @unchecked Sendable {
     /// Ranges of `pending` holding events that newer ones replaced.
     private var dropped: [Range<Int>] = []
     /// Notifications the writer encodes, each with the position in `pending` its text goes at.
-    @exclusivity(unchecked) private var deferred: [(position: Int, notification: FormNotification)] = []
+    @exclusivity(unchecked) private var deferred: [(position: Int, notifications: [FormNotification])] = []
     /// Where the latest waiting event of each key is in `pending`.
     private var positions: [ConflationKey: Range<Int>] = [:]
     /// Bytes of the events still to be written (an estimate for each deferred notification); the
@@ -86,12 +86,12 @@ final class OutgoingQueue: @unchecked Sendable {
     /// never conflates, as conflating replaces one message's bytes with another's.
     var takesUnencodedNotifications: Bool { conflationThreshold == nil }
 
-    /// Keeps a notification for the writer to encode, after everything enqueued before it.
-    func enqueue(_ notification: FormNotification) {
+    /// Keeps notifications for the writer to encode, after everything enqueued before them.
+    func enqueue(contentsOf notifications: [FormNotification]) {
         precondition(takesUnencodedNotifications, "a conflating queue needs each message's bytes")
         condition.withLock {
-            deferred.append((pending.count, notification))
-            bytes += Self.deferredNotificationBytes
+            deferred.append((pending.count, notifications))
+            bytes += notifications.count * Self.deferredNotificationBytes
             wakeWriterIfIdle()
         }
     }
@@ -235,8 +235,8 @@ struct OutgoingBatch: @unchecked Sendable {
     let buffer: OutgoingBuffer
     /// In ascending order.
     let dropped: [Range<Int>]
-    /// In ascending order of position; only in a batch without dropped ranges.
-    let deferred: [(position: Int, notification: FormNotification)]
+    /// Runs of notifications, in ascending order of position; only in a batch without dropped ranges.
+    let deferred: [(position: Int, notifications: [FormNotification])]
 
     /// Above this many bytes, encoded output is handed to `body` before more is encoded.
     static let encodedRunBytes = 64 << 10
@@ -249,14 +249,16 @@ struct OutgoingBatch: @unchecked Sendable {
         precondition(dropped.isEmpty, "a conflating queue never defers notifications")
         scratch.removeAll()
         var start = 0
-        for (position, notification) in deferred {
+        for (position, notifications) in deferred {
             scratch.verbatim(buffer.bytes(in: start..<position))
             start = position
-            notification.write(to: &scratch)
-            scratch.newline()
-            if scratch.count >= Self.encodedRunBytes {
-                guard scratch.withBytes(body) else { return false }
-                scratch.removeAll()
+            for notification in notifications {
+                notification.write(to: &scratch)
+                scratch.newline()
+                if scratch.count >= Self.encodedRunBytes {
+                    guard scratch.withBytes(body) else { return false }
+                    scratch.removeAll()
+                }
             }
         }
         scratch.verbatim(buffer.bytes(in: start..<buffer.count))

@@ -119,7 +119,7 @@ final class StdioService {
         if pendingIsEnd { return endOfInput() }
         if let done = pendingDone {
             pendingDone = nil
-            writer.queue.whenDrained(below: StdoutWriter.highWater, done)
+            writer.whenDrained(below: StdoutWriter.highWater, done)
         }
     }
 

@@ -15,10 +15,17 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     static let lowWater = 1 << 20
 
     let queue: OutgoingQueue
+    private let loop: EventLoop
     private let fd: Int32
     private let writesDirectlyWhenIdle: Bool
     /// Where a notification is encoded when the queue needs its bytes; used on the sender's thread only.
     private var scratch = JSONWriter(capacity: 1024)
+    /// Notifications sent during the loop's current work, handed to the queue together at its
+    /// end (or before any other message): one lock for them all rather than one each.
+    /// Unchecked: touched on the loop only, by calls that call out to nothing.
+    @exclusivity(unchecked) private var unsent: [FormNotification] = []
+    /// A batch that grows this long is handed over at once.
+    private static let largestUnsentBatch = 1024
     private let onBrokenPipe: @Sendable () -> Void
 
     /// With the real clock, where timeliness counts, field events are conflated while more than
@@ -29,6 +36,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// writer once that loop's current work is done.
     init(fd: Int32, clock: ClockMode, loop: EventLoop, onBrokenPipe: @escaping @Sendable () -> Void) {
         self.fd = fd
+        self.loop = loop
         writesDirectlyWhenIdle = clock == .real
         queue = OutgoingQueue(conflationThreshold: clock == .real ? Self.lowWater : nil, deferWake: { loop.execute($0) })
         self.onBrokenPipe = onBrokenPipe
@@ -38,6 +46,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     }
 
     func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?) {
+        handOverNotifications()
         if writesDirectlyWhenIdle, message.count < Self.atomicWriteSize, queue.claimIdleWriter() {
             if canWriteWithoutBlocking() {
                 writeDirectly(message)
@@ -49,11 +58,24 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     }
 
     func send(_ notification: FormNotification) {
-        if queue.takesUnencodedNotifications {
-            queue.enqueue(notification)
-        } else {
-            send(notification, encodingInto: &scratch)
-        }
+        guard queue.takesUnencodedNotifications else { return send(notification, encodingInto: &scratch) }
+        if unsent.isEmpty { loop.execute { [self] in handOverNotifications() } }
+        unsent.append(notification)
+        if unsent.count >= Self.largestUnsentBatch { handOverNotifications() }
+    }
+
+    /// Hands the notifications sent so far to the queue; on the loop only.
+    func handOverNotifications() {
+        guard !unsent.isEmpty else { return }
+        // The queue takes the array's storage as it is; the next batch starts a new one.
+        queue.enqueue(contentsOf: unsent)
+        unsent = []
+    }
+
+    /// Runs `action` once no more than `limit` bytes wait to be written; on the loop only.
+    func whenDrained(below limit: Int, _ action: @escaping @Sendable () -> Void) {
+        handOverNotifications()
+        queue.whenDrained(below: limit, action)
     }
 
     /// POSIX makes pipe writes of up to PIPE_BUF bytes atomic, and Linux reports a pipe writable
@@ -75,8 +97,9 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         if !written { onBrokenPipe() }
     }
 
-    /// Blocks until everything sent so far is written (or the client has gone).
+    /// Blocks until everything sent so far is written (or the client has gone); on the loop only.
     func flush() {
+        handOverNotifications()
         queue.waitUntilWritten()
     }
 
