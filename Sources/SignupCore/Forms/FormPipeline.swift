@@ -219,7 +219,7 @@ public final class FormPipeline {
 
     private func update(ofField index: Int) -> FieldUpdate {
         let field = state.fields[index]
-        return FieldUpdate(field: localized.definition.fields[index].name, result: field.result, version: field.version)
+        return FieldUpdate(field: localized.fieldNames[index], result: field.result, version: field.version)
     }
 }
 

@@ -9,7 +9,8 @@ public final class LocalizedForm: Sendable {
     let validator: LocalValidator
     /// The remote check's rendered answers, for fields that have one.
     let remoteResults: [RemoteCheckResults?]
-    private let fieldNames: [String]
+    /// The fields' names by position, read on every event without copying their definitions.
+    let fieldNames: [String]
     /// For forms too large to scan; nil for the others.
     private let fieldIndices: [String: Int]?
     /// Up to this many fields a scan finds a name sooner than hashing it (SipHash alone costs more

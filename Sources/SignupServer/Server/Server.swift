@@ -82,8 +82,8 @@ final class Server {
     // MARK: Input
 
     /// Handles one unit of input from the line splitter.
-    func handle(_ item: InputItem) {
-        switch item {
+    func handle(_ item: consuming InputItem) {
+        switch consume item {
         case .line(let bytes): bytes.withUnsafeBufferPointer { handle(line: $0) }
         case .edit(let edit): handle(edit)
         case .oversizeLine: handleOversizeLine()
