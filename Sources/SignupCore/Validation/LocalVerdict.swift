@@ -64,9 +64,11 @@ final class LocalValidator: Sendable {
         }
 
         if value.isEmpty { return verdict(field.empty) }
-        for (check, failure) in field.checks
-        where !check.passes(value, valueAt: { self.fields[$0].normalized(form.values[$0]) }) {
-            return verdict(failure)
+        // By position: iterating the pairs would copy each (and retain its result) on every keystroke.
+        let checks = field.checks
+        for position in checks.indices
+        where !checks[position].check.passes(value, valueAt: { self.fields[$0].normalized(form.values[$0]) }) {
+            return verdict(checks[position].failure)
         }
         if let validating = field.validating { return verdict(validating, remote: true) }
         return verdict(field.success)
