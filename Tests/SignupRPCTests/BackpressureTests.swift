@@ -136,6 +136,24 @@ extension OutgoingQueue {
         #expect(taken.get() == ["a", "b"])
     }
 
+    @Test func notificationsHandedOverWakeAWaitingWriterWithoutADeferredWake() {
+        let wakes = LockedValue<[@Sendable () -> Void]>()
+        wakes.set([])
+        let queue = OutgoingQueue(conflationThreshold: nil, deferWake: { wake in wakes.update { $0?.append(wake) } })
+        let taken = LockedValue<OutgoingBatch>()
+        let writer = Thread { if let batch = queue.takeAll() { taken.set(batch) } }
+        writer.start()
+        while !queue.isWriterWaiting { sched_yield() }
+        let handedOver = notification("username", version: 1, at: 3)
+        queue.enqueue(contentsOf: [handedOver])
+        while taken.get() == nil { sched_yield() }
+        #expect(wakes.get()?.count == 0)
+        var scratch = JSONWriter()
+        var runs: [String] = []
+        #expect(taken.get()!.forEachRun(encodingInto: &scratch) { runs.append(String(decoding: $0, as: UTF8.self)); return true })
+        #expect(runs == [encoded(handedOver) + "\n"])
+    }
+
     @Test func theWritersTurnCanBeClaimedOnlyWhileNothingWaitsOrIsBeingWritten() {
         let queue = OutgoingQueue(conflationThreshold: nil)
         #expect(queue.claimIdleWriter())

@@ -86,13 +86,15 @@ final class OutgoingQueue: @unchecked Sendable {
     /// never conflates, as conflating replaces one message's bytes with another's.
     var takesUnencodedNotifications: Bool { conflationThreshold == nil }
 
-    /// Keeps notifications for the writer to encode, after everything enqueued before them.
+    /// Keeps notifications for the writer to encode, after everything enqueued before them. A
+    /// waiting writer is woken at once: the sender hands them over when its work is done (see
+    /// `StdoutWriter`), so deferring the wake-up would only cost another turn of its executor.
     func enqueue(contentsOf notifications: [FormNotification]) {
         precondition(takesUnencodedNotifications, "a conflating queue needs each message's bytes")
         condition.withLock {
             deferred.append((pending.count, notifications))
             bytes += notifications.count * Self.deferredNotificationBytes
-            wakeWriterIfIdle()
+            if writerIsWaiting { condition.signal() }
         }
     }
 
