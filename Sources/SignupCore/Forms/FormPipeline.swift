@@ -24,7 +24,7 @@ public final class FormPipeline {
     private let record: RecordIdentity
     private var submission: (any Disposable)?
     private var isSubmissionRunning = false
-    private let subscribers = Subscribers()
+    private let receivers = FormReceivers()
     private var isClosed = false
 
     public var definition: FormDefinition { localized.definition }
@@ -92,8 +92,22 @@ public final class FormPipeline {
             }
             for index in state.fields.indices { observer.onNext(.fieldChanged(update(ofField: index))) }
             observer.onNext(.submitEnabledChanged(state.submitEnabled))
-            return subscribers.add(observer)
+            return receivers.add(ObserverReceiver(observer))
         }
+    }
+
+    /// Sends the form's events to `receiver` until the returned disposable is disposed: first the
+    /// current result of every field and whether submit is enabled, then every change, as `events`
+    /// does, but with one call per event and no stream between. The form holds the receiver
+    /// meanwhile. A closed form calls `formDidClose()` at once.
+    public func attach(_ receiver: some FormEventReceiver) -> any Disposable {
+        guard !isClosed else {
+            receiver.formDidClose()
+            return Disposables.empty
+        }
+        for index in state.fields.indices { receiver.receive(.fieldChanged(update(ofField: index))) }
+        receiver.receive(.submitEnabledChanged(state.submitEnabled))
+        return receivers.add(receiver)
     }
 
     /// The position of the named field, or nil when the form has no such field.
@@ -189,7 +203,7 @@ public final class FormPipeline {
         submission = nil
         isSubmissionRunning = false
         running?.dispose()
-        subscribers.completeAll()
+        receivers.closeAll()
     }
 
     /// A remote check's answer for the version it checked.
@@ -214,41 +228,12 @@ public final class FormPipeline {
         let isEnabled = state.submitEnabled
         if isEnabled != wasEnabled { events.append(.submitEnabledChanged(isEnabled)) }
         guard !events.isEmpty else { return }
-        subscribers.send(events)
+        receivers.send(events)
     }
 
     private func update(ofField index: Int) -> FieldUpdate {
         let field = state.fields[index]
         return FieldUpdate(field: localized.fieldNames[index], result: field.result, version: field.version)
-    }
-}
-
-/// The observers of a form's events, apart from the form so that a subscription need not
-/// reference the form itself.
-private final class Subscribers {
-    /// Unchecked: read whole (a copy) or changed by calls that call out to nothing.
-    @exclusivity(unchecked) private var observers: [(id: Int, observer: Observer<FormEvent>)] = []
-    private var nextID = 0
-
-    func add(_ observer: Observer<FormEvent>) -> any Disposable {
-        let id = nextID
-        nextID += 1
-        observers.append((id, observer))
-        return Disposables.create { [self] in observers.removeAll { $0.id == id } }
-    }
-
-    func send(_ events: [FormEvent]) {
-        // Over the list as it was when sending began, as an observer may unsubscribe while it is
-        // called; over the events by index, as iterating would copy each (four references) again.
-        for subscriber in observers {
-            for event in events.indices { subscriber.observer.onNext(events[event]) }
-        }
-    }
-
-    func completeAll() {
-        let finished = observers
-        observers = []
-        finished.forEach { $0.observer.onCompleted() }
     }
 }
 

@@ -6,8 +6,9 @@ protocol MessageSink: AnyObject {
     func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?)
 
     /// Sends a form's event, in order with the messages sent before and after it. A sink may
-    /// encode it later; by default it is encoded at once.
-    func send(_ notification: FormNotification)
+    /// encode it later; by default it is encoded at once. Consumed, so a sink that keeps it
+    /// takes it without a copy.
+    func send(_ notification: consuming FormNotification)
 }
 
 extension MessageSink {
@@ -15,7 +16,7 @@ extension MessageSink {
         message.withUnsafeBytes { send($0, conflationKey: nil) }
     }
 
-    func send(_ notification: FormNotification) {
+    func send(_ notification: consuming FormNotification) {
         var writer = JSONWriter()
         send(notification, encodingInto: &writer)
     }

@@ -57,7 +57,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         queue.enqueue(message, key: conflationKey())
     }
 
-    func send(_ notification: FormNotification) {
+    func send(_ notification: consuming FormNotification) {
         guard queue.takesUnencodedNotifications else { return send(notification, encodingInto: &scratch) }
         if unsent.isEmpty { loop.execute { [self] in handOverNotifications() } }
         unsent.append(notification)

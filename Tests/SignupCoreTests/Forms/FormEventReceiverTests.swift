@@ -1,0 +1,111 @@
+import Testing
+@testable import SignupCore
+
+/// `FormPipeline.attach(_:)`: the same events as `events`, one call each, for hosts of many forms.
+@Suite struct FormEventReceiverTests {
+    /// Logs what it receives, and may run an action on its first event of a change.
+    final class Recorder: FormEventReceiver {
+        let name: String
+        private(set) var log: [String] = []
+        var onReceive: ((FormEvent) -> Void)?
+
+        init(_ name: String) {
+            self.name = name
+        }
+
+        func receive(_ event: FormEvent) {
+            log.append("\(name) \(FormHarness.describe(event))")
+            onReceive?(event)
+        }
+
+        func formDidClose() {
+            log.append("\(name) closed")
+        }
+    }
+
+    private static func makeForm(_ scheduler: VirtualTimeScheduler) -> FormPipeline {
+        FormPipeline(
+            definition: .signup, services: FormServices(directory: ScriptedDirectory(scheduler: scheduler)),
+            scheduler: scheduler, debounce: .zero)
+    }
+
+    @Test func aReceiverGetsTheOpeningStateThenEveryChangeThenTheClose() throws {
+        let scheduler = VirtualTimeScheduler()
+        let form = Self.makeForm(scheduler)
+        let recorder = Recorder("r")
+        let attachment = form.attach(recorder)
+        try form.edit("repeatedPassword", to: "secret")
+        try form.edit("password", to: "secret")
+        try form.edit("username", to: "alice")
+        scheduler.run()
+        form.close()
+        #expect(recorder.log == [
+            "r username v0: empty username.empty \"\"",
+            "r password v0: empty password.empty \"\"",
+            "r repeatedPassword v0: empty repeatedPassword.empty \"\"",
+            "r submitEnabled false",
+            "r repeatedPassword v1: failed repeatedPassword.different field=password \"Password different\"",
+            "r password v2: ok password.acceptable \"Password acceptable\"",
+            "r repeatedPassword v2: ok repeatedPassword.matches \"Password repeated\"",
+            "r username v3: validating username.checking \"Checking availability...\"",
+            "r username v3: ok username.available \"Username available\"",
+            "r submitEnabled true",
+            "r closed",
+        ])
+        attachment.dispose()
+        #expect(recorder.log.count == 11)
+    }
+
+    @Test func aReceiverHearsWhatAnEventsSubscriberHearsInTheSameOrder() throws {
+        let scheduler = VirtualTimeScheduler()
+        let form = Self.makeForm(scheduler)
+        var streamed: [String] = []
+        let subscription = form.events.subscribe(
+            onNext: { streamed.append("r \(FormHarness.describe($0))") }, onCompleted: { streamed.append("r closed") })
+        let recorder = Recorder("r")
+        let attachment = form.attach(recorder)
+        for (field, value) in [("username", "bob"), ("password", "abc"), ("repeatedPassword", "abc"),
+                               ("password", "abcdef"), ("repeatedPassword", "abcdef"), ("username", "bob!")] {
+            try form.edit(field, to: value)
+            scheduler.run()
+        }
+        form.close()
+        #expect(streamed.count == 15)
+        #expect(recorder.log == streamed)
+        subscription.dispose()
+        attachment.dispose()
+    }
+
+    @Test func aReceiverDetachedDuringAChangeHearsNoMoreOfIt() throws {
+        let scheduler = VirtualTimeScheduler()
+        let form = Self.makeForm(scheduler)
+        try form.edit("repeatedPassword", to: "secret")
+        let first = Recorder("first")
+        let second = Recorder("second")
+        _ = form.attach(first)
+        let secondAttachment = form.attach(second)
+        // The password edit changes two fields in one change; the first receiver detaches the
+        // second on hearing the first of them.
+        first.onReceive = { event in
+            if case .fieldChanged(let update) = event, update.field == "password" { secondAttachment.dispose() }
+        }
+        try form.edit("password", to: "secret")
+        try form.edit("password", to: "secret!")
+        #expect(first.log.suffix(3) == [
+            "first password v2: ok password.acceptable \"Password acceptable\"",
+            "first repeatedPassword v2: ok repeatedPassword.matches \"Password repeated\"",
+            "first repeatedPassword v3: failed repeatedPassword.different field=password \"Password different\"",
+        ])
+        #expect(second.log.last == "second submitEnabled false")
+        #expect(second.log.count == 4)
+    }
+
+    @Test func attachingToAClosedFormOnlyTellsItClosed() {
+        let scheduler = VirtualTimeScheduler()
+        let form = Self.makeForm(scheduler)
+        form.close()
+        let recorder = Recorder("r")
+        _ = form.attach(recorder)
+        #expect(recorder.log == ["r closed"])
+    }
+}
