@@ -25,7 +25,7 @@ final class FormReceivers {
     }
 
     /// Sends one change's events to every receiver, each receiver getting them all in order.
-    func send(_ events: [FormEvent]) {
+    func send(_ events: UnsafeBufferPointer<FormEvent>) {
         // Over the list as it was when sending began, as a receiver may detach (itself or another)
         // while it is called; a receiver detached meanwhile hears nothing more.
         let receivers = receivers

@@ -133,16 +133,18 @@ public final class FormPipeline {
         let version = values.version
         let wasEnabled = state.submitEnabled
         let judged = localized.validator.dependents[index]
-        var changed: [FormEvent] = []
-        var toCheck: [(RemoteCheckRunner, LocalVerdict)] = []
-        for field in judged {
-            let verdict = localized.validator.verdict(forField: field, version: version, in: values)
-            if state.apply(verdict, toField: field) { changed.append(.fieldChanged(update(ofField: field))) }
-            if !remoteChecks.isEmpty, let runner = remoteChecks[field] { toCheck.append((runner, verdict)) }
+        ChangeEvents.gathering(capacity: judged.count + 1) { change in
+            for field in judged {
+                let verdict = localized.validator.verdict(forField: field, version: version, in: values)
+                if state.apply(verdict, toField: field) { change.append(.fieldChanged(update(ofField: field))) }
+                if !remoteChecks.isEmpty, let runner = remoteChecks[field] { runner.hold(verdict) }
+            }
+            send(&change, wasEnabled: wasEnabled)
         }
-        send(changed, wasEnabled: wasEnabled)
         // After the local results are out, as a remote answer (even a remembered one) is news about them.
-        for (runner, verdict) in toCheck { runner.restart(with: verdict) }
+        if !remoteChecks.isEmpty {
+            for field in judged { remoteChecks[field]?.restartWithHeldVerdict() }
+        }
         return version
     }
 
@@ -211,24 +213,30 @@ public final class FormPipeline {
         guard !isClosed else { return }
         let wasEnabled = state.submitEnabled
         guard let changed = state.applyRemote(result, toField: index, version: version) else { return }
-        send(changed ? [.fieldChanged(update(ofField: index))] : [], wasEnabled: wasEnabled)
+        ChangeEvents.gathering(capacity: 2) { change in
+            if changed { change.append(.fieldChanged(update(ofField: index))) }
+            send(&change, wasEnabled: wasEnabled)
+        }
     }
 
     private func apply(_ submission: SubmissionState) {
         guard !isClosed else { return }
         let wasEnabled = state.submitEnabled
         let changed = state.apply(submission)
-        send(changed ? [.submissionChanged(submission)] : [], wasEnabled: wasEnabled)
+        ChangeEvents.gathering(capacity: 2) { change in
+            if changed { change.append(.submissionChanged(submission)) }
+            send(&change, wasEnabled: wasEnabled)
+        }
     }
 
-    /// Sends one change's events to every subscriber: the changed fields in form order, then the
-    /// submission, then whether submit is enabled if that changed too.
-    private func send(_ changes: consuming [FormEvent], wasEnabled: Bool) {
-        var events = changes
+    /// Sends one change's events to every receiver: the changed fields in form order, then the
+    /// submission, then whether submit is enabled if that changed too (added here, so `change`
+    /// needs room for one more).
+    private func send(_ change: inout ChangeEvents, wasEnabled: Bool) {
         let isEnabled = state.submitEnabled
-        if isEnabled != wasEnabled { events.append(.submitEnabledChanged(isEnabled)) }
-        guard !events.isEmpty else { return }
-        receivers.send(events)
+        if isEnabled != wasEnabled { change.append(.submitEnabledChanged(isEnabled)) }
+        guard !change.isEmpty else { return }
+        receivers.send(change.events)
     }
 
     private func update(ofField index: Int) -> FieldUpdate {

@@ -13,6 +13,8 @@ final class RemoteCheckRunner {
     /// would move the form's reference counts to a side table and make every retain slower.
     private unowned let form: FormPipeline
     private var remembered: (value: String, result: FieldResult)?
+    /// A verdict judged and not yet acted on: the value to check (nil when none is needed) and its version.
+    private var held: (value: String?, version: Int)?
     private var timer: (any Disposable)?
     private var request: (any Disposable)?
     /// Whether a question is with the backend and not yet answered or cancelled.
@@ -27,10 +29,27 @@ final class RemoteCheckRunner {
     /// The field has a new verdict: drops whatever was pending and, when the verdict asks for it,
     /// checks its value once it has been quiet for the debounce interval.
     func restart(with verdict: LocalVerdict) {
+        restart(checking: verdict.needsRemoteCheck ? verdict.value : nil, version: verdict.version)
+    }
+
+    /// Keeps the field's new verdict until `restartWithHeldVerdict()`: an edit judges its fields,
+    /// sends their results, and only then restarts their checks. A newer verdict replaces an older
+    /// one still held, so a change made from within the sending acts on its own verdict only.
+    func hold(_ verdict: LocalVerdict) {
+        held = (verdict.needsRemoteCheck ? verdict.value : nil, verdict.version)
+    }
+
+    /// Restarts with the verdict `hold(_:)` kept, if one is still held.
+    func restartWithHeldVerdict() {
+        guard let held else { return }
+        self.held = nil
+        restart(checking: held.value, version: held.version)
+    }
+
+    /// Drops whatever was pending and checks `value` (if any) once it has been quiet.
+    private func restart(checking value: String?, version: Int) {
         cancel()
-        guard verdict.needsRemoteCheck else { return }
-        let value = verdict.value
-        let version = verdict.version
+        guard let value else { return }
         if form.debounce > .zero {
             // The timer and the request hold the runner until they end or `cancel()` drops them.
             timer = form.scheduler.schedule(after: form.debounce) { [self] in

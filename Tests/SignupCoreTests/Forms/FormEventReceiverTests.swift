@@ -108,4 +108,27 @@ import Testing
         _ = form.attach(recorder)
         #expect(recorder.log == ["r closed"])
     }
+
+    @Test func anEditMadeWhileAChangeIsSentChecksOnlyTheNewerValue() throws {
+        let scheduler = VirtualTimeScheduler()
+        let directory = ScriptedDirectory(script: .init(checkLatency: .fixed(.milliseconds(10))), scheduler: scheduler)
+        let form = FormPipeline(
+            definition: .signup, services: FormServices(directory: directory), scheduler: scheduler,
+            debounce: .milliseconds(100))
+        let recorder = Recorder("r")
+        _ = form.attach(recorder)
+        // Hearing that "bob" is being checked, the receiver types on: the edit lands while the
+        // first change is still being sent, before that change has restarted the field's check.
+        recorder.onReceive = { event in
+            if case .fieldChanged(let update) = event, update.version == 1 { _ = try? form.edit("username", to: "bobby") }
+        }
+        try form.edit("username", to: "bob")
+        scheduler.run()
+        #expect(Array(recorder.log.dropFirst(4)) == [
+            "r username v1: validating username.checking \"Checking availability...\"",
+            "r username v2: ok username.available \"Username available\"",
+        ])
+        #expect(directory.checkedNames == ["bobby"])
+        #expect(scheduler.now == .origin + .milliseconds(110))
+    }
 }
