@@ -122,19 +122,29 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
 
     public func availability(of username: String) -> EventStream<Availability> {
         EventStream { observer in
-            if self.recordsRequests { self.checkedNames.append(username) }
-            let latency = self.script.checkLatency.sample(using: &self.generator)
-            return self.scheduler.schedule(after: latency) {
-                switch self.verdict(for: username) {
-                case .available:
-                    observer.onNext(.available)
+            self.checkAvailability(of: username) { answer in
+                switch answer {
+                case .success(let availability):
+                    observer.onNext(availability)
                     observer.onCompleted()
-                case .taken:
-                    observer.onNext(.taken)
-                    observer.onCompleted()
-                case .unavailable:
-                    observer.onError(BackendError.unavailable(reason: "scripted server error"))
+                case .failure(let error):
+                    observer.onError(error)
                 }
+            }
+        }
+    }
+
+    /// Answers after the script's latency with a timer and nothing more.
+    public func checkAvailability(
+        of username: String, answer: @escaping (Result<Availability, any Error>) -> Void
+    ) -> any Disposable {
+        if recordsRequests { checkedNames.append(username) }
+        let latency = script.checkLatency.sample(using: &generator)
+        return scheduler.schedule(after: latency) { [self] in
+            switch verdict(for: username) {
+            case .available: answer(.success(.available))
+            case .taken: answer(.success(.taken))
+            case .unavailable: answer(.failure(BackendError.unavailable(reason: "scripted server error")))
             }
         }
     }

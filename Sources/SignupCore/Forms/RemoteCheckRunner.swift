@@ -17,8 +17,22 @@ final class RemoteCheckRunner {
     private var held: (value: String?, version: Int)?
     private var timer: (any Disposable)?
     private var request: (any Disposable)?
+    /// The value (and its version) the debounce timer or the request is about.
+    private var pending: (value: String, version: Int)?
     /// Whether a question is with the backend and not yet answered or cancelled.
     private(set) var isAsking = false
+
+    // Made once per runner and handed to every timer and request, rather than a closure (an
+    // object) per keystroke; `unowned` as the runner holds them, and cancels every timer and
+    // request that holds them before it goes.
+    private lazy var quietPeriodElapsed: () -> Void = { [unowned self] in
+        timer = nil
+        guard let pending else { return }
+        check(pending.value, version: pending.version)
+    }
+    private lazy var answerArrived: (Result<Availability, any Error>) -> Void = { [unowned self] answer in
+        receive(answer)
+    }
 
     init(field: Int, kind: RemoteCheck.Kind, form: FormPipeline) {
         self.field = field
@@ -51,11 +65,8 @@ final class RemoteCheckRunner {
         cancel()
         guard let value else { return }
         if form.debounce > .zero {
-            // The timer and the request hold the runner until they end or `cancel()` drops them.
-            timer = form.scheduler.schedule(after: form.debounce) { [self] in
-                timer = nil
-                check(value, version: version)
-            }
+            pending = (value, version)
+            timer = form.scheduler.schedule(after: form.debounce, quietPeriodElapsed)
         } else {
             check(value, version: version)
         }
@@ -63,6 +74,7 @@ final class RemoteCheckRunner {
 
     /// Cancels the pending or running check, if any.
     func cancel() {
+        pending = nil
         if let request {
             self.request = nil
             isAsking = false
@@ -81,40 +93,36 @@ final class RemoteCheckRunner {
 
     private func check(_ value: String, version: Int) {
         if let remembered, remembered.value == value {
+            pending = nil
             form.receive(remembered.result, forField: field, version: version)
             return
         }
+        pending = (value, version)
         isAsking = true
-        let subscription = ask(value, of: form.services).subscribe(Observer { [self] event in
-            handle(event, for: value, version: version)
-        })
-        if isAsking { request = subscription }
+        let request = ask(value, of: form.services)
+        if isAsking { self.request = request }
     }
 
-    private func handle(_ event: Event<Bool>, for value: String, version: Int) {
+    private func receive(_ answer: Result<Availability, any Error>) {
+        guard let pending else { return }
+        self.pending = nil
+        isAsking = false
+        request = nil
         guard let results = form.localized.remoteResults[field] else { return }
-        switch event {
-        case .next(let passed):
-            let result = passed ? results.passed : results.rejected
-            remembered = (value, result)
-            form.receive(result, forField: field, version: version)
-        case .error:
-            finish()
-            form.receive(results.unavailable, forField: field, version: version)
-        case .completed:
-            finish()
+        switch answer {
+        case .success(let availability):
+            let result = availability == .available ? results.passed : results.rejected
+            remembered = (pending.value, result)
+            form.receive(result, forField: field, version: pending.version)
+        case .failure:
+            form.receive(results.unavailable, forField: field, version: pending.version)
         }
     }
 
-    private func finish() {
-        isAsking = false
-        request = nil
-    }
-
-    private func ask(_ value: String, of services: FormServices) -> EventStream<Bool> {
+    private func ask(_ value: String, of services: FormServices) -> any Disposable {
         switch kind {
         case .usernameAvailability:
-            return services.availability.availability(of: value).map { $0 == .available }
+            return services.availability.checkAvailability(of: value, answer: answerArrived)
         }
     }
 }
