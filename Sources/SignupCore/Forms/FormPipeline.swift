@@ -65,7 +65,7 @@ public final class FormPipeline {
         let values = FormValues(values: fields.map { initialValues[$0.name] ?? "" })
         self.values = values
         let verdicts = fields.indices.map { form.validator.verdict(forField: $0, version: 0, in: values) }
-        state = FormState(verdicts: verdicts)
+        state = FormState(verdicts: verdicts, results: form.results)
         if fields.contains(where: { $0.remoteCheck != nil }) {
             remoteChecks = fields.indices.map { index in
                 fields[index].remoteCheck.map { RemoteCheckRunner(field: index, kind: $0.kind, form: self) }
@@ -209,7 +209,7 @@ public final class FormPipeline {
     }
 
     /// A remote check's answer for the version it checked.
-    func receive(_ result: FieldResult, forField index: Int, version: Int) {
+    func receive(_ result: ResultID, forField index: Int, version: Int) {
         guard !isClosed else { return }
         let wasEnabled = state.submitEnabled
         guard let changed = state.applyRemote(result, toField: index, version: version) else { return }
@@ -241,7 +241,7 @@ public final class FormPipeline {
 
     private func update(ofField index: Int) -> FieldUpdate {
         let field = state.fields[index]
-        return FieldUpdate(field: localized.fieldNames[index], result: field.result, version: field.version)
+        return FieldUpdate(field: localized.fieldNames[index], result: localized.results[field.result], version: field.version)
     }
 }
 

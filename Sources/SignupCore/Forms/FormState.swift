@@ -3,7 +3,8 @@
 /// and new results (no glitch in `submitEnabled`).
 struct FormState {
     struct Field {
-        var result: FieldResult
+        /// In the form's `ResultTable`.
+        var result: ResultID
         /// The edit version of the input `result` judges.
         var version: Int
         /// Whether the field passed its local rules and waits for a remote check of `version`.
@@ -12,15 +13,17 @@ struct FormState {
 
     private(set) var fields: [Field]
     private(set) var submission: SubmissionState = .idle
+    private let results: ResultTable
     /// How many fields are not `ok`, and how many of those are `validating`: kept so that asking
     /// whether submit is enabled costs the same for a form of any size.
     private var notOK: Int
     private var validating = 0
 
-    init(verdicts: [LocalVerdict]) {
+    init(verdicts: [LocalVerdict], results: ResultTable) {
+        self.results = results
         fields = verdicts.map { Field(result: $0.result, version: $0.version, awaitingRemote: $0.needsRemoteCheck) }
-        notOK = fields.count { !$0.result.isOK }
-        validating = fields.count { $0.result.state == .validating }
+        notOK = fields.count { results.state(of: $0.result) != .ok }
+        validating = fields.count { results.state(of: $0.result) == .validating }
     }
 
     var submitEnabled: Bool {
@@ -47,7 +50,7 @@ struct FormState {
 
     /// Takes a remote check's answer for the version it checked; returns nil when the field has
     /// moved on (the answer is stale), else whether its result changed.
-    mutating func applyRemote(_ result: FieldResult, toField index: Int, version: Int) -> Bool? {
+    mutating func applyRemote(_ result: ResultID, toField index: Int, version: Int) -> Bool? {
         guard fields[index].awaitingRemote, fields[index].version == version else { return nil }
         fields[index].awaitingRemote = false
         return setResult(result, ofField: index)
@@ -60,11 +63,12 @@ struct FormState {
         return true
     }
 
-    private mutating func setResult(_ result: FieldResult, ofField index: Int) -> Bool {
+    private mutating func setResult(_ result: ResultID, ofField index: Int) -> Bool {
         let old = fields[index].result
         guard result != old else { return false }
-        notOK += (result.isOK ? 0 : 1) - (old.isOK ? 0 : 1)
-        validating += (result.state == .validating ? 1 : 0) - (old.state == .validating ? 1 : 0)
+        let (state, oldState) = (results.state(of: result), results.state(of: old))
+        notOK += (state == .ok ? 0 : 1) - (oldState == .ok ? 0 : 1)
+        validating += (state == .validating ? 1 : 0) - (oldState == .validating ? 1 : 0)
         fields[index].result = result
         return true
     }

@@ -7,6 +7,8 @@ public final class LocalizedForm: Sendable {
     public let catalog: MessageCatalog
     let localizer: Localizer
     let validator: LocalValidator
+    /// Every result the fields can show, rendered.
+    let results: ResultTable
     /// The remote check's rendered answers, for fields that have one.
     let remoteResults: [RemoteCheckResults?]
     /// The fields' names by position, read on every event without copying their definitions.
@@ -22,10 +24,12 @@ public final class LocalizedForm: Sendable {
         self.catalog = catalog
         let localizer = Localizer(catalog: catalog, definition: definition)
         self.localizer = localizer
-        validator = LocalValidator(definition: definition, localizer: localizer)
+        var results = ResultTable()
+        validator = LocalValidator(definition: definition, localizer: localizer, results: &results)
         remoteResults = definition.fields.map { field in
-            field.remoteCheck.map { RemoteCheckResults($0, localizer: localizer) }
+            field.remoteCheck.map { RemoteCheckResults($0, localizer: localizer, results: &results) }
         }
+        self.results = results
         fieldNames = definition.fields.map(\.name)
         fieldIndices = fieldNames.count <= Self.largestScannedForm ? nil
             : Dictionary(fieldNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
@@ -42,15 +46,15 @@ public final class LocalizedForm: Sendable {
     }
 }
 
-/// What a remote check can answer, rendered in the form's locale.
+/// What a remote check can answer, rendered in the form's locale (in its `ResultTable`).
 struct RemoteCheckResults: Sendable {
-    let passed: FieldResult
-    let rejected: FieldResult
-    let unavailable: FieldResult
+    let passed: ResultID
+    let rejected: ResultID
+    let unavailable: ResultID
 
-    init(_ check: RemoteCheck, localizer: Localizer) {
-        passed = localizer.result(check.passed, .ok)
-        rejected = localizer.result(check.rejected, .failed)
-        unavailable = localizer.result(check.unavailable, .failed)
+    init(_ check: RemoteCheck, localizer: Localizer, results: inout ResultTable) {
+        passed = results.add(localizer.result(check.passed, .ok))
+        rejected = results.add(localizer.result(check.rejected, .failed))
+        unavailable = results.add(localizer.result(check.unavailable, .failed))
     }
 }

@@ -12,7 +12,7 @@ final class RemoteCheckRunner {
     /// rendered answers from there, so an open form stays small. Not `weak`: a weak reference
     /// would move the form's reference counts to a side table and make every retain slower.
     private unowned let form: FormPipeline
-    private var remembered: (value: String, result: FieldResult)?
+    private var remembered: (value: String, result: ResultID)?
     /// A verdict judged and not yet acted on: the value to check (nil when none is needed) and its version.
     private var held: (value: String?, version: Int)?
     private var timer: (any Disposable)?

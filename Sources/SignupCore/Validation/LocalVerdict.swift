@@ -1,7 +1,8 @@
 /// A field's result from its local rules alone.
 struct LocalVerdict: Equatable {
-    /// The local result; `validating` when the value passed and a remote check must decide.
-    var result: FieldResult
+    /// The local result (in the form's `ResultTable`); `validating` when the value passed and a
+    /// remote check must decide.
+    var result: ResultID
     /// The edit version of the newest value this verdict read.
     var version: Int
     var needsRemoteCheck: Bool
@@ -11,8 +12,9 @@ struct LocalVerdict: Equatable {
 
 /// Runs each field's local rules over a form's values.
 ///
-/// Every result a field can show locally is rendered once, up front (rule params are fixed per
-/// rule), and an edit re-judges only the edited field and the fields whose rules read it.
+/// Every result a field can show locally is rendered once, up front, into the form's
+/// `ResultTable` (rule params are fixed per rule), and an edit re-judges only the edited field and
+/// the fields whose rules read it.
 final class LocalValidator: Sendable {
     /// For each field, the fields to judge again when its value changes: itself and every field
     /// whose rules read it, in form order.
@@ -24,20 +26,21 @@ final class LocalValidator: Sendable {
     private final class Field: Sendable {
         let normalization: FieldDefinition.Normalization
         /// The field's rules, in order, each with the result shown when it is the first to fail.
-        let checks: [(check: CompiledCheck, failure: FieldResult)]
-        let empty: FieldResult
-        let success: FieldResult
+        let checks: [(check: CompiledCheck, failure: ResultID)]
+        let empty: ResultID
+        let success: ResultID
         /// Shown while a remote check decides; nil for a field without one.
-        let validating: FieldResult?
+        let validating: ResultID?
 
-        init(_ field: FieldDefinition, in definition: FormDefinition, localizer: Localizer) {
+        init(_ field: FieldDefinition, in definition: FormDefinition, localizer: Localizer, results: inout ResultTable) {
             normalization = field.normalization
             checks = field.rules.map { rule in
-                (CompiledCheck(rule.check, in: definition), localizer.result(rule.failure, .failed, rule.failureParams))
+                (CompiledCheck(rule.check, in: definition),
+                 results.add(localizer.result(rule.failure, .failed, rule.failureParams)))
             }
-            empty = field.isRequired ? localizer.result(field.emptyMessage, .empty) : localizer.result(field.successMessage, .ok)
-            success = localizer.result(field.successMessage, .ok)
-            validating = field.remoteCheck.map { localizer.result($0.validating, .validating) }
+            success = results.add(localizer.result(field.successMessage, .ok))
+            empty = field.isRequired ? results.add(localizer.result(field.emptyMessage, .empty)) : success
+            validating = field.remoteCheck.map { results.add(localizer.result($0.validating, .validating)) }
         }
 
         func normalized(_ value: String) -> String {
@@ -45,21 +48,25 @@ final class LocalValidator: Sendable {
         }
     }
 
-    init(definition: FormDefinition, localizer: Localizer) {
+    init(definition: FormDefinition, localizer: Localizer, results: inout ResultTable) {
         let dependencies = definition.fields.map { field in
             Set(field.dependencies.compactMap { definition.index(of: $0) })
         }
         dependents = definition.fields.indices.map { changed in
             definition.fields.indices.filter { $0 == changed || dependencies[$0].contains(changed) }
         }
-        fields = definition.fields.map { Field($0, in: definition, localizer: localizer) }
+        var fields: [Field] = []
+        for field in definition.fields {
+            fields.append(Field(field, in: definition, localizer: localizer, results: &results))
+        }
+        self.fields = fields
     }
 
     /// Judges one field's current value; `version` is the edit version the verdict carries.
     func verdict(forField index: Int, version: Int, in form: FormValues) -> LocalVerdict {
         let field = fields[index]
         let value = field.normalized(form.values[index])
-        func verdict(_ result: FieldResult, remote: Bool = false) -> LocalVerdict {
+        func verdict(_ result: ResultID, remote: Bool = false) -> LocalVerdict {
             LocalVerdict(result: result, version: version, needsRemoteCheck: remote, value: value)
         }
 

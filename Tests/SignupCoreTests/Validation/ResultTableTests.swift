@@ -1,0 +1,27 @@
+import Testing
+@testable import SignupCore
+
+@Suite struct ResultTableTests {
+    @Test func equalResultsShareAPositionAndDifferentOnesDoNot() {
+        var table = ResultTable()
+        let ok = table.add(FieldResult(state: .ok, code: "name.ok", message: "Fine"))
+        let failed = table.add(FieldResult(state: .failed, code: "name.ok", message: "Fine"))
+        let sameOK = table.add(FieldResult(state: .ok, code: "name.ok", message: "Fine"))
+        let withParams = table.add(FieldResult(state: .ok, code: "name.ok", params: ["min": .int(5)], message: "Fine"))
+        let otherMessage = table.add(FieldResult(state: .ok, code: "name.ok", message: "Good"))
+        #expect(sameOK == ok)
+        #expect(Set([ok, failed, withParams, otherMessage]).count == 4)
+        #expect(table[withParams] == FieldResult(state: .ok, code: "name.ok", params: ["min": .int(5)], message: "Fine"))
+        #expect([ok, failed, otherMessage].map(table.state(of:)) == [.ok, .failed, .ok])
+    }
+
+    @Test func aFormNamesEachResultByItsPositionInItsTable() throws {
+        let form = LocalizedForm(definition: .signup)
+        let username = try #require(form.remoteResults[0])
+        #expect([username.passed, username.rejected, username.unavailable].map { form.results[$0].code } == [
+            "username.available", "username.taken", "backend.unavailable",
+        ])
+        #expect(form.results.state(of: username.rejected) == .failed)
+        #expect(form.remoteResults[1] == nil && form.remoteResults[2] == nil)
+    }
+}
