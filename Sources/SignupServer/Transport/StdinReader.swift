@@ -9,13 +9,13 @@ final class StdinReader: Sendable {
     private let maxLineBytes: Int
     private let editsMaxDepth: Int?
     private let slots = DispatchSemaphore(value: 4)
-    private let deliver: @Sendable (_ items: [InputItem], _ isEnd: Bool, _ done: @escaping @Sendable () -> Void) -> Void
+    private let deliver: @Sendable (_ batch: InputBatch, _ isEnd: Bool, _ done: @escaping @Sendable () -> Void) -> Void
 
     /// `deliver` runs on the reader thread; it must hand the items to the loop and call `done`
     /// there once they have been handled.
     /// `editsMaxDepth`, when given, has `form.edit` lines read here too (see `LineSplitter`).
     init(fd: Int32 = 0, maxLineBytes: Int, editsMaxDepth: Int? = nil,
-         deliver: @escaping @Sendable (_ items: [InputItem], _ isEnd: Bool, _ done: @escaping @Sendable () -> Void) -> Void) {
+         deliver: @escaping @Sendable (_ batch: InputBatch, _ isEnd: Bool, _ done: @escaping @Sendable () -> Void) -> Void) {
         self.fd = fd
         self.maxLineBytes = maxLineBytes
         self.editsMaxDepth = editsMaxDepth
@@ -39,17 +39,37 @@ final class StdinReader: Sendable {
             var items: [InputItem] = []
             if count <= 0 {
                 splitter.finish(into: &items)
-                hand(items, isEnd: true)
+                hand(consume items, isEnd: true)
                 return
             }
             splitter.feed(UnsafeBufferPointer(start: buffer, count: count), into: &items)
-            if !items.isEmpty { hand(items, isEnd: false) }
+            if !items.isEmpty { hand(consume items, isEnd: false) }
         }
     }
 
-    private func hand(_ items: [InputItem], isEnd: Bool) {
+    private func hand(_ items: consuming [InputItem], isEnd: Bool) {
         slots.wait()
         let slots = self.slots
-        deliver(items, isEnd) { slots.signal() }
+        deliver(InputBatch(items), isEnd) { slots.signal() }
+    }
+}
+
+/// The items of one read, handed from the reading thread to the loop, which takes them once.
+/// A box, so that the array reaches the loop as its only owner: captured by the closure that
+/// carries it there, it would be shared, and the loop's first change to it would copy every item.
+final class InputBatch: @unchecked Sendable {
+    // Unchecked Sendable: filled on the reading thread before it is handed over, and touched only
+    // on the loop after that (the hand-over through the loop's queue orders the two).
+    private var items: [InputItem]
+
+    init(_ items: consuming [InputItem]) {
+        self.items = items
+    }
+
+    /// The items, leaving the batch empty.
+    func take() -> [InputItem] {
+        var taken: [InputItem] = []
+        swap(&taken, &items)
+        return taken
     }
 }

@@ -75,11 +75,11 @@ final class StdioService {
         // With the virtual clock throughput matters more, so reading goes on while the loop works.
         let handsOverSynchronously = server.configuration.clock == .real
         let limits = server.configuration.limits
-        let reader = StdinReader(maxLineBytes: limits.maxLineBytes, editsMaxDepth: limits.maxDepth) { items, isEnd, done in
+        let reader = StdinReader(maxLineBytes: limits.maxLineBytes, editsMaxDepth: limits.maxDepth) { batch, isEnd, done in
             if handsOverSynchronously {
-                loop.sync { transfer.value.receive(items, isEnd: isEnd, done: done) }
+                loop.sync { transfer.value.receive(batch.take(), isEnd: isEnd, done: done) }
             } else {
-                loop.execute { transfer.value.receive(items, isEnd: isEnd, done: done) }
+                loop.execute { transfer.value.receive(batch.take(), isEnd: isEnd, done: done) }
             }
         }
         reader.start()
@@ -87,11 +87,11 @@ final class StdioService {
 
     // MARK: Input
 
-    private func receive(_ items: [InputItem], isEnd: Bool, done: @escaping @Sendable () -> Void) {
+    private func receive(_ items: consuming [InputItem], isEnd: Bool, done: @escaping @Sendable () -> Void) {
         // Usually everything before has been handled: then the batch's storage is taken as it is,
         // not copied item by item (which retained and later released every string in it).
         if nextPending == pending.count {
-            pending = items
+            pending = consume items
         } else {
             pending.removeFirst(nextPending)
             pending += items
