@@ -54,7 +54,8 @@ public enum SubmissionState: Hashable, Sendable {
 /// order, then the submission state, then whether submit is enabled.
 public enum FormEvent: Hashable, Sendable {
     case fieldChanged(FieldUpdate)
-    case submissionChanged(SubmissionState)
+    // Indirect: rare, and its payload is large; boxed, it leaves a field event cheap to copy.
+    indirect case submissionChanged(SubmissionState)
     case submitEnabledChanged(Bool)
 }
 
