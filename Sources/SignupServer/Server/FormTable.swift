@@ -94,13 +94,22 @@ struct FormTable {
     }
 
     private func hash(of id: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
-        for byte in id.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
+        // Over the bytes in place where the string has them so (native strings do, small ones
+        // too): stepping through the UTF-8 view cost several times as much per byte.
+        let start: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
+        var hash = id.utf8.withContiguousStorageIfAvailable { Self.fnv1a($0, from: start) }
+            ?? Self.fnv1a(id.utf8, from: start)
         // FNV's low bits mix poorly, and they choose the slot: finish with MurmurHash3's mixer.
         hash = (hash ^ (hash >> 33)) &* 0xff51_afd7_ed55_8ccd
         hash = (hash ^ (hash >> 33)) &* 0xc4ce_b9fe_1a85_ec53
         return hash ^ (hash >> 33)
+    }
+
+    private static func fnv1a(_ bytes: some Sequence<UInt8>, from start: UInt64) -> UInt64 {
+        var hash = start
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return hash
     }
 }
