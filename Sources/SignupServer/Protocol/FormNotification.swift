@@ -3,8 +3,11 @@ import SignupCore
 /// A form's event as a notification still to be encoded, so that a sink may encode it later and
 /// on another thread (the writer's, with the virtual clock) rather than on the event loop.
 struct FormNotification: Sendable {
-    /// The form the event is about, shared by all of that form's notifications.
-    final class Source: Sendable {
+    /// The form the event is about, shared by all of that form's notifications. Not final, so
+    /// that the object sending a form's notifications can be their source too (one object per
+    /// form an event touches, not two). Unchecked: immutable, and subclasses add only state the
+    /// writer never reads.
+    class Source: @unchecked Sendable {
         let form: String
         let action: SubmitAction
 

@@ -13,8 +13,8 @@ final class FormSession {
 
     /// Starts sending the form's events: first its current results, then every change.
     func startEvents(to sink: any MessageSink, clock: @escaping () -> Int64) {
-        let source = FormNotification.Source(form: id, action: pipeline.definition.submit)
-        attachment = pipeline.attach(NotificationSender(source: source, sink: sink, clock: clock))
+        let sender = NotificationSender(form: id, action: pipeline.definition.submit, sink: sink, clock: clock)
+        attachment = pipeline.attach(sender)
     }
 
     func close() {
@@ -24,21 +24,22 @@ final class FormSession {
     }
 }
 
-/// Turns a form's events into notifications for the sink. Apart from the session, so that the
-/// form holding it does not hold the session that holds the form.
-private final class NotificationSender: FormEventReceiver {
-    private let source: FormNotification.Source
+/// Turns a form's events into notifications for the sink, and is their source. Apart from the
+/// session, so that the form holding it does not hold the session that holds the form.
+private final class NotificationSender: FormNotification.Source, FormEventReceiver, @unchecked Sendable {
+    // Unchecked Sendable: the writer reads only the source's immutable part; the loop alone calls
+    // `receive`, which reads `sink` and `clock`.
     private let sink: any MessageSink
     private let clock: () -> Int64
 
-    init(source: FormNotification.Source, sink: any MessageSink, clock: @escaping () -> Int64) {
-        self.source = source
+    init(form: String, action: SubmitAction, sink: any MessageSink, clock: @escaping () -> Int64) {
         self.sink = sink
         self.clock = clock
+        super.init(form: form, action: action)
     }
 
     func receive(_ event: FormEvent) {
-        sink.send(FormNotification(source: source, event: event, at: clock()))
+        sink.send(FormNotification(source: self, event: event, at: clock()))
     }
 
     func formDidClose() {}

@@ -131,4 +131,28 @@ import Testing
         #expect(directory.checkedNames == ["bobby"])
         #expect(scheduler.now == .origin + .milliseconds(110))
     }
+
+    @Test func aReceiverAttachedDuringAChangeHearsFromTheNextChangeOn() throws {
+        let scheduler = VirtualTimeScheduler()
+        let form = Self.makeForm(scheduler)
+        let first = Recorder("first")
+        let late = Recorder("late")
+        let firstAttachment = form.attach(first)
+        try form.edit("repeatedPassword", to: "secret")
+        // On the password's event the first receiver leaves and a new one attaches; the new one
+        // hears its opening state at once, then nothing more of the change being sent.
+        first.onReceive = { event in
+            if case .fieldChanged(let update) = event, update.field == "password" {
+                firstAttachment.dispose()
+                _ = form.attach(late)
+            }
+        }
+        try form.edit("password", to: "secret")
+        try form.edit("username", to: "bob!")
+        #expect(first.log.last == "first password v2: ok password.acceptable \"Password acceptable\"")
+        #expect(Array(late.log.dropFirst(4)) == [
+            "late username v3: failed username.invalidCharacters \"Username can only contain numbers or digits\"",
+        ])
+        #expect(late.log[1] == "late password v2: ok password.acceptable \"Password acceptable\"")
+    }
 }
