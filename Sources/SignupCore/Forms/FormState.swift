@@ -3,6 +3,7 @@
 /// and new results (no glitch in `submitEnabled`).
 struct FormState {
     struct Field {
+        var value: String
         /// In the form's `ResultTable`.
         var result: ResultID
         /// The edit version of the input `result` judges.
@@ -11,23 +12,37 @@ struct FormState {
         var awaitingRemote: Bool
     }
 
+    /// Each field's value and result together, so that an edit finds both in one place.
     private(set) var fields: [Field]
+    /// How many edits have changed a value: the version of the newest. Versions count edits
+    /// across the whole form, from 0 for the values it opened with, so "newer" is comparable
+    /// between fields.
+    private(set) var version = 0
     private(set) var submission: SubmissionState = .idle
-    private let results: ResultTable
     /// How many fields are not `ok`, and how many of those are `validating`: kept so that asking
     /// whether submit is enabled costs the same for a form of any size.
     private var notOK: Int
     private var validating = 0
 
-    init(verdicts: [LocalVerdict], results: ResultTable) {
-        self.results = results
-        fields = verdicts.map { Field(result: $0.result, version: $0.version, awaitingRemote: $0.needsRemoteCheck) }
-        notOK = fields.count { results.state(of: $0.result) != .ok }
-        validating = fields.count { results.state(of: $0.result) == .validating }
+    /// The opening state: `values` at version 0, judged by `validator`.
+    init(values: [String], validator: LocalValidator) {
+        let verdicts = values.indices.map { index in
+            validator.verdict(forField: index, version: 0, valueAt: { values[$0] })
+        }
+        fields = zip(values, verdicts).map { value, verdict in
+            Field(value: value, result: verdict.result, version: 0, awaitingRemote: verdict.needsRemoteCheck)
+        }
+        notOK = fields.count { $0.result.state != .ok }
+        validating = fields.count { $0.result.state == .validating }
+    }
+
+    /// The values as they are now, for a submission.
+    var values: FormValues {
+        FormValues(values: fields.map(\.value), version: version)
     }
 
     var submitEnabled: Bool {
-        notOK == 0 && submission != .submitting
+        notOK == 0 && !isSubmitting
     }
 
     /// Whether any field is waiting for a remote check's answer.
@@ -35,10 +50,23 @@ struct FormState {
 
     /// The reason a tap would be turned down now, or nil when it would be accepted.
     var submitRejection: SubmitRejection? {
-        if submission == .submitting { return .submitting }
+        if isSubmitting { return .submitting }
         if validating > 0 { return .validating }
         if notOK > 0 { return .invalid }
         return nil
+    }
+
+    private var isSubmitting: Bool {
+        if case .submitting = submission { true } else { false }
+    }
+
+    /// Sets one field's value as the next edit; returns false, changing nothing, when the field
+    /// holds that value already.
+    mutating func edit(_ field: Int, to value: String) -> Bool {
+        guard fields[field].value != value else { return false }
+        version += 1
+        fields[field].value = value
+        return true
     }
 
     /// Takes a field's new local verdict; returns whether its result changed.
@@ -66,9 +94,8 @@ struct FormState {
     private mutating func setResult(_ result: ResultID, ofField index: Int) -> Bool {
         let old = fields[index].result
         guard result != old else { return false }
-        let (state, oldState) = (results.state(of: result), results.state(of: old))
-        notOK += (state == .ok ? 0 : 1) - (oldState == .ok ? 0 : 1)
-        validating += (state == .validating ? 1 : 0) - (oldState == .validating ? 1 : 0)
+        notOK += (result.state == .ok ? 0 : 1) - (old.state == .ok ? 0 : 1)
+        validating += (result.state == .validating ? 1 : 0) - (old.state == .validating ? 1 : 0)
         fields[index].result = result
         return true
     }

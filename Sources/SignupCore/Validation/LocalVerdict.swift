@@ -62,10 +62,11 @@ final class LocalValidator: Sendable {
         self.fields = fields
     }
 
-    /// Judges one field's current value; `version` is the edit version the verdict carries.
-    func verdict(forField index: Int, version: Int, in form: FormValues) -> LocalVerdict {
+    /// Judges one field's current value, reading values by position through `valueAt`; `version`
+    /// is the edit version the verdict carries.
+    func verdict(forField index: Int, version: Int, valueAt valueOf: (Int) -> String) -> LocalVerdict {
         let field = fields[index]
-        let value = field.normalized(form.values[index])
+        let value = field.normalized(valueOf(index))
         func verdict(_ result: ResultID, remote: Bool = false) -> LocalVerdict {
             LocalVerdict(result: result, version: version, needsRemoteCheck: remote, value: value)
         }
@@ -74,7 +75,7 @@ final class LocalValidator: Sendable {
         // By position: iterating the pairs would copy each (and retain its result) on every keystroke.
         let checks = field.checks
         for position in checks.indices
-        where !checks[position].check.passes(value, valueAt: { self.fields[$0].normalized(form.values[$0]) }) {
+        where !checks[position].check.passes(value, valueAt: { self.fields[$0].normalized(valueOf($0)) }) {
             return verdict(checks[position].failure)
         }
         if let validating = field.validating { return verdict(validating, remote: true) }

@@ -1,6 +1,8 @@
-/// A position in a `ResultTable`: which of its form's rendered results a field shows.
+/// A position in a `ResultTable`: which of its form's rendered results a field shows, with that
+/// result's state beside it, so that counting `ok` and `validating` fields reads no table.
 struct ResultID: Hashable, Sendable {
     fileprivate let position: Int32
+    let state: FieldState
 }
 
 /// Every result a form's fields can show, rendered once per kind and locale. A form's state and
@@ -9,25 +11,18 @@ struct ResultID: Hashable, Sendable {
 /// comparing positions is comparing results.
 struct ResultTable: Sendable {
     private var results: [FieldResult] = []
-    /// Beside the results, so counting `ok` and `validating` fields reads no result.
-    private var states: [FieldState] = []
     private var positions: [FieldResult: ResultID] = [:]
 
     /// The position of `result`, added if no equal result is in the table yet.
     mutating func add(_ result: FieldResult) -> ResultID {
         if let id = positions[result] { return id }
-        let id = ResultID(position: Int32(results.count))
+        let id = ResultID(position: Int32(results.count), state: result.state)
         results.append(result)
-        states.append(result.state)
         positions[result] = id
         return id
     }
 
     subscript(id: ResultID) -> FieldResult {
         results[Int(id.position)]
-    }
-
-    func state(of id: ResultID) -> FieldState {
-        states[Int(id.position)]
     }
 }

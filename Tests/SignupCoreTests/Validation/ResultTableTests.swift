@@ -12,7 +12,7 @@ import Testing
         #expect(sameOK == ok)
         #expect(Set([ok, failed, withParams, otherMessage]).count == 4)
         #expect(table[withParams] == FieldResult(state: .ok, code: "name.ok", params: ["min": .int(5)], message: "Fine"))
-        #expect([ok, failed, otherMessage].map(table.state(of:)) == [.ok, .failed, .ok])
+        #expect([ok, failed, otherMessage].map(\.state) == [.ok, .failed, .ok])
     }
 
     @Test func aFormNamesEachResultByItsPositionInItsTable() throws {
@@ -21,7 +21,7 @@ import Testing
         #expect([username.passed, username.rejected, username.unavailable].map { form.results[$0].code } == [
             "username.available", "username.taken", "backend.unavailable",
         ])
-        #expect(form.results.state(of: username.rejected) == .failed)
+        #expect(username.rejected.state == .failed)
         #expect(form.remoteResults[1] == nil && form.remoteResults[2] == nil)
     }
 }
