@@ -1,26 +1,21 @@
 import SignupCore
 
-/// One open form on the wire: its pipeline, and its events turned into notifications.
-final class FormSession {
+/// One open form on the wire: its id and its pipeline. A value, kept in the form table's slots,
+/// so that finding a form and editing it read no object of its own between the two.
+struct FormSession {
     let id: String
     let pipeline: FormPipeline
-    private var attachment: (any Disposable)?
 
-    init(id: String, pipeline: FormPipeline) {
-        self.id = id
-        self.pipeline = pipeline
-    }
-
-    /// Starts sending the form's events: first its current results, then every change.
+    /// Starts sending the form's events as notifications: first its current results, then every
+    /// change, until the form closes.
     func startEvents(to sink: any MessageSink, clock: @escaping () -> Int64) {
         let sender = NotificationSender(form: id, action: pipeline.definition.submit, sink: sink, clock: clock)
-        attachment = pipeline.attach(sender)
+        // Closing the form lets go of the sender; nothing else ends the attachment.
+        _ = pipeline.attach(sender)
     }
 
     func close() {
         pipeline.close()
-        attachment?.dispose()
-        attachment = nil
     }
 }
 
