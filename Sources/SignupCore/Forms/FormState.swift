@@ -2,12 +2,14 @@
 /// Each change is applied whole before any event about it is sent, so views never see a mix of old
 /// and new results (no glitch in `submitEnabled`).
 struct FormState {
+    // In this order the members pack into 32 bytes (the stride of 40 in declaration order):
+    // a form's fields fill fewer cache lines.
     struct Field {
         var value: String
-        /// In the form's `ResultTable`.
-        var result: ResultID
         /// The edit version of the input `result` judges.
         var version: Int
+        /// In the form's `ResultTable`.
+        var result: ResultID
         /// Whether the field passed its local rules and waits for a remote check of `version`.
         var awaitingRemote: Bool
     }
@@ -30,7 +32,7 @@ struct FormState {
             validator.verdict(forField: index, version: 0, valueAt: { values[$0] })
         }
         fields = zip(values, verdicts).map { value, verdict in
-            Field(value: value, result: verdict.result, version: 0, awaitingRemote: verdict.needsRemoteCheck)
+            Field(value: value, version: 0, result: verdict.result, awaitingRemote: verdict.needsRemoteCheck)
         }
         notOK = fields.count { $0.result.state != .ok }
         validating = fields.count { $0.result.state == .validating }
