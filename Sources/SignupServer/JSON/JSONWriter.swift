@@ -217,17 +217,37 @@ struct JSONWriter: ~Copyable {
     }
 
     private mutating func appendEscaping(_ utf8: UnsafeBufferPointer<UInt8>) {
-        // Copy runs that need no escaping in one go; most strings are one such run.
+        guard let start = utf8.baseAddress else { return }
+        // Copy runs that need no escaping in one go; most strings are one such run. The scan
+        // tests eight bytes at a time, and looks at single bytes only around one that needs it.
         var runStart = 0
-        for offset in utf8.indices {
-            let byte = utf8[offset]
+        var offset = 0
+        while offset < utf8.count {
+            while offset + 8 <= utf8.count,
+                  !Self.anyNeedsEscaping(UnsafeRawPointer(start + offset).loadUnaligned(as: UInt64.self)) {
+                offset += 8
+            }
+            guard offset < utf8.count else { break }
+            let byte = start[offset]
             if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                append(utf8.baseAddress! + runStart, count: offset - runStart)
+                append(start + runStart, count: offset - runStart)
                 runStart = offset + 1
                 appendEscaped(byte)
             }
+            offset += 1
         }
-        if runStart < utf8.count { append(utf8.baseAddress! + runStart, count: utf8.count - runStart) }
+        if runStart < utf8.count { append(start + runStart, count: utf8.count - runStart) }
+    }
+
+    /// Whether any of the eight bytes in `word` is a control character, `"` or `\`: the classic
+    /// has-less-than and has-zero-byte tests, exact for the word as a whole.
+    @inline(__always)
+    static func anyNeedsEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highBits != 0 }
+        let control = (word &- 0x2020_2020_2020_2020) & ~word & highBits
+        return control != 0 || hasZeroByte(word ^ 0x2222_2222_2222_2222) || hasZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C)
     }
 
     private mutating func appendEscaped(_ byte: UInt8) {
