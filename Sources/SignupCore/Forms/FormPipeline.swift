@@ -13,14 +13,14 @@ public final class FormPipeline {
 
     /// The definition in its locale, shared with every form of the same kind and locale.
     public let localized: LocalizedForm
-    // Unchecked: touched on the scheduler's executor only, through struct methods that call out to
-    // nothing, so no two accesses overlap; the optimizer cannot see that across calls and checked
-    // every access at run time (about 80 instructions each, several per keystroke).
-    @exclusivity(unchecked) private var state: FormState
     private let receivers = FormReceivers()
     /// One runner per field with a remote check; nil for the others.
     private var remoteChecks: [RemoteCheckRunner?] = []
     private var isClosed = false
+    // Unchecked: touched on the scheduler's executor only, through struct methods that call out to
+    // nothing, so no two accesses overlap; the optimizer cannot see that across calls and checked
+    // every access at run time (about 80 instructions each, several per keystroke).
+    @exclusivity(unchecked) private var state: FormState
 
     public let debounce: TimeSpan
     let scheduler: any Scheduler

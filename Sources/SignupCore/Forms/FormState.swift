@@ -20,11 +20,14 @@ struct FormState {
     /// across the whole form, from 0 for the values it opened with, so "newer" is comparable
     /// between fields.
     private(set) var version = 0
-    private(set) var submission: SubmissionState = .idle
     /// How many fields are not `ok`, and how many of those are `validating`: kept so that asking
     /// whether submit is enabled costs the same for a form of any size.
     private var notOK: Int
     private var validating = 0
+    /// Whether `submission` is `submitting`, beside the counts: a keystroke asks whether submit is
+    /// enabled, and the submission (41 bytes) comes last, away from what a keystroke reads.
+    private var isSubmitting = false
+    private(set) var submission: SubmissionState = .idle
 
     /// The opening state: `values` at version 0, judged by `validator`.
     init(values: [String], validator: LocalValidator) {
@@ -58,10 +61,6 @@ struct FormState {
         return nil
     }
 
-    private var isSubmitting: Bool {
-        if case .submitting = submission { true } else { false }
-    }
-
     /// Sets one field's value as the next edit; returns false, changing nothing, when the field
     /// holds that value already.
     mutating func edit(_ field: Int, to value: String) -> Bool {
@@ -90,6 +89,7 @@ struct FormState {
     mutating func apply(_ submission: SubmissionState) -> Bool {
         guard submission != self.submission else { return false }
         self.submission = submission
+        isSubmitting = if case .submitting = submission { true } else { false }
         return true
     }
 

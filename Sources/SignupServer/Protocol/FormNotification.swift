@@ -9,10 +9,22 @@ struct FormNotification: Sendable {
     /// writer never reads.
     class Source: @unchecked Sendable {
         let form: String
-        let action: SubmitAction
+        /// Boxed: an action is large (128 bytes) and read only for submission events, and inline
+        /// it would push what a subclass adds onto a further cache line.
+        private let submit: SubmitActionBox
+
+        var action: SubmitAction { submit.action }
 
         init(form: String, action: SubmitAction) {
             self.form = form
+            submit = SubmitActionBox(action)
+        }
+    }
+
+    private final class SubmitActionBox: Sendable {
+        let action: SubmitAction
+
+        init(_ action: SubmitAction) {
             self.action = action
         }
     }

@@ -6,7 +6,10 @@ import SignupCore
 /// (`JSONWriter.verbatim`) rather than member by member; `NotificationTests` checks every kind
 /// against the same message built with `object`/`key`.
 enum Notifications {
-    static func write(_ event: FormEvent, form: String, at time: Int64, action: SubmitAction, to writer: inout JSONWriter) {
+    /// `action` is read only for a submission event.
+    static func write(
+        _ event: FormEvent, form: String, at time: Int64, action: @autoclosure () -> SubmitAction, to writer: inout JSONWriter
+    ) {
         switch event {
         case .fieldChanged(let update):
             writer.verbatim(#"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"#)
@@ -24,7 +27,7 @@ enum Notifications {
             writer.verbatim(#"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"#)
             writer.string(form)
             writer.verbatim(",")
-            writeSubmission(state, of: action, to: &writer)
+            writeSubmission(state, of: action(), to: &writer)
         }
         writer.verbatim(#","at":"#)
         writer.int(time)

@@ -30,9 +30,7 @@ final class Server {
     let logger: Logger
     private let services: FormServices
     private let sink: any MessageSink
-    /// The time a notification carries, in milliseconds: one closure for every form, so an event
-    /// reads one object all forms share rather than one of its form's own.
-    private let notificationTime: () -> Int64
+    private let notifications: NotificationChannel
     // Unchecked: every access is one call into the table that calls out to nothing (sessions are
     // closed after they are taken out), so none overlaps another; checking cost one per keystroke.
     @exclusivity(unchecked) private var forms = FormTable()
@@ -62,7 +60,7 @@ final class Server {
         self.services = services
         self.sink = sink
         let scheduler = clock.scheduler
-        notificationTime = { scheduler.now.milliseconds }
+        notifications = NotificationChannel(sink: sink) { scheduler.now.milliseconds }
         self.catalog = catalog
         logger = Logger(level: configuration.logLevel)
     }
@@ -567,7 +565,7 @@ final class Server {
             debounce: configuration.debounce, initialValues: values, recordID: recordID)
         let session = FormSession(id: id, pipeline: pipeline)
         forms.insert(session)
-        session.startEvents(to: sink, clock: notificationTime)
+        session.startEvents(on: notifications)
         return session
     }
 
