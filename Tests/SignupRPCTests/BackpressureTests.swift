@@ -65,8 +65,8 @@ extension OutgoingQueue {
     private func notification(_ field: String, version: Int, at: Int64) -> FormNotification {
         let result = FieldResult(state: .ok, code: "\(field).ok", message: "fine \(version)")
         return FormNotification(
-            source: FormNotification.Source(form: "f1", action: FormDefinition.signup.submit),
-            event: .fieldChanged(FieldUpdate(field: field, result: result, version: version)), at: at)
+            form: "f1", event: .fieldChanged(FieldUpdate(field: field, result: result, version: version)), at: at,
+            submit: .init(FormDefinition.signup.submit))
     }
 
     private func encoded(_ notification: FormNotification) -> String {

@@ -9,7 +9,7 @@ struct FormSession {
     /// Starts sending the form's events as notifications through `channel`: first its current
     /// results, then every change, until the form closes.
     func startEvents(on channel: NotificationChannel) {
-        let sender = NotificationSender(form: id, action: pipeline.definition.submit, channel: channel)
+        let sender = NotificationSender(form: id, submit: .init(pipeline.definition.submit), channel: channel)
         // Closing the form lets go of the sender; nothing else ends the attachment.
         _ = pipeline.attach(sender)
     }
@@ -31,26 +31,27 @@ final class NotificationChannel {
         self.clock = clock
     }
 
-    /// Sends `event` as a notification from `source`, stamped with the time now.
-    func send(_ event: FormEvent, from source: FormNotification.Source) {
-        sink.send(FormNotification(source: source, event: event, at: clock()))
+    /// Sends `event` of `form` as a notification, stamped with the time now.
+    func send(_ event: FormEvent, of form: String, submit: FormNotification.Submit) {
+        sink.send(FormNotification(form: form, event: event, at: clock(), submit: submit))
     }
 }
 
-/// Turns a form's events into notifications, and is their source. Apart from the session, so
-/// that the form holding it does not hold the session that holds the form.
-private final class NotificationSender: FormNotification.Source, FormEventReceiver, @unchecked Sendable {
-    // Unchecked Sendable: the writer reads only the source's immutable part; the loop alone calls
-    // `receive`, which uses `channel`.
+/// Turns a form's events into notifications. Apart from the session, so that the form holding
+/// it does not hold the session that holds the form.
+private final class NotificationSender: FormEventReceiver {
+    private let form: String
+    private let submit: FormNotification.Submit
     private let channel: NotificationChannel
 
-    init(form: String, action: SubmitAction, channel: NotificationChannel) {
+    init(form: String, submit: FormNotification.Submit, channel: NotificationChannel) {
+        self.form = form
+        self.submit = submit
         self.channel = channel
-        super.init(form: form, action: action)
     }
 
     func receive(_ event: FormEvent) {
-        channel.send(event, from: self)
+        channel.send(event, of: form, submit: submit)
     }
 
     func formDidClose() {}
