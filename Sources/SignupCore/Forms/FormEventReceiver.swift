@@ -9,55 +9,26 @@ public protocol FormEventReceiver: AnyObject {
     func formDidClose()
 }
 
-/// The receivers of a form's events, apart from the form so that a subscription need not
-/// reference the form itself.
-final class FormReceivers {
-    private typealias Entry = (id: Int, receiver: any FormEventReceiver)
-    // Unchecked: read whole (a copy) or changed by calls that call out to nothing.
-    /// The earliest receiver still attached, kept inline: a form nearly always has one, and an
-    /// event then reads no list.
-    @exclusivity(unchecked) private var first: Entry?
+/// The receivers of a form's events, kept in the form itself: a form nearly always has one, and
+/// sending to it then reads no object but the receiver. Calls out to nothing; the form does the
+/// sending (`FormPipeline.send`), reading the list afresh around each call.
+struct FormReceivers {
+    typealias Entry = (id: Int, receiver: any FormEventReceiver)
+    /// The earliest receiver still attached.
+    private(set) var first: Entry?
     /// The others, in the order they attached.
-    @exclusivity(unchecked) private var others: [Entry] = []
+    private(set) var others: [Entry] = []
     private var nextID = 0
 
-    /// Adds a receiver until the returned disposable is disposed.
-    func add(_ receiver: any FormEventReceiver) -> any Disposable {
+    /// Adds a receiver; returns the id that removes it.
+    mutating func add(_ receiver: any FormEventReceiver) -> Int {
         let id = nextID
         nextID += 1
         if first == nil && others.isEmpty { first = (id, receiver) } else { others.append((id, receiver)) }
-        return Disposables.create { [self] in remove(id) }
+        return id
     }
 
-    /// Sends one change's events to every receiver, each receiver getting them all in order.
-    func send(_ events: UnsafeBufferPointer<FormEvent>) {
-        // To the receivers as they were when sending began, as a receiver may detach (itself or
-        // another) or attach one while it is called; a receiver detached meanwhile hears nothing
-        // more, and one attached meanwhile hears the next change.
-        let others = others
-        if let first {
-            for event in events.indices {
-                guard self.first?.id == first.id else { break }
-                first.receiver.receive(events[event])
-            }
-        }
-        for entry in others {
-            for event in events.indices {
-                guard isAttached(entry.id) else { break }
-                entry.receiver.receive(events[event])
-            }
-        }
-    }
-
-    /// Tells every receiver the form closed, and forgets them.
-    func closeAll() {
-        let finished = (first.map { [$0] } ?? []) + others
-        first = nil
-        others = []
-        for entry in finished { entry.receiver.formDidClose() }
-    }
-
-    private func remove(_ id: Int) {
+    mutating func remove(_ id: Int) {
         if first?.id == id {
             first = others.isEmpty ? nil : others.removeFirst()
         } else {
@@ -65,9 +36,26 @@ final class FormReceivers {
         }
     }
 
-    private func isAttached(_ id: Int) -> Bool {
+    /// Every receiver, in the order they attached, leaving none.
+    mutating func removeAll() -> [Entry] {
+        let all = (first.map { [$0] } ?? []) + others
+        first = nil
+        others = []
+        return all
+    }
+
+    func isAttached(_ id: Int) -> Bool {
         first?.id == id || others.contains { $0.id == id }
     }
+}
+
+/// How a subscription reaches its form to detach from it, without holding the form: a form
+/// dropped while subscribed still closes (and completes its subscribers) in `deinit`.
+final class ReceiverLink {
+    /// Set by the form once it is made, and cleared as it goes, so a later `dispose()` finds
+    /// nothing to do. `unowned(unsafe)` holds no count on the form; the clearing in the form's
+    /// `deinit` keeps it from ever dangling.
+    unowned(unsafe) var form: FormPipeline?
 }
 
 /// Hands a form's events to an observer of `FormPipeline.events`.

@@ -13,7 +13,8 @@ public final class FormPipeline {
 
     /// The definition in its locale, shared with every form of the same kind and locale.
     public let localized: LocalizedForm
-    private let receivers = FormReceivers()
+    // Unchecked: read whole or changed by calls that call out to nothing.
+    @exclusivity(unchecked) private var receivers = FormReceivers()
     /// One runner per field with a remote check; nil for the others.
     private var remoteChecks: [RemoteCheckRunner?] = []
     private var isClosed = false
@@ -28,6 +29,7 @@ public final class FormPipeline {
     private let record: RecordIdentity
     private var submission: (any Disposable)?
     private var isSubmissionRunning = false
+    private let link = ReceiverLink()
 
     public var definition: FormDefinition { localized.definition }
     /// The locale of the form's messages.
@@ -66,6 +68,7 @@ public final class FormPipeline {
         let fields = form.definition.fields
         let values = fields.map { initialValues[$0.name] ?? "" }
         state = FormState(values: values, validator: form.validator)
+        link.form = self
         if fields.contains(where: { $0.remoteCheck != nil }) {
             remoteChecks = fields.indices.map { index in
                 fields[index].remoteCheck.map { RemoteCheckRunner(field: index, kind: $0.kind, form: self) }
@@ -79,6 +82,7 @@ public final class FormPipeline {
     /// A form dropped without `close()` is closed here, cancelling its timers and requests.
     deinit {
         close()
+        link.form = nil
     }
 
     /// The form's events for one subscriber: first the current result of every field and whether
@@ -94,7 +98,7 @@ public final class FormPipeline {
             }
             for index in state.fields.indices { observer.onNext(.fieldChanged(update(ofField: index))) }
             observer.onNext(.submitEnabledChanged(state.submitEnabled))
-            return receivers.add(ObserverReceiver(observer))
+            return attachment(receivers.add(ObserverReceiver(observer)))
         }
     }
 
@@ -109,7 +113,7 @@ public final class FormPipeline {
         }
         for index in state.fields.indices { receiver.receive(.fieldChanged(update(ofField: index))) }
         receiver.receive(.submitEnabledChanged(state.submitEnabled))
-        return receivers.add(receiver)
+        return attachment(receivers.add(receiver))
     }
 
     /// The position of the named field, or nil when the form has no such field.
@@ -206,7 +210,7 @@ public final class FormPipeline {
         submission = nil
         isSubmissionRunning = false
         running?.dispose()
-        receivers.closeAll()
+        for entry in receivers.removeAll() { entry.receiver.formDidClose() }
     }
 
     /// A remote check's answer for the version it checked.
@@ -237,7 +241,33 @@ public final class FormPipeline {
         let isEnabled = state.submitEnabled
         if isEnabled != wasEnabled { change.append(.submitEnabledChanged(isEnabled)) }
         guard !change.isEmpty else { return }
-        receivers.send(change.events)
+        send(change.events)
+    }
+
+    /// Sends one change's events to every receiver, each receiver getting them all in order, to
+    /// the receivers as they were when sending began: a receiver may detach (itself or another)
+    /// or attach one while it is called; one detached meanwhile hears nothing more, and one
+    /// attached meanwhile hears the next change.
+    private func send(_ events: UnsafeBufferPointer<FormEvent>) {
+        let others = receivers.others
+        if let first = receivers.first {
+            for event in events.indices {
+                guard receivers.first?.id == first.id else { break }
+                first.receiver.receive(events[event])
+            }
+        }
+        for entry in others {
+            for event in events.indices {
+                guard receivers.isAttached(entry.id) else { break }
+                entry.receiver.receive(events[event])
+            }
+        }
+    }
+
+    /// What detaches the receiver `id`: through the link, so it does not hold the form.
+    private func attachment(_ id: Int) -> any Disposable {
+        let link = self.link
+        return Disposables.create { link.form?.receivers.remove(id) }
     }
 
     private func update(ofField index: Int) -> FieldUpdate {

@@ -155,4 +155,25 @@ import Testing
         ])
         #expect(late.log[1] == "late password v2: ok password.acceptable \"Password acceptable\"")
     }
+
+    @Test func aFormDroppedWhileAttachedClosesAndItsAttachmentOutlivesIt() throws {
+        let scheduler = VirtualTimeScheduler()
+        let recorder = Recorder("r")
+        var attachment: (any Disposable)?
+        weak var dropped: FormPipeline?
+        do {
+            let form = Self.makeForm(scheduler)
+            dropped = form
+            attachment = form.attach(recorder)
+            try form.edit("password", to: "abc")
+        }
+        // The attachment holds no count on the form: it went, and closed as it went.
+        #expect(dropped == nil)
+        #expect(recorder.log.suffix(2) == [
+            "r password v1: failed password.tooShort min=5 \"Password must be at least 5 characters\"",
+            "r closed",
+        ])
+        attachment?.dispose()
+        #expect(recorder.log.count == 6)
+    }
 }
