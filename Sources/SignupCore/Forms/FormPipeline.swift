@@ -13,6 +13,7 @@ public final class FormPipeline {
 
     /// The definition in its locale, shared with every form of the same kind and locale.
     public let localized: LocalizedForm
+    public let debounce: TimeSpan
     // Unchecked: read whole or changed by calls that call out to nothing.
     @exclusivity(unchecked) private var receivers = FormReceivers()
     /// One runner per field with a remote check; nil for the others.
@@ -23,7 +24,6 @@ public final class FormPipeline {
     // every access at run time (about 80 instructions each, several per keystroke).
     @exclusivity(unchecked) private var state: FormState
 
-    public let debounce: TimeSpan
     let scheduler: any Scheduler
     let services: FormServices
     private let record: RecordIdentity
