@@ -89,8 +89,8 @@ public final class FormPipeline {
     /// submit is enabled, then every change, in the order `FormEvent` documents. Completes when
     /// the form closes.
     public var events: EventStream<FormEvent> {
-        // The stream holds the form; a subscription holds only the subscriber list, so a form
-        // dropped while subscribed still closes (and completes its subscribers) in `deinit`.
+        // The stream holds the form; a subscription holds only its link (`ReceiverLink`), so a
+        // form dropped while subscribed still closes (and completes its subscribers) in `deinit`.
         EventStream { [self] observer in
             guard !isClosed else {
                 observer.onCompleted()
