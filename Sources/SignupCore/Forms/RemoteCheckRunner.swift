@@ -7,6 +7,8 @@
 final class RemoteCheckRunner {
     let field: Int
     private let kind: RemoteCheck.Kind
+    /// Whether a question is with the backend and not yet answered or cancelled.
+    private(set) var isAsking = false
     /// The form asking, which owns this runner and cancels it when it closes (also on deinit), so
     /// no timer or request of the runner outlives it. The runner reads its backend, clock and
     /// rendered answers from there, so an open form stays small. Not `weak`: a weak reference
@@ -15,18 +17,17 @@ final class RemoteCheckRunner {
     private var remembered: (value: String, result: ResultID)?
     /// A verdict judged and not yet acted on: the value to check (nil when none is needed) and its version.
     private var held: (value: String?, version: Int)?
-    private var timer: (any Disposable)?
-    private var request: (any Disposable)?
+    /// The debounce timer, or the request once `isAsking`: a runner is never waiting on both, and
+    /// one slot keeps the runner (one per checked field of every open form) a line smaller.
+    private var inFlight: (any Disposable)?
     /// The value (and its version) the debounce timer or the request is about.
     private var pending: (value: String, version: Int)?
-    /// Whether a question is with the backend and not yet answered or cancelled.
-    private(set) var isAsking = false
 
     // Made once per runner and handed to every timer and request, rather than a closure (an
     // object) per keystroke; `unowned` as the runner holds them, and cancels every timer and
     // request that holds them before it goes.
     private lazy var quietPeriodElapsed: () -> Void = { [unowned self] in
-        timer = nil
+        inFlight = nil
         guard let pending else { return }
         check(pending.value, version: pending.version)
     }
@@ -66,7 +67,7 @@ final class RemoteCheckRunner {
         guard let value else { return }
         if form.debounce > .zero {
             pending = (value, version)
-            timer = form.scheduler.schedule(after: form.debounce, quietPeriodElapsed)
+            inFlight = form.scheduler.schedule(after: form.debounce, quietPeriodElapsed)
         } else {
             check(value, version: version)
         }
@@ -75,14 +76,10 @@ final class RemoteCheckRunner {
     /// Cancels the pending or running check, if any.
     func cancel() {
         pending = nil
-        if let request {
-            self.request = nil
-            isAsking = false
-            request.dispose()
-        }
-        if let timer {
-            self.timer = nil
-            timer.dispose()
+        isAsking = false
+        if let inFlight {
+            self.inFlight = nil
+            inFlight.dispose()
         }
     }
 
@@ -100,14 +97,14 @@ final class RemoteCheckRunner {
         pending = (value, version)
         isAsking = true
         let request = ask(value, of: form.services)
-        if isAsking { self.request = request }
+        if isAsking { inFlight = request }
     }
 
     private func receive(_ answer: Result<Availability, any Error>) {
         guard let pending else { return }
         self.pending = nil
         isAsking = false
-        request = nil
+        inFlight = nil
         guard let results = form.localized.remoteResults[field] else { return }
         switch answer {
         case .success(let availability):
