@@ -67,15 +67,14 @@ public final class FormPipeline {
         record = RecordIdentity(recordID)
         let fields = form.definition.fields
         let values = fields.map { initialValues[$0.name] ?? "" }
-        state = FormState(values: values, validator: form.validator)
+        let verdicts = values.indices.map { form.validator.verdict(forField: $0, version: 0, valueAt: { values[$0] }) }
+        state = FormState(values: values, verdicts: verdicts)
         link.form = self
         if fields.contains(where: { $0.remoteCheck != nil }) {
             remoteChecks = fields.indices.map { index in
                 fields[index].remoteCheck.map { RemoteCheckRunner(field: index, kind: $0.kind, form: self) }
             }
-            for case let runner? in remoteChecks {
-                runner.restart(with: form.validator.verdict(forField: runner.field, version: 0, valueAt: { values[$0] }))
-            }
+            for case let runner? in remoteChecks { runner.restart(with: verdicts[runner.field]) }
         }
     }
 
@@ -91,15 +90,7 @@ public final class FormPipeline {
     public var events: EventStream<FormEvent> {
         // The stream holds the form; a subscription holds only its link (`ReceiverLink`), so a
         // form dropped while subscribed still closes (and completes its subscribers) in `deinit`.
-        EventStream { [self] observer in
-            guard !isClosed else {
-                observer.onCompleted()
-                return Disposables.empty
-            }
-            for index in state.fields.indices { observer.onNext(.fieldChanged(update(ofField: index))) }
-            observer.onNext(.submitEnabledChanged(state.submitEnabled))
-            return attachment(receivers.add(ObserverReceiver(observer)))
-        }
+        EventStream { [self] observer in attach(ObserverReceiver(observer)) }
     }
 
     /// Sends the form's events to `receiver` until the returned disposable is disposed: first the
@@ -218,18 +209,20 @@ public final class FormPipeline {
         guard !isClosed else { return }
         let wasEnabled = state.submitEnabled
         guard let changed = state.applyRemote(result, toField: index, version: version) else { return }
-        ChangeEvents.gathering(capacity: 2) { change in
-            if changed { change.append(.fieldChanged(update(ofField: index))) }
-            send(&change, wasEnabled: wasEnabled)
-        }
+        send(changed ? .fieldChanged(update(ofField: index)) : nil, wasEnabled: wasEnabled)
     }
 
     private func apply(_ submission: SubmissionState) {
         guard !isClosed else { return }
         let wasEnabled = state.submitEnabled
         let changed = state.apply(submission)
+        send(changed ? .submissionChanged(submission) : nil, wasEnabled: wasEnabled)
+    }
+
+    /// Sends a change of at most one event, as a remote answer or a submission makes.
+    private func send(_ event: consuming FormEvent?, wasEnabled: Bool) {
         ChangeEvents.gathering(capacity: 2) { change in
-            if changed { change.append(.submissionChanged(submission)) }
+            if let event = event.take() { change.append(event) }
             send(&change, wasEnabled: wasEnabled)
         }
     }

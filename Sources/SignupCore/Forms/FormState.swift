@@ -29,11 +29,8 @@ struct FormState {
     private var isSubmitting = false
     private(set) var submission: SubmissionState = .idle
 
-    /// The opening state: `values` at version 0, judged by `validator`.
-    init(values: [String], validator: LocalValidator) {
-        let verdicts = values.indices.map { index in
-            validator.verdict(forField: index, version: 0, valueAt: { values[$0] })
-        }
+    /// The opening state: `values` at version 0, with their verdicts by position.
+    init(values: [String], verdicts: [LocalVerdict]) {
         fields = zip(values, verdicts).map { value, verdict in
             Field(value: value, version: 0, result: verdict.result, awaitingRemote: verdict.needsRemoteCheck)
         }
@@ -41,10 +38,8 @@ struct FormState {
         validating = fields.count { $0.result.state == .validating }
     }
 
-    /// The values as they are now, for a submission.
-    var values: FormValues {
-        FormValues(values: fields.map(\.value), version: version)
-    }
+    /// Every field's value as it is now, by position, for a submission.
+    var values: [String] { fields.map(\.value) }
 
     var submitEnabled: Bool {
         notOK == 0 && !isSubmitting

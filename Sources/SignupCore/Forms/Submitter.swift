@@ -9,10 +9,11 @@ struct Submitter {
     /// Called when the action succeeds, before its state is emitted.
     let onSuccess: () -> Void
 
-    /// The outcome of one submission of `snapshot`; a backend error ends it as `unavailable`.
-    func run(with snapshot: FormValues) -> EventStream<SubmissionState> {
+    /// The outcome of one submission of `values` (every field's, by position, as at the tap); a
+    /// backend error ends it as `unavailable`.
+    func run(with values: [String]) -> EventStream<SubmissionState> {
         let value = { (name: String) -> String in
-            definition.index(of: name).map { definition.fields[$0].normalized(snapshot.values[$0]) } ?? ""
+            definition.index(of: name).map { definition.fields[$0].normalized(values[$0]) } ?? ""
         }
         let outcomes: EventStream<SubmissionState>
         switch definition.submit.kind {
