@@ -22,13 +22,7 @@ struct FormTable {
     }
 
     subscript(id: String) -> FormSession? {
-        let hash = hash(of: id)
-        var index = Int(truncatingIfNeeded: hash) & (slots.count - 1)
-        while let slot = slots[index] {
-            if slot.hash == hash && slot.session.id == id { return slot.session }
-            index = (index + 1) & (slots.count - 1)
-        }
-        return nil
+        find(id)?.session
     }
 
     /// Adds a session under its id, which no open form may have.
@@ -41,15 +35,19 @@ struct FormTable {
 
     /// Removes and returns the session with `id`, if one is open.
     mutating func remove(_ id: String) -> FormSession? {
+        guard let (index, session) = find(id) else { return nil }
+        closeGap(at: index)
+        count -= 1
+        return session
+    }
+
+    /// The session with `id` and the position of its slot, if one is open.
+    private func find(_ id: String) -> (index: Int, session: FormSession)? {
         let hash = hash(of: id)
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: hash) & mask
         while let slot = slots[index] {
-            if slot.hash == hash && slot.session.id == id {
-                closeGap(at: index)
-                count -= 1
-                return slot.session
-            }
+            if slot.hash == hash && slot.session.id == id { return (index, slot.session) }
             index = (index + 1) & mask
         }
         return nil
