@@ -200,22 +200,11 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
 
     /// Percent-encodes all but RFC 3986's unreserved characters, for a name or id inside a URL.
     static func percentEncoded(_ text: String) -> String {
-        var encoded = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                encoded.unicodeScalars.append("%")
-                encoded.unicodeScalars.append(hexDigits[Int(byte >> 4)])
-                encoded.unicodeScalars.append(hexDigits[Int(byte & 0x0F)])
-            }
-        }
-        return encoded
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
 
-    private static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     static func jsonValue(from body: [UInt8]) -> JSONValue? {
         guard !body.isEmpty else { return nil }
