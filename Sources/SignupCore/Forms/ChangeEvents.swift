@@ -1,34 +1,35 @@
-/// The events of one change of a form, gathered on the stack before they are sent, so that a
-/// keystroke's change allocates nothing; a change never has more events than its form has fields,
-/// plus one for the submission and one for whether submit is enabled.
+/// The events of one change of a form, gathered before they are sent. A keystroke's change has a
+/// few events (the fields it judged, and whether submit is enabled), kept in the value itself, on
+/// the stack: no allocation, and no closure holding the form's parts for the change's length.
 struct ChangeEvents: ~Copyable {
-    private let storage: UnsafeMutableBufferPointer<FormEvent>
-    private var count = 0
+    /// Events beyond these (a field on which many others depend) go to `overflow`.
+    private static let inlineCapacity = 4
+    private var inline = InlineArray<4, FormEvent?>(repeating: nil)
+    private var overflow: [FormEvent] = []
+    private(set) var count = 0
 
-    private init(storage: UnsafeMutableBufferPointer<FormEvent>) {
-        self.storage = storage
-    }
-
-    /// Runs `body` with room for `capacity` events; the events are destroyed when it returns.
-    static func gathering<Result>(capacity: Int, _ body: (inout ChangeEvents) -> Result) -> Result {
-        withUnsafeTemporaryAllocation(of: FormEvent.self, capacity: capacity) { buffer in
-            var change = ChangeEvents(storage: buffer)
-            let result = body(&change)
-            buffer.baseAddress!.deinitialize(count: change.count)
-            return result
-        }
-    }
+    init() {}
 
     mutating func append(_ event: consuming FormEvent) {
-        precondition(count < storage.count, "a change has more events than its room")
-        (storage.baseAddress! + count).initialize(to: event)
+        if count < Self.inlineCapacity {
+            inline[count] = event
+        } else {
+            overflow.append(event)
+        }
         count += 1
     }
 
     var isEmpty: Bool { count == 0 }
 
-    /// The events so far, valid while the gathering runs.
-    var events: UnsafeBufferPointer<FormEvent> {
-        UnsafeBufferPointer(rebasing: storage[..<count])
+    /// A copy of the event at `index`, for a receiver that is not the last to hear it.
+    subscript(index: Int) -> FormEvent {
+        index < Self.inlineCapacity ? inline[index].unsafelyUnwrapped : overflow[index - Self.inlineCapacity]
+    }
+
+    /// Moves the event at `index` out, for its last receiver; a second take of it is a mistake.
+    mutating func take(_ index: Int) -> FormEvent {
+        guard index < Self.inlineCapacity else { return overflow[index - Self.inlineCapacity] }
+        guard let event = inline[index].take() else { preconditionFailure("event \(index) of a change taken twice") }
+        return event
     }
 }

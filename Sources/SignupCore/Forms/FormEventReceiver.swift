@@ -3,8 +3,8 @@
 ///
 /// Called on the form's scheduler's executor, in the order `FormEvent` documents.
 public protocol FormEventReceiver: AnyObject {
-    /// One of the form's events.
-    func receive(_ event: FormEvent)
+    /// One of the form's events; the receiver may keep it without a copy.
+    func receive(_ event: consuming FormEvent)
     /// The form closed; no event follows.
     func formDidClose()
 }

@@ -131,14 +131,13 @@ public final class FormPipeline {
         let judged = localized.validator.dependents[index]
         // Fields without a remote check never read the runners (a line of memory fewer per edit).
         let checked = localized.remoteResults
-        ChangeEvents.gathering(capacity: judged.count + 1) { change in
-            for field in judged {
-                let verdict = localized.validator.verdict(forField: field, version: version, valueAt: { state.fields[$0].value })
-                if state.apply(verdict, toField: field) { change.append(.fieldChanged(update(ofField: field))) }
-                if checked[field] != nil, let runner = remoteChecks[field] { runner.hold(verdict) }
-            }
-            send(&change, wasEnabled: wasEnabled)
+        var change = ChangeEvents()
+        for field in judged {
+            let verdict = localized.validator.verdict(forField: field, version: version, valueAt: { state.fields[$0].value })
+            if state.apply(verdict, toField: field) { change.append(.fieldChanged(update(ofField: field))) }
+            if checked[field] != nil, let runner = remoteChecks[field] { runner.hold(verdict) }
         }
+        send(&change, wasEnabled: wasEnabled)
         // After the local results are out, as a remote answer (even a remembered one) is news about them.
         for field in judged where checked[field] != nil { remoteChecks[field]?.restartWithHeldVerdict() }
         return version
@@ -221,38 +220,38 @@ public final class FormPipeline {
 
     /// Sends a change of at most one event, as a remote answer or a submission makes.
     private func send(_ event: consuming FormEvent?, wasEnabled: Bool) {
-        ChangeEvents.gathering(capacity: 2) { change in
-            if let event = event.take() { change.append(event) }
-            send(&change, wasEnabled: wasEnabled)
-        }
+        var change = ChangeEvents()
+        if let event = event.take() { change.append(event) }
+        send(&change, wasEnabled: wasEnabled)
     }
 
     /// Sends one change's events to every receiver: the changed fields in form order, then the
-    /// submission, then whether submit is enabled if that changed too (added here, so `change`
-    /// needs room for one more).
+    /// submission, then whether submit is enabled if that changed too (added here).
     private func send(_ change: inout ChangeEvents, wasEnabled: Bool) {
         let isEnabled = state.submitEnabled
         if isEnabled != wasEnabled { change.append(.submitEnabledChanged(isEnabled)) }
         guard !change.isEmpty else { return }
-        send(change.events)
+        send(&change)
     }
 
     /// Sends one change's events to every receiver, each receiver getting them all in order, to
     /// the receivers as they were when sending began: a receiver may detach (itself or another)
     /// or attach one while it is called; one detached meanwhile hears nothing more, and one
     /// attached meanwhile hears the next change.
-    private func send(_ events: UnsafeBufferPointer<FormEvent>) {
+    /// The last receiver is handed the events themselves, the others copies.
+    private func send(_ change: inout ChangeEvents) {
         let others = receivers.others
         if let first = receivers.first {
-            for event in events.indices {
+            for event in 0..<change.count {
                 guard receivers.first?.id == first.id else { break }
-                first.receiver.receive(events[event])
+                first.receiver.receive(others.isEmpty ? change.take(event) : change[event])
             }
         }
-        for entry in others {
-            for event in events.indices {
+        for (position, entry) in others.enumerated() {
+            let isLast = position == others.count - 1
+            for event in 0..<change.count {
                 guard receivers.isAttached(entry.id) else { break }
-                entry.receiver.receive(events[event])
+                entry.receiver.receive(isLast ? change.take(event) : change[event])
             }
         }
     }

@@ -32,7 +32,7 @@ final class NotificationChannel {
     }
 
     /// Sends `event` of `form` as a notification, stamped with the time now.
-    func send(_ event: FormEvent, of form: String, submit: FormNotification.Submit) {
+    func send(_ event: consuming FormEvent, of form: String, submit: FormNotification.Submit) {
         sink.send(FormNotification(form: form, event: event, at: clock(), submit: submit))
     }
 }
@@ -50,7 +50,7 @@ private final class NotificationSender: FormEventReceiver {
         self.channel = channel
     }
 
-    func receive(_ event: FormEvent) {
+    func receive(_ event: consuming FormEvent) {
         channel.send(event, of: form, submit: submit)
     }
 

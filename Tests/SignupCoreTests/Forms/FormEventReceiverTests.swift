@@ -100,6 +100,46 @@ import Testing
         #expect(second.log.count == 4)
     }
 
+    /// A form whose `pass` is repeated by four fields: editing it changes five fields and
+    /// whether submit is enabled in one change, more events than a change keeps inline.
+    private static func makeManyRepeatsForm(_ scheduler: VirtualTimeScheduler) throws -> FormPipeline {
+        let repeats = (1...4).map { number in
+            FieldDefinition(name: "repeat\(number)", rules: [Rule(.equalsField("pass"), failure: Message("different", "Different"))],
+                            successMessage: Message("same", "Same"))
+        }
+        let definition = try FormDefinition(
+            kind: "repeats", fields: [FieldDefinition(name: "user"), FieldDefinition(name: "pass", successMessage: Message("set", "Set"))] + repeats,
+            submit: SubmitAction(
+                kind: .registerAccount(usernameField: "user", passwordField: "pass"),
+                messages: [.taken: Message("t", "taken"), .refused: Message("r", "refused"), .unavailable: Message("u", "down")]))
+        return FormPipeline(
+            definition: definition, services: FormServices(directory: ScriptedDirectory(scheduler: scheduler)),
+            scheduler: scheduler, debounce: .zero)
+    }
+
+    @Test func everyReceiverHearsEveryEventOfALargeChangeInOrder() throws {
+        let scheduler = VirtualTimeScheduler()
+        let form = try Self.makeManyRepeatsForm(scheduler)
+        let recorders = ["a", "b", "c"].map(Recorder.init)
+        let attachments = recorders.map { form.attach($0) }
+        try form.edit("user", to: "ann")
+        for number in 1...4 { try form.edit("repeat\(number)", to: "pw") }
+        let opened = recorders[0].log.count
+        try form.edit("pass", to: "pw")
+        let expected = [
+            "pass v6: ok set \"Set\"",
+            "repeat1 v6: ok same \"Same\"",
+            "repeat2 v6: ok same \"Same\"",
+            "repeat3 v6: ok same \"Same\"",
+            "repeat4 v6: ok same \"Same\"",
+            "submitEnabled true",
+        ]
+        for recorder in recorders {
+            #expect(Array(recorder.log.dropFirst(opened)) == expected.map { "\(recorder.name) \($0)" })
+        }
+        attachments.forEach { $0.dispose() }
+    }
+
     @Test func attachingToAClosedFormOnlyTellsItClosed() {
         let scheduler = VirtualTimeScheduler()
         let form = Self.makeForm(scheduler)
