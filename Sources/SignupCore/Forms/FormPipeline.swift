@@ -128,18 +128,23 @@ public final class FormPipeline {
         guard state.edit(index, to: value) else { return state.version }
         let version = state.version
         let wasEnabled = state.submitEnabled
-        let judged = localized.validator.dependents[index]
-        // Fields without a remote check never read the runners (a line of memory fewer per edit).
-        let checked = localized.remoteResults
+        // The fields to judge are read in place each time, not bound: a bound array stays retained
+        // across the calls out. Fields without a remote check never read the runners (a line of
+        // memory fewer per edit).
+        let judged = 0..<localized.validator.dependents[index].count
         var change = ChangeEvents()
-        for field in judged {
+        for position in judged {
+            let field = localized.validator.dependents[index][position]
             let verdict = localized.validator.verdict(forField: field, version: version, valueAt: { state.fields[$0].value })
             if state.apply(verdict, toField: field) { change.append(.fieldChanged(update(ofField: field))) }
-            if checked[field] != nil, let runner = remoteChecks[field] { runner.hold(verdict) }
+            if localized.remoteResults[field] != nil, let runner = remoteChecks[field] { runner.hold(verdict) }
         }
         send(&change, wasEnabled: wasEnabled)
         // After the local results are out, as a remote answer (even a remembered one) is news about them.
-        for field in judged where checked[field] != nil { remoteChecks[field]?.restartWithHeldVerdict() }
+        for position in judged {
+            let field = localized.validator.dependents[index][position]
+            if localized.remoteResults[field] != nil { remoteChecks[field]?.restartWithHeldVerdict() }
+        }
         return version
     }
 
