@@ -18,7 +18,9 @@ public final class InProcessServer {
         let directory = ScriptedDirectory(script: configuration.script, scheduler: scheduler, recordsRequests: false)
         server = Server(configuration: configuration, clock: .virtual(scheduler),
                         services: FormServices(directory: directory), sink: sink)
-        splitter = LineSplitter(maxLineBytes: configuration.limits.maxLineBytes, editsMaxDepth: configuration.limits.maxDepth)
+        splitter = LineSplitter(
+            maxLineBytes: configuration.limits.maxLineBytes, editsMaxDepth: configuration.limits.maxDepth,
+            fieldNames: KnownFieldNames(server.catalog))
     }
 
     deinit {

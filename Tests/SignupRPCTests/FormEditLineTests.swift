@@ -76,6 +76,28 @@ import Testing
         #expect(read(line) == nil)
     }
 
+    /// A long field name the catalog knows comes back as the form's own string (same storage), in
+    /// either shape; other names, and near misses, are read afresh with the same text.
+    @Test func longKnownFieldNamesAreTheFormsOwnStrings() throws {
+        let names = KnownFieldNames(FormCatalog.builtIn)
+        let known = try #require(FormDefinition.signup.fields.last?.name)
+        #expect(known == "repeatedPassword")
+        func storage(_ string: String) -> UnsafePointer<UInt8>? {
+            string.utf8.withContiguousStorageIfAvailable { $0.baseAddress } ?? nil
+        }
+        func field(_ line: String) -> String? {
+            Array(line.utf8).withUnsafeBufferPointer { FormEditLine.read($0, maxDepth: 64, fieldNames: names) }?.field
+        }
+        let canonical = try #require(field(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"repeatedPassword","value":"v"}}"#))
+        let reordered = try #require(field(#"{"params":{"value":"v","field":"repeatedPassword"},"method":"form.edit","jsonrpc":"2.0"}"#))
+        #expect(storage(canonical) == storage(known) && storage(reordered) == storage(known))
+        let unknown = try #require(field(#"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"repeatedPasswords","value":"v"}}"#))
+        let nearMiss = try #require(field(#"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"repeatedPasswore","value":"v"}}"#))
+        #expect(unknown == "repeatedPasswords" && nearMiss == "repeatedPasswore" && storage(nearMiss) != storage(known))
+        #expect(field(#"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"username","value":"v"}}"#) == "username")
+        #expect(names.name(spelledBy: UnsafeBufferPointer(start: nil, count: 0)) == nil)
+    }
+
     @Test func leavesInvalidUTF8AndShallowDepthLimitsToTheFullParser() {
         var bytes = Array(#"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"x"}}"#.utf8)
         bytes[bytes.count - 4] = 0xC3  // a lead byte with no continuation

@@ -23,21 +23,24 @@ struct FormEditLine: Sendable {
     var at: Int64?
 
     /// The request on `line`, or nil when the line is not of the plain shape or `maxDepth` (as
-    /// the full parser counts it) does not allow a request with params.
-    static func read(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> FormEditLine? {
+    /// the full parser counts it) does not allow a request with params. A field named as one of
+    /// `fieldNames` gets that string.
+    static func read(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int, fieldNames: KnownFieldNames = KnownFieldNames()) -> FormEditLine? {
         guard maxDepth >= 2 else { return nil }
-        var canonical = Scanner(bytes: line)
+        var canonical = Scanner(bytes: line, fieldNames: fieldNames)
         if let edit = canonical.readCanonicalRequest() { return edit }
-        var scanner = Scanner(bytes: line)
+        var scanner = Scanner(bytes: line, fieldNames: fieldNames)
         return scanner.readRequest()
     }
 
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
+        let fieldNames: KnownFieldNames
         var index = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>) {
+        init(bytes: UnsafeBufferPointer<UInt8>, fieldNames: KnownFieldNames) {
             self.bytes = bytes
+            self.fieldNames = fieldNames
         }
 
         mutating func readRequest() -> FormEditLine? {
@@ -73,7 +76,7 @@ struct FormEditLine: Sendable {
         /// exactly, with `at` and `id` optional; the values are read as `readRequest` reads them.
         mutating func readCanonicalRequest() -> FormEditLine? {
             guard skip(Self.canonicalStart), let form = readString(),
-                  skip(Self.canonicalField), let field = readString(),
+                  skip(Self.canonicalField), let field = readFieldName(),
                   skip(Self.canonicalValue), let value = readString() else { return nil }
             var at: Int64?
             if skip(Self.canonicalAt) {
@@ -119,7 +122,7 @@ struct FormEditLine: Sendable {
                     params.form = scanner.readString()
                     return params.form != nil
                 case Self.field where params.field == nil:
-                    params.field = scanner.readString()
+                    params.field = scanner.readFieldName()
                     return params.field != nil
                 case Self.value where params.value == nil:
                     params.value = scanner.readString()
@@ -178,8 +181,18 @@ struct FormEditLine: Sendable {
             return nil
         }
 
+        /// A string, or the known field name it spells.
+        private mutating func readFieldName() -> String? {
+            guard let (text, isASCII) = readPlainString() else { return nil }
+            return fieldNames.name(spelledBy: text) ?? Self.string(text, isASCII: isASCII)
+        }
+
         private mutating func readString() -> String? {
             guard let (text, isASCII) = readPlainString() else { return nil }
+            return Self.string(text, isASCII: isASCII)
+        }
+
+        private static func string(_ text: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
             let string = String(decoding: text, as: UTF8.self)
             // Decoding repairs invalid UTF-8, which the full parser refuses: such a line goes there.
             guard isASCII || string.utf8.elementsEqual(text) else { return nil }

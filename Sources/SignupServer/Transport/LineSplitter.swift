@@ -17,8 +17,8 @@ enum InputItem: Sendable {
 
     /// A complete line as the server takes it: already read when it is a `form.edit` of the
     /// plain shape and `editsMaxDepth` is given, otherwise its bytes, for the full parser.
-    static func line(_ bytes: UnsafeBufferPointer<UInt8>, editsMaxDepth: Int?) -> InputItem {
-        if let maxDepth = editsMaxDepth, let edit = FormEditLine.read(bytes, maxDepth: maxDepth) {
+    static func line(_ bytes: UnsafeBufferPointer<UInt8>, editsMaxDepth: Int?, fieldNames: KnownFieldNames = KnownFieldNames()) -> InputItem {
+        if let maxDepth = editsMaxDepth, let edit = FormEditLine.read(bytes, maxDepth: maxDepth, fieldNames: fieldNames) {
             return .edit(edit)
         }
         return .line(Array(bytes))
@@ -34,14 +34,16 @@ enum InputItem: Sendable {
 struct LineSplitter {
     let maxLineBytes: Int
     let editsMaxDepth: Int?
+    let fieldNames: KnownFieldNames
     /// The start of a line whose end has not arrived yet.
     private var pending: [UInt8] = []
     private var discarding = false
     private var atStreamStart = true
 
-    init(maxLineBytes: Int, editsMaxDepth: Int? = nil) {
+    init(maxLineBytes: Int, editsMaxDepth: Int? = nil, fieldNames: KnownFieldNames = KnownFieldNames()) {
         self.maxLineBytes = maxLineBytes
         self.editsMaxDepth = editsMaxDepth
+        self.fieldNames = fieldNames
     }
 
     mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem]) {
@@ -113,7 +115,7 @@ struct LineSplitter {
         if line.count > maxLineBytes {
             items.append(.oversizeLine)
         } else if !line.allSatisfy(\.isJSONWhitespace) {
-            items.append(.line(UnsafeBufferPointer(rebasing: line), editsMaxDepth: editsMaxDepth))
+            items.append(.line(UnsafeBufferPointer(rebasing: line), editsMaxDepth: editsMaxDepth, fieldNames: fieldNames))
         }
     }
 

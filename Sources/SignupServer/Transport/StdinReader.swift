@@ -8,17 +8,19 @@ final class StdinReader: Sendable {
     private let fd: Int32
     private let maxLineBytes: Int
     private let editsMaxDepth: Int?
+    private let fieldNames: KnownFieldNames
     private let slots = DispatchSemaphore(value: 4)
     private let deliver: @Sendable (_ batch: InputBatch, _ isEnd: Bool, _ done: @escaping @Sendable () -> Void) -> Void
 
     /// `deliver` runs on the reader thread; it must hand the items to the loop and call `done`
     /// there once they have been handled.
     /// `editsMaxDepth`, when given, has `form.edit` lines read here too (see `LineSplitter`).
-    init(fd: Int32 = 0, maxLineBytes: Int, editsMaxDepth: Int? = nil,
+    init(fd: Int32 = 0, maxLineBytes: Int, editsMaxDepth: Int? = nil, fieldNames: KnownFieldNames = KnownFieldNames(),
          deliver: @escaping @Sendable (_ batch: InputBatch, _ isEnd: Bool, _ done: @escaping @Sendable () -> Void) -> Void) {
         self.fd = fd
         self.maxLineBytes = maxLineBytes
         self.editsMaxDepth = editsMaxDepth
+        self.fieldNames = fieldNames
         self.deliver = deliver
     }
 
@@ -29,7 +31,7 @@ final class StdinReader: Sendable {
     }
 
     private func run() {
-        var splitter = LineSplitter(maxLineBytes: maxLineBytes, editsMaxDepth: editsMaxDepth)
+        var splitter = LineSplitter(maxLineBytes: maxLineBytes, editsMaxDepth: editsMaxDepth, fieldNames: fieldNames)
         let capacity = 64 * 1024
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         defer { buffer.deallocate() }

@@ -77,7 +77,9 @@ final class StdioService {
         // With the virtual clock throughput matters more, so reading goes on while the loop works.
         let handsOverSynchronously = server.configuration.clock == .real
         let limits = server.configuration.limits
-        let reader = StdinReader(maxLineBytes: limits.maxLineBytes, editsMaxDepth: limits.maxDepth) { batch, isEnd, done in
+        let reader = StdinReader(
+            maxLineBytes: limits.maxLineBytes, editsMaxDepth: limits.maxDepth, fieldNames: KnownFieldNames(server.catalog)
+        ) { batch, isEnd, done in
             if handsOverSynchronously {
                 loop.sync { transfer.value.receive(batch.take(), isEnd: isEnd, done: done) }
             } else {
