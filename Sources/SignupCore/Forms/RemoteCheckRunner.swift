@@ -12,8 +12,10 @@ final class RemoteCheckRunner {
     /// The form asking, which owns this runner and cancels it when it closes (also on deinit), so
     /// no timer or request of the runner outlives it. The runner reads its backend, clock and
     /// rendered answers from there, so an open form stays small. Not `weak`: a weak reference
-    /// would move the form's reference counts to a side table and make every retain slower.
-    private unowned let form: FormPipeline
+    /// would move the form's reference counts to a side table and make every retain slower. Not
+    /// checked `unowned` either, whose every read is two atomic counts: the runner reads the form
+    /// only when called by it, or while a check is pending, and closing the form drops every check.
+    private unowned(unsafe) let form: FormPipeline
     private var remembered: (value: String, result: ResultID)?
     /// A verdict judged and not yet acted on: the value to check (nil when none is needed) and its version.
     private var held: (value: String?, version: Int)?
