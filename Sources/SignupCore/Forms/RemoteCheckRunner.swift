@@ -27,11 +27,10 @@ final class RemoteCheckRunner {
 
     // Made once per runner and handed to every timer and request, rather than a closure (an
     // object) per keystroke; `unowned` as the runner holds them, and cancels every timer and
-    // request that holds them before it goes.
+    // request that holds them before it goes. Each calls one method: every use of an `unowned`
+    // capture checks it again, with two atomic counts.
     private lazy var quietPeriodElapsed: () -> Void = { [unowned self] in
-        inFlight = nil
-        guard let pending else { return }
-        check(pending.value, version: pending.version)
+        checkPendingValue()
     }
     private lazy var answerArrived: (Result<Availability, any Error>) -> Void = { [unowned self] answer in
         receive(answer)
@@ -90,6 +89,13 @@ final class RemoteCheckRunner {
         remembered = nil
     }
 
+    /// The debounce interval has passed.
+    private func checkPendingValue() {
+        inFlight = nil
+        guard let pending else { return }
+        check(pending.value, version: pending.version)
+    }
+
     private func check(_ value: String, version: Int) {
         if let remembered, remembered.value == value {
             pending = nil
@@ -98,7 +104,7 @@ final class RemoteCheckRunner {
         }
         pending = (value, version)
         isAsking = true
-        let request = ask(value, of: form.services)
+        let request = ask(value)
         if isAsking { inFlight = request }
     }
 
@@ -118,10 +124,12 @@ final class RemoteCheckRunner {
         }
     }
 
-    private func ask(_ value: String, of services: FormServices) -> any Disposable {
+    /// Asks the form's backend, reading only the service it needs: a copy of the form's services
+    /// would retain every one of them.
+    private func ask(_ value: String) -> any Disposable {
         switch kind {
         case .usernameAvailability:
-            return services.availability.checkAvailability(of: value, answer: answerArrived)
+            return form.services.availability.checkAvailability(of: value, answer: answerArrived)
         }
     }
 }
