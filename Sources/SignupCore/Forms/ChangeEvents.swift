@@ -1,20 +1,27 @@
 /// The events of one change of a form, gathered before they are sent. A keystroke's change has a
 /// few events (the fields it judged, and whether submit is enabled), kept in the value itself, on
 /// the stack: no allocation, and no closure holding the form's parts for the change's length.
+///
+/// Four named slots rather than an `InlineArray`: destroying one of those went through the
+/// element type's generic witness for every slot, several calls on each keystroke.
 struct ChangeEvents: ~Copyable {
-    /// Events beyond these (a field on which many others depend) go to `overflow`.
-    private static let inlineCapacity = 4
-    private var inline = InlineArray<4, FormEvent?>(repeating: nil)
+    private var first: FormEvent?
+    private var second: FormEvent?
+    private var third: FormEvent?
+    private var fourth: FormEvent?
+    /// Events after the fourth (a field on which many others depend).
     private var overflow: [FormEvent] = []
     private(set) var count = 0
 
     init() {}
 
     mutating func append(_ event: consuming FormEvent) {
-        if count < Self.inlineCapacity {
-            inline[count] = event
-        } else {
-            overflow.append(event)
+        switch count {
+        case 0: first = event
+        case 1: second = event
+        case 2: third = event
+        case 3: fourth = event
+        default: overflow.append(event)
         }
         count += 1
     }
@@ -23,13 +30,26 @@ struct ChangeEvents: ~Copyable {
 
     /// A copy of the event at `index`, for a receiver that is not the last to hear it.
     subscript(index: Int) -> FormEvent {
-        index < Self.inlineCapacity ? inline[index].unsafelyUnwrapped : overflow[index - Self.inlineCapacity]
+        switch index {
+        case 0: first.unsafelyUnwrapped
+        case 1: second.unsafelyUnwrapped
+        case 2: third.unsafelyUnwrapped
+        case 3: fourth.unsafelyUnwrapped
+        default: overflow[index - 4]
+        }
     }
 
     /// Moves the event at `index` out, for its last receiver; a second take of it is a mistake.
     mutating func take(_ index: Int) -> FormEvent {
-        guard index < Self.inlineCapacity else { return overflow[index - Self.inlineCapacity] }
-        guard let event = inline[index].take() else { preconditionFailure("event \(index) of a change taken twice") }
+        let event: FormEvent?
+        switch index {
+        case 0: event = first.take()
+        case 1: event = second.take()
+        case 2: event = third.take()
+        case 3: event = fourth.take()
+        default: return overflow[index - 4]
+        }
+        guard let event else { preconditionFailure("event \(index) of a change taken twice") }
         return event
     }
 }
