@@ -28,8 +28,8 @@ enum CompiledCheck: Sendable {
     /// normalised value by position.
     func passes(_ value: String, valueAt: (Int) -> String) -> Bool {
         switch self {
-        case .minLength(let minimum): return value.count >= minimum
-        case .maxLength(let maximum): return value.count <= maximum
+        case .minLength(let minimum): return Self.characterCount(of: value) >= minimum
+        case .maxLength(let maximum): return value.utf8.count <= maximum || Self.characterCount(of: value) <= maximum
         case .allowedCharacters(let characterClass): return characterClass.admits(value)
         case .pattern(let pattern): return RegexCache.matches(pattern, wholly: value)
         case .notOneOf(let reserved): return !reserved.contains(value.lowercased())
@@ -37,5 +37,15 @@ enum CompiledCheck: Sendable {
         case .anyOf(let alternatives):
             return alternatives.contains { checks in checks.allSatisfy { $0.passes(value, valueAt: valueAt) } }
         }
+    }
+
+    /// `value.count`, without breaking the value into characters when its bytes tell: an ASCII
+    /// value has a character per byte, but for `\r\n`, which is one character.
+    private static func characterCount(of value: String) -> Int {
+        let utf8 = value.utf8
+        let isPlainASCII = utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "\r") }
+        }
+        return isPlainASCII == true ? utf8.count : value.count
     }
 }

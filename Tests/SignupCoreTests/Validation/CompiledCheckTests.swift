@@ -18,6 +18,19 @@ import Testing
         #expect(!passes(.equalsField("missing"), "x"))
     }
 
+    /// Lengths count characters, as `String.count` does, whether or not the bytes alone tell.
+    @Test func lengthsCountCharactersNotBytes() {
+        #expect(passes(.minLength(5), "abcde") && !passes(.minLength(5), "abcd"))
+        #expect(passes(.maxLength(4), "abcd") && !passes(.maxLength(4), "abcde"))
+        // "\r\n" is one character; "e" with a combining acute accent is one character of 3 bytes.
+        #expect(!passes(.minLength(5), "abc\r\n") && passes(.minLength(4), "abc\r\n"))
+        #expect(passes(.maxLength(4), "abc\r\n") && !passes(.maxLength(3), "abc\r\n"))
+        #expect(passes(.minLength(2), "ae\u{301}") && !passes(.minLength(3), "ae\u{301}"))
+        #expect(passes(.maxLength(3), "ae\u{301}e\u{301}") && !passes(.maxLength(2), "ae\u{301}e\u{301}"))
+        // Long enough to be stored out of line, not as a small string.
+        #expect(passes(.minLength(20), String(repeating: "x", count: 20)) && !passes(.minLength(21), String(repeating: "x", count: 20)))
+    }
+
     @Test func reservedNamesAreComparedIgnoringCase() {
         let reserved = Rule.Check.notOneOf(["Admin", "www"])
         #expect(!passes(reserved, "admin"))
