@@ -11,6 +11,11 @@ public final class VirtualTimeScheduler: Scheduler {
     @exclusivity(unchecked) private var queue: TimerQueue
     private let ledger = CancellationLedger()
     private var nextSequence: UInt64 = 0
+    /// Timers that have run and that nothing else holds, kept to be armed again: most keystrokes
+    /// schedule a timer, and one made afresh cost an allocation and a free.
+    // Unchecked: changed only by calls that call out to nothing (`popLast`, `append`).
+    @exclusivity(unchecked) private var spareTimers: [ScheduledTimer] = []
+    private static let spareTimersKept = 64
 
     public init(now: TimePoint = .origin) {
         clock = now
@@ -31,7 +36,13 @@ public final class VirtualTimeScheduler: Scheduler {
     @discardableResult
     public func schedule(after delay: TimeSpan, _ action: @escaping () -> Void) -> any Disposable {
         let dueTime = now + max(delay, .zero)
-        let timer = ScheduledTimer(dueTime: dueTime, sequence: nextSequence, action: action, ledger: ledger)
+        let timer: ScheduledTimer
+        if let spare = spareTimers.popLast() {
+            spare.arm(dueTime: dueTime, sequence: nextSequence, action: action)
+            timer = spare
+        } else {
+            timer = ScheduledTimer(dueTime: dueTime, sequence: nextSequence, action: action, ledger: ledger)
+        }
         nextSequence = nextSequence + 1
         queue.insert(timer)
         return timer
@@ -49,6 +60,7 @@ public final class VirtualTimeScheduler: Scheduler {
         while let timer = queue.popLive(dueBy: time) {
             clock = timer.dueTime
             timer.run()
+            keepIfSpare(timer)
         }
         clock = time
     }
@@ -61,9 +73,17 @@ public final class VirtualTimeScheduler: Scheduler {
         while let timer = queue.popLive(dueBy: nil) {
             clock = timer.dueTime
             timer.run()
+            keepIfSpare(timer)
             count += 1
         }
         return count
+    }
+
+    /// Keeps a timer that has run for the next `schedule`, unless something still holds it (a
+    /// holder could dispose of it once it is armed again for someone else).
+    private func keepIfSpare(_ timer: consuming ScheduledTimer) {
+        guard spareTimers.count < Self.spareTimersKept, isKnownUniquelyReferenced(&timer) else { return }
+        spareTimers.append(timer)
     }
 }
 
@@ -72,8 +92,8 @@ public final class VirtualTimeScheduler: Scheduler {
 /// A cancelled timer stays in the heap until it reaches the top or the heap is compacted; the
 /// ledger tells the queue how many such timers it holds without a reference back to the scheduler.
 final class ScheduledTimer: Disposable {
-    let dueTime: TimePoint
-    let sequence: UInt64
+    private(set) var dueTime: TimePoint
+    private(set) var sequence: UInt64
     private var action: (() -> Void)?
     private let ledger: CancellationLedger
 
@@ -85,6 +105,14 @@ final class ScheduledTimer: Disposable {
     }
 
     var isFinished: Bool { action == nil }
+
+    /// Sets a finished timer that nothing else holds going again, as if made anew.
+    func arm(dueTime: TimePoint, sequence: UInt64, action: @escaping () -> Void) {
+        precondition(isFinished, "a timer armed while pending")
+        self.dueTime = dueTime
+        self.sequence = sequence
+        self.action = action
+    }
 
     func run() {
         let action = self.action

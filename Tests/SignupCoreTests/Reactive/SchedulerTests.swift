@@ -59,6 +59,27 @@ import Testing
         #expect(!ran)
     }
 
+    /// Timers that have run are armed again for later work, but only when nothing holds them:
+    /// disposing of a timer that has run, and that its holder kept, must never cancel other work.
+    @Test func aTimerThatHasRunIsReusedOnlyWhenNothingHoldsIt() {
+        let scheduler = VirtualTimeScheduler()
+        var log: [String] = []
+        let kept = scheduler.schedule(after: .milliseconds(1)) { log.append("kept") }
+        scheduler.schedule(after: .milliseconds(2)) { log.append("dropped") }
+        scheduler.run()
+        let first = scheduler.schedule(after: .milliseconds(5)) { log.append("first") }
+        let second = scheduler.schedule(after: .milliseconds(5)) { log.append("second") }
+        // The dropped timer is armed again; the kept one is not, so its disposal changes nothing.
+        #expect((first as AnyObject) !== (kept as AnyObject) && (second as AnyObject) !== (kept as AnyObject))
+        kept.dispose()
+        #expect(scheduler.pendingCount == 2)
+        first.dispose()
+        scheduler.schedule(after: .milliseconds(1)) { log.append("third") }
+        #expect(scheduler.run() == 2)
+        #expect(log == ["kept", "dropped", "third", "second"])
+        #expect(scheduler.pendingCount == 0)
+    }
+
     @Test func manyCancelledTimersAreCompactedAway() {
         let scheduler = VirtualTimeScheduler()
         var fired: [Int] = []
