@@ -41,16 +41,21 @@ struct FormTable {
         return session
     }
 
-    /// The session with `id` and the position of its slot, if one is open.
+    /// The session with `id` and the position of its slot, if one is open. The slots are read in
+    /// place: copying each one probed retained its session's form.
     private func find(_ id: String) -> (index: Int, session: FormSession)? {
         let hash = hash(of: id)
-        let mask = slots.count - 1
-        var index = Int(truncatingIfNeeded: hash) & mask
-        while let slot = slots[index] {
-            if slot.hash == hash && slot.session.id == id { return (index, slot.session) }
-            index = (index + 1) & mask
+        return slots.withUnsafeBufferPointer { slots in
+            let mask = slots.count - 1
+            var index = Int(truncatingIfNeeded: hash) & mask
+            while slots[index] != nil {
+                if slots[index].unsafelyUnwrapped.hash == hash && slots[index].unsafelyUnwrapped.session.id == id {
+                    return (index, slots[index].unsafelyUnwrapped.session)
+                }
+                index = (index + 1) & mask
+            }
+            return nil
         }
-        return nil
     }
 
     mutating func removeAll() {
