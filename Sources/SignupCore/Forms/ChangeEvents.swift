@@ -9,8 +9,9 @@ struct ChangeEvents: ~Copyable {
     private var second: FormEvent?
     private var third: FormEvent?
     private var fourth: FormEvent?
-    /// Events after the fourth (a field on which many others depend).
-    private var overflow: [FormEvent] = []
+    /// Events after the fourth (a field on which many others depend); nil, with nothing to
+    /// release, until there is one.
+    private var overflow: [FormEvent]?
     private(set) var count = 0
 
     init() {}
@@ -21,7 +22,10 @@ struct ChangeEvents: ~Copyable {
         case 1: second = event
         case 2: third = event
         case 3: fourth = event
-        default: overflow.append(event)
+        default:
+            var events = overflow.take() ?? []
+            events.append(event)
+            overflow = events
         }
         count += 1
     }
@@ -35,7 +39,7 @@ struct ChangeEvents: ~Copyable {
         case 1: second.unsafelyUnwrapped
         case 2: third.unsafelyUnwrapped
         case 3: fourth.unsafelyUnwrapped
-        default: overflow[index - 4]
+        default: overflow.unsafelyUnwrapped[index - 4]
         }
     }
 
@@ -47,9 +51,10 @@ struct ChangeEvents: ~Copyable {
         case 1: event = second.take()
         case 2: event = third.take()
         case 3: event = fourth.take()
-        default: return overflow[index - 4]
+        default: return overflow.unsafelyUnwrapped[index - 4]
         }
         guard let event else { preconditionFailure("event \(index) of a change taken twice") }
         return event
     }
 }
+
