@@ -50,6 +50,11 @@ public struct FieldResult: Hashable, Sendable, CustomStringConvertible {
 
     public var isOK: Bool { state == .ok }
 
+    /// Identifies the result's code, params and message: the same for copies of one result, and
+    /// shared with no other result while either is alive. For a cache of renderings, which keeps
+    /// a copy of the result it rendered so that the identity stays its own.
+    public var textsIdentity: ObjectIdentifier { ObjectIdentifier(texts) }
+
     public static func == (lhs: FieldResult, rhs: FieldResult) -> Bool {
         guard lhs.state == rhs.state else { return false }
         return lhs.texts === rhs.texts

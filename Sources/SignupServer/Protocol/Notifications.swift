@@ -10,13 +10,26 @@ enum Notifications {
     static func write(
         _ event: FormEvent, form: String, at time: Int64, action: @autoclosure () -> SubmitAction, to writer: inout JSONWriter
     ) {
+        var encodedEachTime: ResultFragments?
+        write(event, form: form, at: time, action: action(), to: &writer, results: &encodedEachTime)
+    }
+
+    /// As `write(_:form:at:action:to:)`, taking field results from `results` when given.
+    static func write(
+        _ event: FormEvent, form: String, at time: Int64, action: @autoclosure () -> SubmitAction, to writer: inout JSONWriter,
+        results: inout ResultFragments?
+    ) {
         switch event {
         case .fieldChanged(let update):
             writer.verbatim(#"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"#)
             writer.string(form)
             writer.verbatim(#","field":"#)
             writer.string(update.field)
-            writeResult(update.result, to: &writer)
+            if results == nil {
+                writeResult(update.result, to: &writer)
+            } else {
+                results!.write(update.result, to: &writer)
+            }
             writer.verbatim(#","version":"#)
             writer.int(update.version)
         case .submitEnabledChanged(let enabled):

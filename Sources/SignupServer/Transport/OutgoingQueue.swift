@@ -244,9 +244,11 @@ struct OutgoingBatch: @unchecked Sendable {
     static let encodedRunBytes = 64 << 10
 
     /// Calls `body` with each run of bytes to write, in order, encoding deferred notifications into
-    /// `scratch` between the buffer's runs, until `body` returns false; returns whether every run
-    /// was taken.
-    func forEachRun(encodingInto scratch: inout JSONWriter, _ body: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+    /// `scratch` between the buffer's runs (field results from `results` when given), until `body`
+    /// returns false; returns whether every run was taken.
+    func forEachRun(
+        encodingInto scratch: inout JSONWriter, results: inout ResultFragments?, _ body: (UnsafeRawBufferPointer) -> Bool
+    ) -> Bool {
         guard !deferred.isEmpty else { return forEachRun(body) }
         precondition(dropped.isEmpty, "a conflating queue never defers notifications")
         scratch.removeAll()
@@ -255,7 +257,7 @@ struct OutgoingBatch: @unchecked Sendable {
             scratch.verbatim(buffer.bytes(in: start..<position))
             start = position
             for notification in notifications {
-                notification.write(to: &scratch)
+                notification.write(to: &scratch, results: &results)
                 scratch.newline()
                 if scratch.count >= Self.encodedRunBytes {
                     guard scratch.withBytes(body) else { return false }

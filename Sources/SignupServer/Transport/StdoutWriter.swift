@@ -105,8 +105,9 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
 
     private func run() {
         var scratch = JSONWriter(capacity: OutgoingBatch.encodedRunBytes + 4096)
+        var results: ResultFragments? = ResultFragments()
         while let batch = queue.takeAll() {
-            guard batch.forEachRun(encodingInto: &scratch, write) else { return onBrokenPipe() }
+            guard batch.forEachRun(encodingInto: &scratch, results: &results, write) else { return onBrokenPipe() }
             queue.didWrite(returning: batch.buffer)
         }
     }
