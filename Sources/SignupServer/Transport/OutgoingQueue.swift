@@ -256,14 +256,20 @@ struct OutgoingBatch: @unchecked Sendable {
         for (position, notifications) in deferred {
             scratch.verbatim(buffer.bytes(in: start..<position))
             start = position
-            for notification in notifications {
-                notification.write(to: &scratch, results: &results)
-                scratch.newline()
-                if scratch.count >= Self.encodedRunBytes {
-                    guard scratch.withBytes(body) else { return false }
-                    scratch.removeAll()
+            // Read in place: iterating the array would copy each notification, retaining the texts
+            // of its result, an object the loop's thread retains too.
+            let taken = notifications.withUnsafeBufferPointer { notifications in
+                for index in notifications.indices {
+                    notifications[index].write(to: &scratch, results: &results)
+                    scratch.newline()
+                    if scratch.count >= Self.encodedRunBytes {
+                        guard scratch.withBytes(body) else { return false }
+                        scratch.removeAll()
+                    }
                 }
+                return true
             }
+            guard taken else { return false }
         }
         scratch.verbatim(buffer.bytes(in: start..<buffer.count))
         return scratch.count == 0 || scratch.withBytes(body)
