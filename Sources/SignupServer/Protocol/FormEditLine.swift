@@ -27,23 +27,22 @@ struct FormEditLine: Sendable {
     /// `fieldNames` gets that string.
     static func read(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int, fieldNames: KnownFieldNames = KnownFieldNames()) -> FormEditLine? {
         guard maxDepth >= 2 else { return nil }
-        var canonical = Scanner(bytes: line, fieldNames: fieldNames)
-        if let edit = canonical.readCanonicalRequest() { return edit }
-        var scanner = Scanner(bytes: line, fieldNames: fieldNames)
-        return scanner.readRequest()
+        // The names are handed down, not kept in the scanner: a copy there retained their array.
+        var canonical = Scanner(bytes: line)
+        if let edit = canonical.readCanonicalRequest(fieldNames: fieldNames) { return edit }
+        var scanner = Scanner(bytes: line)
+        return scanner.readRequest(fieldNames: fieldNames)
     }
 
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
-        let fieldNames: KnownFieldNames
         var index = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>, fieldNames: KnownFieldNames) {
+        init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
-            self.fieldNames = fieldNames
         }
 
-        mutating func readRequest() -> FormEditLine? {
+        mutating func readRequest(fieldNames: KnownFieldNames) -> FormEditLine? {
             var sawVersion = false, sawMethod = false, sawParams = false, sawID = false
             var id: RequestID?
             var params = Params()
@@ -57,7 +56,7 @@ struct FormEditLine: Sendable {
                     return scanner.skipString(matching: Self.formEdit)
                 case Self.params where !sawParams:
                     sawParams = true
-                    return scanner.readParams(into: &params)
+                    return scanner.readParams(into: &params, fieldNames: fieldNames)
                 case Self.id where !sawID:
                     sawID = true
                     id = scanner.readID()
@@ -74,9 +73,9 @@ struct FormEditLine: Sendable {
 
         /// `{"jsonrpc":"2.0","method":"form.edit","params":{"form":…,"field":…,"value":…,"at":…},"id":…}`
         /// exactly, with `at` and `id` optional; the values are read as `readRequest` reads them.
-        mutating func readCanonicalRequest() -> FormEditLine? {
+        mutating func readCanonicalRequest(fieldNames: KnownFieldNames) -> FormEditLine? {
             guard skip(Self.canonicalStart), let form = readString(),
-                  skip(Self.canonicalField), let field = readFieldName(),
+                  skip(Self.canonicalField), let field = readFieldName(fieldNames),
                   skip(Self.canonicalValue), let value = readString() else { return nil }
             var at: Int64?
             if skip(Self.canonicalAt) {
@@ -114,7 +113,7 @@ struct FormEditLine: Sendable {
             var form: String?, field: String?, value: String?, at: Int64?
         }
 
-        private mutating func readParams(into params: inout Params) -> Bool {
+        private mutating func readParams(into params: inout Params, fieldNames: KnownFieldNames) -> Bool {
             readObject { scanner, key in
                 switch key {
                 case Self.form where !params.sawForm:
@@ -122,7 +121,7 @@ struct FormEditLine: Sendable {
                     params.form = scanner.readString()
                     return params.form != nil
                 case Self.field where params.field == nil:
-                    params.field = scanner.readFieldName()
+                    params.field = scanner.readFieldName(fieldNames)
                     return params.field != nil
                 case Self.value where params.value == nil:
                     params.value = scanner.readString()
@@ -182,7 +181,7 @@ struct FormEditLine: Sendable {
         }
 
         /// A string, or the known field name it spells.
-        private mutating func readFieldName() -> String? {
+        private mutating func readFieldName(_ fieldNames: KnownFieldNames) -> String? {
             guard let (text, isASCII) = readPlainString() else { return nil }
             return fieldNames.name(spelledBy: text) ?? Self.string(text, isASCII: isASCII)
         }
