@@ -24,6 +24,9 @@ final class StdinReader: Sendable {
         self.deliver = deliver
     }
 
+    /// About the shortest `form.edit` line a client sends.
+    private static let shortLineBytes = 64
+
     func start() {
         let thread = Thread { [self] in run() }
         thread.name = "signup-rpc.stdin"
@@ -44,6 +47,9 @@ final class StdinReader: Sendable {
                 hand(consume items, isEnd: true)
                 return
             }
+            // Room for a read of keystroke-sized lines at once: grown from empty, the array was
+            // copied about ten times a read.
+            items.reserveCapacity(count / Self.shortLineBytes + 1)
             splitter.feed(UnsafeBufferPointer(start: buffer, count: count), into: &items)
             if !items.isEmpty { hand(consume items, isEnd: false) }
         }
