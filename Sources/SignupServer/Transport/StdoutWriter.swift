@@ -59,7 +59,12 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
 
     func send(_ notification: consuming FormNotification) {
         guard queue.takesUnencodedNotifications else { return send(notification, encodingInto: &scratch) }
-        if unsent.isEmpty { loop.execute { [self] in handOverNotifications() } }
+        if unsent.isEmpty {
+            loop.execute { [self] in handOverNotifications() }
+            // Room for a read's worth of keystrokes at once: grown from empty, the batch was
+            // copied about ten times.
+            unsent.reserveCapacity(Self.largestUnsentBatch / 4)
+        }
         unsent.append(notification)
         if unsent.count >= Self.largestUnsentBatch { handOverNotifications() }
     }
