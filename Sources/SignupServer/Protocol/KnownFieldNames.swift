@@ -4,35 +4,52 @@ import Glibc
 import Musl
 #endif
 
-/// The long field names of the form kinds the server offers, so that reading an edit line reuses
-/// the forms' own strings. A name of more than 15 bytes (`repeatedPassword`) does not fit in a
-/// small string: read afresh, it was allocated on the reading thread, freed on the loop, and
-/// compared there byte by byte with the form's name, on every line that named it.
+/// The field names of the form kinds the server offers, so that reading an edit line reuses the
+/// forms' own strings. A name of more than 15 bytes (`repeatedPassword`) does not fit in a small
+/// string: read afresh, it was allocated on the reading thread, freed on the loop, and compared
+/// there byte by byte with the form's name, on every line that named it. A shorter one is cheaper
+/// found than decoded and checked.
 struct KnownFieldNames: Sendable {
     private let names: [String]
+    /// The names' UTF-8 bytes one after another, and where each starts and ends, so that a lookup
+    /// compares bytes of same-length names only, in place.
+    private let spellings: [UInt8]
+    private let ends: [Int]
+
+    /// More names are read afresh: a lookup scans the names.
+    static let mostNames = 64
 
     /// None: every name is read afresh.
     init() {
         names = []
+        spellings = []
+        ends = []
     }
 
     init(_ catalog: FormCatalog) {
         var seen = Set<String>()
-        names = catalog.definitions.flatMap { $0.fields.map(\.name) }
-            .filter { $0.utf8.count > Self.longestSmallString && seen.insert($0).inserted }
+        names = Array(catalog.definitions.flatMap { $0.fields.map(\.name) }.filter { seen.insert($0).inserted }.prefix(Self.mostNames))
+        spellings = names.flatMap(\.utf8)
+        var end = 0
+        ends = names.map { name in
+            end += name.utf8.count
+            return end
+        }
     }
 
     /// The known name spelled by `bytes`, if there is one.
     func name(spelledBy bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard bytes.count > Self.longestSmallString, let base = bytes.baseAddress else { return nil }
-        for name in names where name.utf8.count == bytes.count {
-            let matches = name.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, base, bytes.count) == 0 }
-                ?? name.utf8.elementsEqual(bytes)
-            if matches { return name }
+        guard let base = bytes.baseAddress else { return nil }
+        return spellings.withUnsafeBufferPointer { spellings in
+            var start = 0
+            for position in ends.indices {
+                let end = ends[position]
+                defer { start = end }
+                if end - start == bytes.count, memcmp(spellings.baseAddress! + start, base, bytes.count) == 0 {
+                    return names[position]
+                }
+            }
+            return nil
         }
-        return nil
     }
-
-    /// A Swift string of up to this many UTF-8 bytes is held in place, allocating nothing.
-    private static let longestSmallString = 15
 }
