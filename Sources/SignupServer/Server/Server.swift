@@ -26,6 +26,10 @@ final class Server {
 
     let configuration: ServerConfiguration
     let clock: Clock
+    /// The clock's virtual scheduler, which `clock` holds for the server's life: advanced on every
+    /// line that carries `at`, through a guaranteed reference that counts nothing, where taking it
+    /// out of `clock` retained and released it around each advance.
+    private let virtualScheduler: Unmanaged<VirtualTimeScheduler>?
     let catalog: FormCatalog
     let logger: Logger
     private let services: FormServices
@@ -55,6 +59,7 @@ final class Server {
          catalog: FormCatalog = .builtIn) {
         self.configuration = configuration
         self.clock = clock
+        if case .virtual(let scheduler) = clock { virtualScheduler = .passUnretained(scheduler) } else { virtualScheduler = nil }
         var services = services
         if services.loginLimiter == nil { services.loginLimiter = LoginRateLimiter(scheduler: clock.scheduler) }
         self.services = services
@@ -500,8 +505,8 @@ final class Server {
         let by = try params.count("by")
         let to = try params.count("to")
         switch (by, to) {
-        case (let by?, nil): try advance(scheduler, to: scheduler.now.milliseconds + by)
-        case (nil, let to?): try advance(scheduler, to: to)
+        case (let by?, nil): try advanceVirtualTime(to: scheduler.now.milliseconds + by, for: "clock.advance")
+        case (nil, let to?): try advanceVirtualTime(to: to, for: "clock.advance")
         case (nil, nil): throw .invalidParams(member: "params", problem: "needs either by or to")
         case (_?, _?): throw .invalidParams(member: "params", problem: "takes by or to, not both")
         }
@@ -518,14 +523,16 @@ final class Server {
     }
 
     private func advanceToMessageTime(_ at: Int64) throws(RPCError) {
-        guard case .virtual(let scheduler) = clock else { throw .clockNotVirtual(method: "at") }
-        try advance(scheduler, to: at)
+        try advanceVirtualTime(to: at, for: "at")
     }
 
-    private func advance(_ scheduler: VirtualTimeScheduler, to time: Int64) throws(RPCError) {
-        let now = scheduler.now.milliseconds
+    /// Moves virtual time forward to `time`, running everything due first; `method` names what
+    /// asked, for the error when the clock is real.
+    private func advanceVirtualTime(to time: Int64, for method: String) throws(RPCError) {
+        guard let virtualScheduler else { throw .clockNotVirtual(method: method) }
+        let now = virtualScheduler._withUnsafeGuaranteedRef { $0.now.milliseconds }
         guard time >= now else { throw .timeWentBackwards(now: now, requested: time) }
-        scheduler.advance(to: TimePoint(milliseconds: time))
+        virtualScheduler._withUnsafeGuaranteedRef { $0.advance(to: TimePoint(milliseconds: time)) }
     }
 
     /// The catalog for a requested locale (the default when none is asked for), and the request
