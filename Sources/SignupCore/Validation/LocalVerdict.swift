@@ -65,20 +65,22 @@ final class LocalValidator: Sendable {
     /// Judges one field's current value, reading values by position through `valueAt`; `version`
     /// is the edit version the verdict carries.
     func verdict(forField index: Int, version: Int, valueAt valueOf: (Int) -> String) -> LocalVerdict {
-        let field = fields[index]
-        let value = field.normalized(valueOf(index))
-        func verdict(_ result: ResultID, remote: Bool = false) -> LocalVerdict {
-            LocalVerdict(result: result, version: version, needsRemoteCheck: remote, value: value)
-        }
+        // Through a guaranteed reference (the validator holds its fields for its whole life): a
+        // field bound as usual was retained, with its checks, around every call out.
+        Unmanaged.passUnretained(fields[index])._withUnsafeGuaranteedRef { field in
+            let value = field.normalized(valueOf(index))
+            func verdict(_ result: ResultID, remote: Bool = false) -> LocalVerdict {
+                LocalVerdict(result: result, version: version, needsRemoteCheck: remote, value: value)
+            }
 
-        if value.isEmpty { return verdict(field.empty) }
-        // By position: iterating the pairs would copy each (and retain its result) on every keystroke.
-        let checks = field.checks
-        for position in checks.indices
-        where !checks[position].check.passes(value, valueAt: { self.fields[$0].normalized(valueOf($0)) }) {
-            return verdict(checks[position].failure)
+            if value.isEmpty { return verdict(field.empty) }
+            // By position: iterating the pairs would copy each (and retain its result) on every keystroke.
+            for position in field.checks.indices
+            where !field.checks[position].check.passes(value, valueAt: { self.fields[$0].normalized(valueOf($0)) }) {
+                return verdict(field.checks[position].failure)
+            }
+            if let validating = field.validating { return verdict(validating, remote: true) }
+            return verdict(field.success)
         }
-        if let validating = field.validating { return verdict(validating, remote: true) }
-        return verdict(field.success)
     }
 }
