@@ -1,3 +1,5 @@
+import SignupCore
+
 /// The open forms by id, in an open-addressing table.
 ///
 /// Every keystroke looks its form up, and in a `Dictionary` the keyed SipHash of the `String`
@@ -25,6 +27,13 @@ struct FormTable {
         find(id)?.session
     }
 
+    /// The form open under `id`, not retained: for a caller that is done with it before the
+    /// table can change.
+    func unretainedPipeline(_ id: String) -> Unmanaged<FormPipeline>? {
+        guard let index = position(of: id) else { return nil }
+        return slots.withUnsafeBufferPointer { .passUnretained($0[index].unsafelyUnwrapped.session.pipeline) }
+    }
+
     /// Adds a session under its id, which no open form may have.
     mutating func insert(_ session: FormSession) {
         precondition(self[session.id] == nil, "form id \(session.id) is already open")
@@ -41,17 +50,21 @@ struct FormTable {
         return session
     }
 
-    /// The session with `id` and the position of its slot, if one is open. The slots are read in
-    /// place: copying each one probed retained its session's form.
+    /// The session with `id` and the position of its slot, if one is open.
     private func find(_ id: String) -> (index: Int, session: FormSession)? {
+        guard let index = position(of: id) else { return nil }
+        return (index, slots[index].unsafelyUnwrapped.session)
+    }
+
+    /// The position of the slot holding `id`, if one is open. The slots are read in place:
+    /// copying each one probed retained its session's form.
+    private func position(of id: String) -> Int? {
         let hash = hash(of: id)
         return slots.withUnsafeBufferPointer { slots in
             let mask = slots.count - 1
             var index = Int(truncatingIfNeeded: hash) & mask
             while slots[index] != nil {
-                if slots[index].unsafelyUnwrapped.hash == hash && slots[index].unsafelyUnwrapped.session.id == id {
-                    return (index, slots[index].unsafelyUnwrapped.session)
-                }
+                if slots[index].unsafelyUnwrapped.hash == hash && slots[index].unsafelyUnwrapped.session.id == id { return index }
                 index = (index + 1) & mask
             }
             return nil

@@ -404,7 +404,7 @@ final class Server {
         let field = try params.requiredString("field")
         let value = try params.requiredString("value")
         let session = try form(params)
-        let outcome = try edit(session, field: field, value: value)
+        let outcome = try edit(session.pipeline, id: session.id, field: field, value: value)
         return { outcome.write(to: &$0) }
     }
 
@@ -412,23 +412,31 @@ final class Server {
     /// is left to check comes in the same order as above.
     private func edit(_ request: FormEditLine) throws(RPCError) -> EditOutcome {
         if let at = request.at { try advanceToMessageTime(at) }
-        let session = try form(named: request.form)
-        return try edit(session, field: request.field, value: request.value)
+        guard let id = request.form, let form = forms.unretainedPipeline(id) else {
+            let session = try form(named: request.form)
+            return try edit(session.pipeline, id: session.id, field: request.field, value: request.value)
+        }
+        // Not retained, which on every keystroke was an atomic count on the form's first line:
+        // the server handles one line at a time, never from within another, so the form stays
+        // open, and in the table, until the edit returns.
+        return try form._withUnsafeGuaranteedRef { pipeline in
+            Result { () throws(RPCError) in try edit(pipeline, id: id, field: request.field, value: request.value) }
+        }.get()
     }
 
-    private func edit(_ session: FormSession, field: String, value: String) throws(RPCError) -> EditOutcome {
-        guard let index = session.pipeline.index(ofField: field) else {
-            let definition = session.pipeline.definition
+    private func edit(_ pipeline: FormPipeline, id: String, field: String, value: String) throws(RPCError) -> EditOutcome {
+        guard let index = pipeline.index(ofField: field) else {
+            let definition = pipeline.definition
             throw .unknownField(field, kind: definition.kind, fields: definition.fields.map(\.name))
         }
         try checkLength(of: value, field: field)
         let version: Int
         do throws(FormError) {
-            version = try session.pipeline.edit(fieldAt: index, to: value)
+            version = try pipeline.edit(fieldAt: index, to: value)
         } catch {
             throw .internalError(error.description)
         }
-        return EditOutcome(form: session.id, version: version)
+        return EditOutcome(form: id, version: version)
     }
 
     /// The result of `form.edit`.
