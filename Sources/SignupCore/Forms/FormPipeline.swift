@@ -137,13 +137,13 @@ public final class FormPipeline {
             let field = localized.validator.dependents[index][position]
             let verdict = localized.validator.verdict(forField: field, version: version, valueAt: { state.fields[$0].value })
             if state.apply(verdict, toField: field) { change.append(.fieldChanged(update(ofField: field))) }
-            if localized.remoteResults[field] != nil, let runner = remoteChecks[field] { runner.hold(verdict) }
+            if localized.remoteResults[field] != nil { withRemoteCheck(of: field) { $0.hold(verdict) } }
         }
         send(&change, wasEnabled: wasEnabled)
         // After the local results are out, as a remote answer (even a remembered one) is news about them.
         for position in judged {
             let field = localized.validator.dependents[index][position]
-            if localized.remoteResults[field] != nil { remoteChecks[field]?.restartWithHeldVerdict() }
+            if localized.remoteResults[field] != nil { withRemoteCheck(of: field) { $0.restartWithHeldVerdict() } }
         }
         return version
     }
@@ -259,6 +259,13 @@ public final class FormPipeline {
                 entry.receiver.receive(isLast ? change.take(event) : change[event])
             }
         }
+    }
+
+    /// Calls `body` with the field's check runner, if it has one, through a guaranteed reference
+    /// rather than a retained one: the form holds its runners for its whole life.
+    private func withRemoteCheck(of field: Int, _ body: (RemoteCheckRunner) -> Void) {
+        guard let runner = remoteChecks[field].map(Unmanaged.passUnretained) else { return }
+        runner._withUnsafeGuaranteedRef(body)
     }
 
     /// What detaches the receiver `id`: through the link, so it does not hold the form.
