@@ -74,9 +74,12 @@ final class LocalValidator: Sendable {
             }
 
             if value.isEmpty { return verdict(field.empty) }
+            func normalizedValue(of other: Int) -> String {
+                Unmanaged.passUnretained(fields[other])._withUnsafeGuaranteedRef { $0.normalized(valueOf(other)) }
+            }
             // By position: iterating the pairs would copy each (and retain its result) on every keystroke.
             for position in field.checks.indices
-            where !field.checks[position].check.passes(value, valueAt: { self.fields[$0].normalized(valueOf($0)) }) {
+            where !field.checks[position].check.passes(value, valueAt: normalizedValue(of:)) {
                 return verdict(field.checks[position].failure)
             }
             if let validating = field.validating { return verdict(validating, remote: true) }
