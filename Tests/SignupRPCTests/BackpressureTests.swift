@@ -136,6 +136,8 @@ extension OutgoingQueue {
         pending[0]()
         while taken.get() == nil { sched_yield() }
         #expect(taken.get() == ["a", "b"])
+        // The wake-ups hold the queue, which holds the closure that keeps them.
+        wakes.set([])
     }
 
     @Test func notificationsHandedOverWakeAWaitingWriterWithoutADeferredWake() {

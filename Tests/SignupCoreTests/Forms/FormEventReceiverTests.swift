@@ -162,6 +162,8 @@ import Testing
         recorder.onReceive = { event in
             if case .fieldChanged(let update) = event, update.version == 1 { _ = try? form.edit("username", to: "bobby") }
         }
+        // The action holds the form, which holds the recorder.
+        defer { recorder.onReceive = nil }
         try form.edit("username", to: "bob")
         scheduler.run()
         #expect(Array(recorder.log.dropFirst(4)) == [
