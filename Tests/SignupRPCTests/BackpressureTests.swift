@@ -85,7 +85,7 @@ extension OutgoingQueue {
         #expect(queue.queuedBytes == 6 + 2 * OutgoingQueue.deferredNotificationBytes)
         let batch = try #require(queue.takeAll())
         var scratch = JSONWriter()
-        var results: ResultFragments? = ResultFragments()
+        var results = ResultFragments()
         var runs: [String] = []
         #expect(batch.forEachRun(encodingInto: &scratch, results: &results) { runs.append(String(decoding: $0, as: UTF8.self)); return true })
         #expect(runs == ["r1\n" + encoded(first) + "\n" + encoded(second) + "\nr2\n"])
@@ -102,7 +102,7 @@ extension OutgoingQueue {
         }
         let batch = try #require(queue.takeAll())
         var scratch = JSONWriter()
-        var results: ResultFragments? = ResultFragments()
+        var results = ResultFragments()
         var runs: [[UInt8]] = []
         #expect(batch.forEachRun(encodingInto: &scratch, results: &results) { runs.append(Array($0)); return true })
         #expect(runs.count > 1)
@@ -153,7 +153,7 @@ extension OutgoingQueue {
         while taken.get() == nil { sched_yield() }
         #expect(wakes.get()?.count == 0)
         var scratch = JSONWriter()
-        var results: ResultFragments? = ResultFragments()
+        var results = ResultFragments()
         var runs: [String] = []
         #expect(taken.get()!.forEachRun(encodingInto: &scratch, results: &results) { runs.append(String(decoding: $0, as: UTF8.self)); return true })
         #expect(runs == [encoded(handedOver) + "\n"])

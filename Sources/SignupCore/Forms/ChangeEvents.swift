@@ -43,7 +43,8 @@ struct ChangeEvents: ~Copyable {
         }
     }
 
-    /// Moves the event at `index` out, for its last receiver; a second take of it is a mistake.
+    /// Moves the event at `index` out, for its last receiver; a second take of it is a mistake. An
+    /// event past the fourth (rare) is copied.
     mutating func take(_ index: Int) -> FormEvent {
         let event: FormEvent?
         switch index {
@@ -57,4 +58,3 @@ struct ChangeEvents: ~Copyable {
         return event
     }
 }
-

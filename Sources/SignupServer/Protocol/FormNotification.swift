@@ -33,9 +33,11 @@ struct FormNotification: Sendable {
         Notifications.write(event, form: form, at: at, action: submit.unsafelyUnwrapped.action, to: &writer)
     }
 
-    /// As `write(to:)`, taking its field result from `results` when it has one.
-    func write(to writer: inout JSONWriter, results: inout ResultFragments?) {
-        Notifications.write(event, form: form, at: at, action: submit.unsafelyUnwrapped.action, to: &writer, results: &results)
+    /// As `write(to:)`, taking its field result, if it has one, from `results`.
+    func write(to writer: inout JSONWriter, results: inout ResultFragments) {
+        Notifications.write(event, form: form, at: at, action: submit.unsafelyUnwrapped.action, to: &writer) {
+            results.write($0, to: &$1)
+        }
     }
 
     /// Only the latest field result, and the latest `submitEnabled`, of a form matter; submission

@@ -17,7 +17,7 @@ struct KnownFieldNames: Sendable {
     private let ends: [Int]
 
     /// More names are read afresh: a lookup scans the names.
-    static let mostNames = 64
+    private static let mostNames = 64
 
     /// None: every name is read afresh.
     init() {

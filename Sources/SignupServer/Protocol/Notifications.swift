@@ -6,18 +6,11 @@ import SignupCore
 /// (`JSONWriter.verbatim`) rather than member by member; `NotificationTests` checks every kind
 /// against the same message built with `object`/`key`.
 enum Notifications {
-    /// `action` is read only for a submission event.
-    static func write(
-        _ event: FormEvent, form: String, at time: Int64, action: @autoclosure () -> SubmitAction, to writer: inout JSONWriter
-    ) {
-        var encodedEachTime: ResultFragments?
-        write(event, form: form, at: time, action: action(), to: &writer, results: &encodedEachTime)
-    }
-
-    /// As `write(_:form:at:action:to:)`, taking field results from `results` when given.
+    /// `action` is read only for a submission event. A field result's members are written by
+    /// `writeResultMembers`: encoded afresh by default, or copied from `ResultFragments`.
     static func write(
         _ event: FormEvent, form: String, at time: Int64, action: @autoclosure () -> SubmitAction, to writer: inout JSONWriter,
-        results: inout ResultFragments?
+        writingResult writeResultMembers: (FieldResult, inout JSONWriter) -> Void = writeResult(_:to:)
     ) {
         switch event {
         case .fieldChanged(let update):
@@ -25,11 +18,7 @@ enum Notifications {
             writer.string(form)
             writer.verbatim(#","field":"#)
             writer.string(update.field)
-            if results == nil {
-                writeResult(update.result, to: &writer)
-            } else {
-                results!.write(update.result, to: &writer)
-            }
+            writeResultMembers(update.result, &writer)
             writer.verbatim(#","version":"#)
             writer.int(update.version)
         case .submitEnabledChanged(let enabled):

@@ -6,7 +6,9 @@ import SignupCore
 /// params) was most of the writer's work per notification.
 ///
 /// Direct-mapped: a result has one place, and one that finds it taken by another is encoded
-/// there afresh. Each entry keeps a copy of its result, so that its identity stays its own.
+/// there afresh. Each entry keeps a copy of its result, so that its identity stays its own; the
+/// identity and state are kept beside it, so that a hit compares them without reading the result
+/// (and counting a reference to its texts, which the loop's thread counts too).
 struct ResultFragments {
     private static let capacity = 64
     private var identities = [ObjectIdentifier?](repeating: nil, count: capacity)

@@ -244,10 +244,10 @@ struct OutgoingBatch: @unchecked Sendable {
     static let encodedRunBytes = 64 << 10
 
     /// Calls `body` with each run of bytes to write, in order, encoding deferred notifications into
-    /// `scratch` between the buffer's runs (field results from `results` when given), until `body`
+    /// `scratch` between the buffer's runs (their field results from `results`), until `body`
     /// returns false; returns whether every run was taken.
     func forEachRun(
-        encodingInto scratch: inout JSONWriter, results: inout ResultFragments?, _ body: (UnsafeRawBufferPointer) -> Bool
+        encodingInto scratch: inout JSONWriter, results: inout ResultFragments, _ body: (UnsafeRawBufferPointer) -> Bool
     ) -> Bool {
         guard !deferred.isEmpty else { return forEachRun(body) }
         precondition(dropped.isEmpty, "a conflating queue never defers notifications")

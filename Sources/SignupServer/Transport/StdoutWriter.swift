@@ -110,7 +110,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
 
     private func run() {
         var scratch = JSONWriter(capacity: OutgoingBatch.encodedRunBytes + 4096)
-        var results: ResultFragments? = ResultFragments()
+        var results = ResultFragments()
         while let batch = queue.takeAll() {
             guard batch.forEachRun(encodingInto: &scratch, results: &results, write) else { return onBrokenPipe() }
             queue.didWrite(returning: batch.buffer)
