@@ -9,7 +9,7 @@ struct TimerQueue {
         var sequence: UInt64
         var timer: ScheduledTimer
 
-        init(_ timer: ScheduledTimer) {
+        init(_ timer: consuming ScheduledTimer) {
             dueTime = timer.dueTime
             sequence = timer.sequence
             self.timer = timer
@@ -33,7 +33,8 @@ struct TimerQueue {
     /// Timers in the heap, cancelled ones included.
     var storedCount: Int { heap.count }
 
-    mutating func insert(_ timer: ScheduledTimer) {
+    /// Takes the timer over: borrowed, it was retained for the heap and released again.
+    mutating func insert(_ timer: consuming ScheduledTimer) {
         let cancelled = ledger.cancelledCount
         if cancelled > 64 && cancelled * 2 > heap.count { compact() }
         heap.append(Entry(timer))
@@ -48,25 +49,27 @@ struct TimerQueue {
     /// Removes and returns the earliest live timer due at or before `limit` (any, when nil).
     mutating func popLive(dueBy limit: TimePoint?) -> ScheduledTimer? {
         dropCancelledTop()
-        guard let top = heap.first else { return nil }
-        if let limit, top.dueTime > limit { return nil }
-        removeTop()
-        return top.timer
+        guard !heap.isEmpty else { return nil }
+        if let limit, heap[0].dueTime > limit { return nil }
+        return removeTop().timer
     }
 
+    // The top is read in place and moved out, never copied: a copy retained its timer, and
+    // overwriting its slot released it again, on every timer that ran.
+
     private mutating func dropCancelledTop() {
-        while let top = heap.first, top.timer.isFinished {
+        while !heap.isEmpty, heap[0].timer.isFinished {
             removeTop()
             ledger.cancelledCount = ledger.cancelledCount - 1
         }
     }
 
-    private mutating func removeTop() {
-        let last = heap.removeLast()
-        if !heap.isEmpty {
-            heap[0] = last
-            siftDown(0)
-        }
+    @discardableResult
+    private mutating func removeTop() -> Entry {
+        heap.withUnsafeMutableBufferPointer { $0.swapAt(0, $0.count - 1) }
+        let top = heap.removeLast()
+        if !heap.isEmpty { siftDown(0) }
+        return top
     }
 
     private mutating func compact() {

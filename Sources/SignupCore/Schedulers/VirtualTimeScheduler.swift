@@ -115,9 +115,9 @@ final class ScheduledTimer: Disposable {
     }
 
     func run() {
-        let action = self.action
-        self.action = nil
-        action?()
+        // Moved out rather than copied and cleared, which retained and released its context.
+        guard let action = self.action.take() else { return }
+        action()
     }
 
     /// Cancels the action unless it has already run or been cancelled.
