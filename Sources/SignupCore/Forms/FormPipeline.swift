@@ -133,9 +133,14 @@ public final class FormPipeline {
         // memory fewer per edit).
         let judged = 0..<localized.validator.dependents[index].count
         var change = ChangeEvents()
+        // The values are read through an unretained form (it outlives its own edit): a closure
+        // capturing it was handed the form retained, for each field judged.
+        let form = Unmanaged.passUnretained(self)
         for position in judged {
             let field = localized.validator.dependents[index][position]
-            let verdict = localized.validator.verdict(forField: field, version: version, valueAt: { state.fields[$0].value })
+            let verdict = localized.validator.verdict(forField: field, version: version, valueAt: { other in
+                form._withUnsafeGuaranteedRef { $0.state.fields[other].value }
+            })
             if state.apply(verdict, toField: field) { change.append(.fieldChanged(update(ofField: field))) }
             if localized.remoteResults[field] != nil { withRemoteCheck(of: field) { $0.hold(verdict) } }
         }

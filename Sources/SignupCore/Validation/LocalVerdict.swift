@@ -74,16 +74,23 @@ final class LocalValidator: Sendable {
             }
 
             if value.isEmpty { return verdict(field.empty) }
+            // The validator is reached unretained: captured as usual, it was retained and released
+            // around every check, the closure passed along with each.
+            let validator = Unmanaged.passUnretained(self)
             func normalizedValue(of other: Int) -> String {
-                Unmanaged.passUnretained(fields[other])._withUnsafeGuaranteedRef { $0.normalized(valueOf(other)) }
+                validator._withUnsafeGuaranteedRef { $0.normalized(valueOf(other), ofField: other) }
             }
-            // By position: iterating the pairs would copy each (and retain its result) on every keystroke.
-            for position in field.checks.indices
-            where !field.checks[position].check.passes(value, valueAt: normalizedValue(of:)) {
-                return verdict(field.checks[position].failure)
+            // In place, by position: a check copied out of the array retained its payload.
+            let failure = field.checks.withUnsafeBufferPointer { checks in
+                checks.firstIndex { !$0.check.passes(value, valueAt: normalizedValue(of:)) }.map { checks[$0].failure }
             }
+            if let failure { return verdict(failure) }
             if let validating = field.validating { return verdict(validating, remote: true) }
             return verdict(field.success)
         }
+    }
+
+    private func normalized(_ value: String, ofField index: Int) -> String {
+        Unmanaged.passUnretained(fields[index])._withUnsafeGuaranteedRef { $0.normalized(value) }
     }
 }
