@@ -26,20 +26,25 @@ final class RemoteCheckRunner {
     private var pending: (value: String, version: Int)?
 
     // Made once per runner and handed to every timer and request, rather than a closure (an
-    // object) per keystroke; `unowned` as the runner holds them, and cancels every timer and
-    // request that holds them before it goes. Each calls one method: every use of an `unowned`
-    // capture checks it again, with two atomic counts.
-    private lazy var quietPeriodElapsed: () -> Void = { [unowned self] in
-        checkPendingValue()
+    // object) per keystroke. They reach the runner unretained: an `unowned` capture took and
+    // dropped a strong count on every call. Safe because only the runner's own timer and
+    // request hold them, and the runner cancels both before it goes (when its form closes, and
+    // in `deinit`).
+    private lazy var quietPeriodElapsed: () -> Void = { [runner = Unmanaged.passUnretained(self)] in
+        runner._withUnsafeGuaranteedRef { $0.checkPendingValue() }
     }
-    private lazy var answerArrived: (Result<Availability, any Error>) -> Void = { [unowned self] answer in
-        receive(answer)
+    private lazy var answerArrived: (Result<Availability, any Error>) -> Void = { [runner = Unmanaged.passUnretained(self)] answer in
+        runner._withUnsafeGuaranteedRef { $0.receive(answer) }
     }
 
     init(field: Int, kind: RemoteCheck.Kind, form: FormPipeline) {
         self.field = field
         self.kind = kind
         self.form = form
+    }
+
+    deinit {
+        cancel()
     }
 
     /// The field has a new verdict: drops whatever was pending and, when the verdict asks for it,
@@ -68,7 +73,7 @@ final class RemoteCheckRunner {
         guard let value else { return }
         if form.debounce > .zero {
             pending = (value, version)
-            inFlight = form.scheduler.schedule(after: form.debounce, quietPeriodElapsed)
+            inFlight = withForm { $0.scheduler.schedule(after: $0.debounce, quietPeriodElapsed) }
         } else {
             check(value, version: version)
         }
@@ -99,7 +104,7 @@ final class RemoteCheckRunner {
     private func check(_ value: String, version: Int) {
         if let remembered, remembered.value == value {
             pending = nil
-            form.receive(remembered.result, forField: field, version: version)
+            withForm { $0.receive(remembered.result, forField: field, version: version) }
             return
         }
         pending = (value, version)
@@ -113,14 +118,16 @@ final class RemoteCheckRunner {
         self.pending = nil
         isAsking = false
         inFlight = nil
-        guard let results = form.localized.remoteResults[field] else { return }
-        switch answer {
-        case .success(let availability):
-            let result = availability == .available ? results.passed : results.rejected
-            remembered = (pending.value, result)
-            form.receive(result, forField: field, version: pending.version)
-        case .failure:
-            form.receive(results.unavailable, forField: field, version: pending.version)
+        withForm { form in
+            guard let results = form.localized.remoteResults[field] else { return }
+            switch answer {
+            case .success(let availability):
+                let result = availability == .available ? results.passed : results.rejected
+                remembered = (pending.value, result)
+                form.receive(result, forField: field, version: pending.version)
+            case .failure:
+                form.receive(results.unavailable, forField: field, version: pending.version)
+            }
         }
     }
 
@@ -129,7 +136,13 @@ final class RemoteCheckRunner {
     private func ask(_ value: String) -> any Disposable {
         switch kind {
         case .usernameAvailability:
-            return form.services.availability.checkAvailability(of: value, answer: answerArrived)
+            return withForm { $0.services.availability.checkAvailability(of: value, answer: answerArrived) }
         }
+    }
+
+    /// Calls `body` with the form through a guaranteed reference: through the `unowned(unsafe)`
+    /// one, whatever of the form a call used (its scheduler, backend, results) was retained around it.
+    private func withForm<Result>(_ body: (FormPipeline) -> Result) -> Result {
+        Unmanaged.passUnretained(form)._withUnsafeGuaranteedRef(body)
     }
 }

@@ -16,7 +16,7 @@ public final class RealTimeScheduler: Scheduler {
     }
 
     @discardableResult
-    public func schedule(after delay: TimeSpan, _ action: @escaping () -> Void) -> any Disposable {
+    public func schedule(after delay: TimeSpan, _ action: consuming @escaping () -> Void) -> any Disposable {
         let item = loop.scheduleTransferring(after: delay, action)
         return Disposables.create { item.cancel() }
     }

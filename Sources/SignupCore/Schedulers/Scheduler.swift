@@ -7,7 +7,8 @@ public protocol Scheduler: AnyObject {
     var now: TimePoint { get }
 
     /// Runs `action` once `delay` has passed (a delay of zero or less means as soon as possible,
-    /// never synchronously). Disposing the result before then cancels it.
+    /// never synchronously). Disposing the result before then cancels it. The action is taken
+    /// over, not copied: a caller handing on a stored closure pays one count, not two.
     @discardableResult
-    func schedule(after delay: TimeSpan, _ action: @escaping () -> Void) -> any Disposable
+    func schedule(after delay: TimeSpan, _ action: consuming @escaping () -> Void) -> any Disposable
 }

@@ -34,7 +34,7 @@ public final class VirtualTimeScheduler: Scheduler {
     public var nextDueTime: TimePoint? { queue.peekLive()?.dueTime }
 
     @discardableResult
-    public func schedule(after delay: TimeSpan, _ action: @escaping () -> Void) -> any Disposable {
+    public func schedule(after delay: TimeSpan, _ action: consuming @escaping () -> Void) -> any Disposable {
         let dueTime = now + max(delay, .zero)
         let timer: ScheduledTimer
         if let spare = spareTimers.popLast() {
@@ -97,7 +97,7 @@ final class ScheduledTimer: Disposable {
     private var action: (() -> Void)?
     private let ledger: CancellationLedger
 
-    init(dueTime: TimePoint, sequence: UInt64, action: @escaping () -> Void, ledger: CancellationLedger) {
+    init(dueTime: TimePoint, sequence: UInt64, action: consuming @escaping () -> Void, ledger: CancellationLedger) {
         self.dueTime = dueTime
         self.sequence = sequence
         self.action = action
@@ -107,7 +107,7 @@ final class ScheduledTimer: Disposable {
     var isFinished: Bool { action == nil }
 
     /// Sets a finished timer that nothing else holds going again, as if made anew.
-    func arm(dueTime: TimePoint, sequence: UInt64, action: @escaping () -> Void) {
+    func arm(dueTime: TimePoint, sequence: UInt64, action: consuming @escaping () -> Void) {
         precondition(isFinished, "a timer armed while pending")
         self.dueTime = dueTime
         self.sequence = sequence
