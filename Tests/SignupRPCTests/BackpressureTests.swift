@@ -85,9 +85,8 @@ extension OutgoingQueue {
         #expect(queue.queuedBytes == 6 + 2 * OutgoingQueue.deferredNotificationBytes)
         let batch = try #require(queue.takeAll())
         var scratch = JSONWriter()
-        var results = ResultFragments()
         var runs: [String] = []
-        #expect(batch.forEachRun(encodingInto: &scratch, results: &results) { runs.append(String(decoding: $0, as: UTF8.self)); return true })
+        #expect(batch.forEachRun(encodingInto: &scratch) { runs.append(String(decoding: $0, as: UTF8.self)); return true })
         #expect(runs == ["r1\n" + encoded(first) + "\n" + encoded(second) + "\nr2\n"])
         #expect(encoded(first).hasPrefix(#"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"f1","field":"username","state":"ok","code":"username.ok""#))
         #expect(queue.queuedBytes == 0)
@@ -102,9 +101,8 @@ extension OutgoingQueue {
         }
         let batch = try #require(queue.takeAll())
         var scratch = JSONWriter()
-        var results = ResultFragments()
         var runs: [[UInt8]] = []
-        #expect(batch.forEachRun(encodingInto: &scratch, results: &results) { runs.append(Array($0)); return true })
+        #expect(batch.forEachRun(encodingInto: &scratch) { runs.append(Array($0)); return true })
         #expect(runs.count > 1)
         #expect(runs.allSatisfy { $0.last == 0x0A && $0.count <= OutgoingBatch.encodedRunBytes + 4096 })
         var expected: [String] = []
@@ -115,7 +113,7 @@ extension OutgoingQueue {
         #expect(String(decoding: runs.joined(), as: UTF8.self) == expected.joined(separator: "\n") + "\n")
         // A client that has gone stops the writing at the first run.
         var offered = 0
-        #expect(!batch.forEachRun(encodingInto: &scratch, results: &results) { _ in offered += 1; return false })
+        #expect(!batch.forEachRun(encodingInto: &scratch) { _ in offered += 1; return false })
         #expect(offered == 1)
     }
 
@@ -153,9 +151,8 @@ extension OutgoingQueue {
         while taken.get() == nil { sched_yield() }
         #expect(wakes.get()?.count == 0)
         var scratch = JSONWriter()
-        var results = ResultFragments()
         var runs: [String] = []
-        #expect(taken.get()!.forEachRun(encodingInto: &scratch, results: &results) { runs.append(String(decoding: $0, as: UTF8.self)); return true })
+        #expect(taken.get()!.forEachRun(encodingInto: &scratch) { runs.append(String(decoding: $0, as: UTF8.self)); return true })
         #expect(runs == [encoded(handedOver) + "\n"])
     }
 

@@ -28,6 +28,20 @@ import Testing
         #expect(String(decoding: fast.bytes, as: UTF8.self) == Self.structured(event, form: form, at: 1234, action: action))
     }
 
+    @Test(arguments: events)
+    func aFieldChangeCarryingItsEncodedResultIsTheSameMessage(event: FormEvent) throws {
+        guard case .fieldChanged(let update) = event else { return }
+        let form = "f\"1\\"
+        let results = EncodedFieldResults()
+        let entry = try #require(results.entry(for: update))
+        let notification = FormNotification(form: form, fieldResult: entry, version: update.version, at: 1234)
+        var writer = JSONWriter()
+        notification.write(to: &writer)
+        let action = FormDefinition.signup.submit
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == Self.structured(event, form: form, at: 1234, action: action))
+        #expect(notification.conflationKey == ConflationKey(form: form, topic: update.field))
+    }
+
     /// The reference: the message built member by member.
     private static func structured(_ event: FormEvent, form: String, at time: Int64, action: SubmitAction) -> String {
         var writer = JSONWriter()

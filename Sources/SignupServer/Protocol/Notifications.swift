@@ -6,21 +6,18 @@ import SignupCore
 /// (`JSONWriter.verbatim`) rather than member by member; `NotificationTests` checks every kind
 /// against the same message built with `object`/`key`.
 enum Notifications {
-    /// `action` is read only for a submission event. A field result's members are written by
-    /// `writeResultMembers`: encoded afresh by default, or copied from `ResultFragments`.
+    /// `action` is read only for a submission event.
     static func write(
-        _ event: FormEvent, form: String, at time: Int64, action: @autoclosure () -> SubmitAction, to writer: inout JSONWriter,
-        writingResult writeResultMembers: (FieldResult, inout JSONWriter) -> Void = writeResult(_:to:)
+        _ event: FormEvent, form: String, at time: Int64, action: @autoclosure () -> SubmitAction, to writer: inout JSONWriter
     ) {
         switch event {
         case .fieldChanged(let update):
-            writer.verbatim(#"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"#)
-            writer.string(form)
+            writeFieldChangedStart(form: form, to: &writer)
             writer.verbatim(#","field":"#)
             writer.string(update.field)
-            writeResultMembers(update.result, &writer)
-            writer.verbatim(#","version":"#)
-            writer.int(update.version)
+            writeResult(update.result, to: &writer)
+            writeFieldChangedEnd(version: update.version, at: time, to: &writer)
+            return
         case .submitEnabledChanged(let enabled):
             writer.verbatim(#"{"jsonrpc":"2.0","method":"form.submitEnabledChanged","params":{"form":"#)
             writer.string(form)
@@ -31,6 +28,29 @@ enum Notifications {
             writer.verbatim(",")
             writeSubmission(state, of: action(), to: &writer)
         }
+        writeEnd(at: time, to: &writer)
+    }
+
+    /// `form.fieldChanged` with the field's name and result already encoded, as
+    /// `EncodedFieldResult.members`.
+    static func writeFieldChanged(form: String, members: [UInt8], version: Int, at time: Int64, to writer: inout JSONWriter) {
+        writeFieldChangedStart(form: form, to: &writer)
+        members.withUnsafeBytes { writer.verbatim($0) }
+        writeFieldChangedEnd(version: version, at: time, to: &writer)
+    }
+
+    private static func writeFieldChangedStart(form: String, to writer: inout JSONWriter) {
+        writer.verbatim(#"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"#)
+        writer.string(form)
+    }
+
+    private static func writeFieldChangedEnd(version: Int, at time: Int64, to writer: inout JSONWriter) {
+        writer.verbatim(#","version":"#)
+        writer.int(version)
+        writeEnd(at: time, to: &writer)
+    }
+
+    private static func writeEnd(at time: Int64, to writer: inout JSONWriter) {
         writer.verbatim(#","at":"#)
         writer.int(time)
         writer.verbatim("}}")

@@ -33,7 +33,7 @@ final class NotificationChannel {
 
     /// Sends `event` of `form` as a notification, stamped with the time now.
     func send(_ event: consuming FormEvent, of form: String, submit: FormNotification.Submit) {
-        sink.send(FormNotification(form: form, event: event, at: clock(), submit: submit))
+        sink.send(event, of: form, at: clock(), submit: submit)
     }
 }
 

@@ -1,3 +1,5 @@
+import SignupCore
+
 /// Where the server's outgoing messages go, one complete JSON text at a time.
 protocol MessageSink: AnyObject {
     /// Sends a message; one with a conflation key may be replaced by a newer one with the same
@@ -9,11 +11,19 @@ protocol MessageSink: AnyObject {
     /// encode it later; by default it is encoded at once. Consumed, so a sink that keeps it
     /// takes it without a copy.
     func send(_ notification: consuming FormNotification)
+
+    /// Sends `event` of `form`, which happened at `time`, as a notification; by default as
+    /// `send(_:)` with a `FormNotification`. For a sink that keeps notifications in its own form.
+    func send(_ event: consuming FormEvent, of form: String, at time: Int64, submit: FormNotification.Submit)
 }
 
 extension MessageSink {
     func send(_ message: [UInt8]) {
         message.withUnsafeBytes { send($0, conflationKey: nil) }
+    }
+
+    func send(_ event: consuming FormEvent, of form: String, at time: Int64, submit: FormNotification.Submit) {
+        send(FormNotification(form: form, event: event, at: time, submit: submit))
     }
 
     func send(_ notification: consuming FormNotification) {

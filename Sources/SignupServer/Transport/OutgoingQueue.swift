@@ -244,10 +244,10 @@ struct OutgoingBatch: @unchecked Sendable {
     static let encodedRunBytes = 64 << 10
 
     /// Calls `body` with each run of bytes to write, in order, encoding deferred notifications into
-    /// `scratch` between the buffer's runs (their field results from `results`), until `body`
-    /// returns false; returns whether every run was taken.
+    /// `scratch` between the buffer's runs, until `body` returns false; returns whether every
+    /// run was taken.
     func forEachRun(
-        encodingInto scratch: inout JSONWriter, results: inout ResultFragments, _ body: (UnsafeRawBufferPointer) -> Bool
+        encodingInto scratch: inout JSONWriter, _ body: (UnsafeRawBufferPointer) -> Bool
     ) -> Bool {
         guard !deferred.isEmpty else { return forEachRun(body) }
         precondition(dropped.isEmpty, "a conflating queue never defers notifications")
@@ -256,11 +256,10 @@ struct OutgoingBatch: @unchecked Sendable {
         for (position, notifications) in deferred {
             scratch.verbatim(buffer.bytes(in: start..<position))
             start = position
-            // Read in place: iterating the array would copy each notification, retaining the texts
-            // of its result, an object the loop's thread retains too.
+            // Read in place: iterating the array would copy each notification.
             let taken = notifications.withUnsafeBufferPointer { notifications in
                 for index in notifications.indices {
-                    notifications[index].write(to: &scratch, results: &results)
+                    notifications[index].write(to: &scratch)
                     scratch.newline()
                     if scratch.count >= Self.encodedRunBytes {
                         guard scratch.withBytes(body) else { return false }

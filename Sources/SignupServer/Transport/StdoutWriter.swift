@@ -24,6 +24,9 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// end (or before any other message): one lock for them all rather than one each.
     /// Unchecked: touched on the loop only, by calls that call out to nothing.
     @exclusivity(unchecked) private var unsent: [FormNotification] = []
+    /// What the notifications handed to the writer carry in place of their field results; kept
+    /// as long as the writer, which reads its entries. Touched on the loop only.
+    private let fieldResults = EncodedFieldResults()
     /// A batch that grows this long is handed over at once.
     private static let largestUnsentBatch = 1024
     private let onBrokenPipe: @Sendable () -> Void
@@ -59,6 +62,21 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
 
     func send(_ notification: consuming FormNotification) {
         guard queue.takesUnencodedNotifications else { return send(notification, encodingInto: &scratch) }
+        keep(notification)
+    }
+
+    /// A field's change is kept with its name and result from `fieldResults`, not its event.
+    func send(_ event: consuming FormEvent, of form: String, at time: Int64, submit: FormNotification.Submit) {
+        if queue.takesUnencodedNotifications, case .fieldChanged(let update) = event, let entry = fieldResults.entry(for: update) {
+            keep(FormNotification(form: form, fieldResult: entry, version: update.version, at: time))
+        } else {
+            send(FormNotification(form: form, event: event, at: time, submit: submit))
+        }
+    }
+
+    /// Keeps a notification for the writer to encode; on the loop only.
+    @inline(__always)
+    private func keep(_ notification: consuming FormNotification) {
         if unsent.isEmpty {
             loop.execute { [self] in handOverNotifications() }
             // Room for a read's worth of keystrokes at once: grown from empty, the batch was
@@ -110,9 +128,8 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
 
     private func run() {
         var scratch = JSONWriter(capacity: OutgoingBatch.encodedRunBytes + 4096)
-        var results = ResultFragments()
         while let batch = queue.takeAll() {
-            guard batch.forEachRun(encodingInto: &scratch, results: &results, write) else { return onBrokenPipe() }
+            guard batch.forEachRun(encodingInto: &scratch, write) else { return onBrokenPipe() }
             queue.didWrite(returning: batch.buffer)
         }
     }

@@ -1,0 +1,80 @@
+import SignupCore
+
+/// A field's name and result as a `form.fieldChanged` notification writes them, encoded once.
+final class EncodedFieldResult: Sendable {
+    let field: String
+    /// Kept so that the texts whose identity found this entry stay this result's own.
+    let result: FieldResult
+    /// `,"field":…,"state":…,"code":…,"params":…,"message":…`, members that follow `form`.
+    let members: [UInt8]
+
+    init(field: String, result: FieldResult) {
+        self.field = field
+        self.result = result
+        var writer = JSONWriter()
+        writer.verbatim(#","field":"#)
+        writer.string(field)
+        Notifications.writeResult(result, to: &writer)
+        members = writer.bytes
+    }
+}
+
+/// The field results a writer's notifications have carried, each encoded once and kept for the
+/// writer's life, so that a notification can carry its entry unretained.
+///
+/// A notification that carried its result counted the result's texts on the loop's thread, where
+/// the event was made, and again on the writer's, where it was encoded and freed: atomic operations
+/// on a line both cores wrote, on nearly every notification. Now the texts are counted on the
+/// loop only, and the writer reads an entry nobody writes. Entries are never removed: a form kind
+/// renders its results once per locale, so a server has a few dozen of them; past `mostEntries`
+/// (a backend making results up as it goes) a notification carries its result as before.
+///
+/// Looked up and added to on the loop only; the writer only reads the entries it is handed.
+final class EncodedFieldResults {
+    private struct Key: Hashable {
+        let texts: ObjectIdentifier
+        let state: FieldState
+        let field: String
+    }
+
+    static let mostEntries = 4096
+
+    // Unchecked: used by the calls below only, which call out to nothing that could reach them.
+    @exclusivity(unchecked) private var entries: [Key: EncodedFieldResult] = [:]
+    /// The latest entry found at each place, direct-mapped by the result's texts: most lookups
+    /// stop here, without hashing the name.
+    @exclusivity(unchecked) private var recent = [Unmanaged<EncodedFieldResult>?](repeating: nil, count: recentCapacity)
+    private static let recentCapacity = 64
+
+    var count: Int { entries.count }
+
+    /// The entry for `update`'s field and result, added if new; nil when there is no room.
+    /// The entry lives as long as this registry.
+    func entry(for update: FieldUpdate) -> Unmanaged<EncodedFieldResult>? {
+        let texts = update.result.textsIdentity
+        let state = update.result.state
+        let place = Self.place(of: texts)
+        if let recent = recent[place], recent._withUnsafeGuaranteedRef({
+            $0.result.textsIdentity == texts && $0.result.state == state && $0.field == update.field
+        }) {
+            return recent
+        }
+        let key = Key(texts: texts, state: state, field: update.field)
+        let entry: EncodedFieldResult
+        if let known = entries[key] {
+            entry = known
+        } else {
+            guard entries.count < Self.mostEntries else { return nil }
+            entry = EncodedFieldResult(field: update.field, result: update.result)
+            entries[key] = entry
+        }
+        recent[place] = .passUnretained(entry)
+        return .passUnretained(entry)
+    }
+
+    private static func place(of texts: ObjectIdentifier) -> Int {
+        // Objects are 16-byte aligned: the low bits say nothing.
+        let bits = UInt(bitPattern: texts) >> 4
+        return Int(truncatingIfNeeded: bits ^ (bits >> 6)) & (recentCapacity - 1)
+    }
+}
