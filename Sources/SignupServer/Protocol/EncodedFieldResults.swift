@@ -12,15 +12,14 @@ final class EncodedFieldResult: Sendable {
         self.field = field
         self.result = result
         var writer = JSONWriter()
-        writer.verbatim(#","field":"#)
-        writer.string(field)
-        Notifications.writeResult(result, to: &writer)
+        Notifications.writeFieldMembers(field, result, to: &writer)
         members = writer.bytes
     }
 }
 
 /// The field results a writer's notifications have carried, each encoded once and kept for the
-/// writer's life, so that a notification can carry its entry unretained.
+/// writer's life, so that a notification can carry its entry unretained (and, encoded at once
+/// with the real clock, copy it rather than encode it again).
 ///
 /// A notification that carried its result counted the result's texts on the loop's thread, where
 /// the event was made, and again on the writer's, where it was encoded and freed: atomic operations

@@ -13,11 +13,8 @@ enum Notifications {
         switch event {
         case .fieldChanged(let update):
             writeFieldChangedStart(form: form, to: &writer)
-            writer.verbatim(#","field":"#)
-            writer.string(update.field)
-            writeResult(update.result, to: &writer)
-            writeFieldChangedEnd(version: update.version, at: time, to: &writer)
-            return
+            writeFieldMembers(update.field, update.result, to: &writer)
+            writeVersion(update.version, to: &writer)
         case .submitEnabledChanged(let enabled):
             writer.verbatim(#"{"jsonrpc":"2.0","method":"form.submitEnabledChanged","params":{"form":"#)
             writer.string(form)
@@ -36,7 +33,15 @@ enum Notifications {
     static func writeFieldChanged(form: String, members: [UInt8], version: Int, at time: Int64, to writer: inout JSONWriter) {
         writeFieldChangedStart(form: form, to: &writer)
         members.withUnsafeBytes { writer.verbatim($0) }
-        writeFieldChangedEnd(version: version, at: time, to: &writer)
+        writeVersion(version, to: &writer)
+        writeEnd(at: time, to: &writer)
+    }
+
+    /// `field`, `state`, `code`, `params` and `message` of a field's change, as members that follow `form`.
+    static func writeFieldMembers(_ field: String, _ result: FieldResult, to writer: inout JSONWriter) {
+        writer.verbatim(#","field":"#)
+        writer.string(field)
+        writeResult(result, to: &writer)
     }
 
     private static func writeFieldChangedStart(form: String, to writer: inout JSONWriter) {
@@ -44,10 +49,9 @@ enum Notifications {
         writer.string(form)
     }
 
-    private static func writeFieldChangedEnd(version: Int, at time: Int64, to writer: inout JSONWriter) {
+    private static func writeVersion(_ version: Int, to writer: inout JSONWriter) {
         writer.verbatim(#","version":"#)
         writer.int(version)
-        writeEnd(at: time, to: &writer)
     }
 
     private static func writeEnd(at time: Int64, to writer: inout JSONWriter) {

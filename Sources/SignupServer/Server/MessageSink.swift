@@ -7,13 +7,9 @@ protocol MessageSink: AnyObject {
     /// The bytes are the sink's to copy during the call only.
     func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?)
 
-    /// Sends a form's event, in order with the messages sent before and after it. A sink may
-    /// encode it later; by default it is encoded at once. Consumed, so a sink that keeps it
-    /// takes it without a copy.
-    func send(_ notification: consuming FormNotification)
-
-    /// Sends `event` of `form`, which happened at `time`, as a notification; by default as
-    /// `send(_:)` with a `FormNotification`. For a sink that keeps notifications in its own form.
+    /// Sends `event` of `form`, which happened at `time`, as a notification, in order with the
+    /// messages sent before and after it. A sink may keep it in its own form and encode it
+    /// later; by default it is encoded at once.
     func send(_ event: consuming FormEvent, of form: String, at time: Int64, submit: FormNotification.Submit)
 }
 
@@ -23,12 +19,8 @@ extension MessageSink {
     }
 
     func send(_ event: consuming FormEvent, of form: String, at time: Int64, submit: FormNotification.Submit) {
-        send(FormNotification(form: form, event: event, at: time, submit: submit))
-    }
-
-    func send(_ notification: consuming FormNotification) {
         var writer = JSONWriter()
-        send(notification, encodingInto: &writer)
+        send(FormNotification(form: form, event: event, at: time, submit: submit), encodingInto: &writer)
     }
 
     /// Encodes a notification now, into `writer` (emptied first, so a sender can reuse one and

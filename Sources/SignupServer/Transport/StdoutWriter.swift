@@ -24,8 +24,8 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// end (or before any other message): one lock for them all rather than one each.
     /// Unchecked: touched on the loop only, by calls that call out to nothing.
     @exclusivity(unchecked) private var unsent: [FormNotification] = []
-    /// What the notifications handed to the writer carry in place of their field results; kept
-    /// as long as the writer, which reads its entries. Touched on the loop only.
+    /// What notifications carry in place of their field results; kept as long as the writer,
+    /// which reads its entries. Touched on the loop only.
     private let fieldResults = EncodedFieldResults()
     /// A batch that grows this long is handed over at once.
     private static let largestUnsentBatch = 1024
@@ -60,18 +60,16 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         queue.enqueue(message, key: conflationKey())
     }
 
-    func send(_ notification: consuming FormNotification) {
+    /// A field's change is sent with its name and result from `fieldResults`, not its event:
+    /// encoded once, and, for the writer to encode, holding no object both threads would count.
+    func send(_ event: consuming FormEvent, of form: String, at time: Int64, submit: FormNotification.Submit) {
+        let notification = if case .fieldChanged(let update) = event, let entry = fieldResults.entry(for: update) {
+            FormNotification(form: form, fieldResult: entry, version: update.version, at: time)
+        } else {
+            FormNotification(form: form, event: event, at: time, submit: submit)
+        }
         guard queue.takesUnencodedNotifications else { return send(notification, encodingInto: &scratch) }
         keep(notification)
-    }
-
-    /// A field's change is kept with its name and result from `fieldResults`, not its event.
-    func send(_ event: consuming FormEvent, of form: String, at time: Int64, submit: FormNotification.Submit) {
-        if queue.takesUnencodedNotifications, case .fieldChanged(let update) = event, let entry = fieldResults.entry(for: update) {
-            keep(FormNotification(form: form, fieldResult: entry, version: update.version, at: time))
-        } else {
-            send(FormNotification(form: form, event: event, at: time, submit: submit))
-        }
     }
 
     /// Keeps a notification for the writer to encode; on the loop only.
