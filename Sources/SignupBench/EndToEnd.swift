@@ -7,36 +7,71 @@ struct EndToEnd {
     let folder: URL
     let runs: Int
 
-    /// Seconds for `executable` to read `file` and write all its output to a drained pipe.
-    func seconds(_ executable: String, _ arguments: [String], file: String) throws -> (seconds: Double, lines: Int) {
-        var times: [Double] = []
-        var lines = 0
-        for _ in 0..<runs {
-            let start = now()
-            let child = try ChildProcess(executable, arguments, inputFile: file)
-            lines = child.drain().lines
-            let status = child.wait()
-            guard status == 0 else { throw BenchError.unexpected("\(executable) exited \(status)") }
-            times.append(Double(now() - start) / 1e9)
-        }
-        return (times.sorted()[times.count / 2], lines)
+    /// A subprocess run over an input file.
+    struct Command {
+        let executable: String
+        let arguments: [String]
+        let file: String
     }
 
-    /// Seconds through `signup-rpc --clock virtual` and, unless `withEcho` is false, the echo's
-    /// seconds for the same file. The fields in `warmUp` are edited once in every form before the
-    /// edits, which go to `fields`.
-    func throughput(edits: Int, forms: Int, fields: [String] = Workload.signupFields,
-                    kind: String = "signup", extraArguments: [String] = [], warmUp: [String] = [], withEcho: Bool = true
-    ) throws -> (rpc: Double, echo: Double?, lines: Int) {
+    /// Seconds for `command` to read its file and write all its output to a drained pipe.
+    func seconds(_ command: Command) throws -> (seconds: Double, lines: Int) {
+        let start = now()
+        let child = try ChildProcess(command.executable, command.arguments, inputFile: command.file)
+        let lines = child.drain().lines
+        let status = child.wait()
+        guard status == 0 else { throw BenchError.unexpected("\(command.executable) exited \(status)") }
+        return (Double(now() - start) / 1e9, lines)
+    }
+
+    /// `runs` timings of each of `commands`, taken in turn (first, second, …, first, second, …)
+    /// so that a slow phase of the host falls on all of them alike; and each one's output lines.
+    func alternatingRuns(of commands: [Command]) throws -> (seconds: [[Double]], lines: [Int]) {
+        var seconds = Array(repeating: [Double](), count: commands.count)
+        var lines = Array(repeating: 0, count: commands.count)
+        for _ in 0..<runs {
+            for (index, command) in commands.enumerated() {
+                let run = try self.seconds(command)
+                seconds[index].append(run.seconds)
+                lines[index] = run.lines
+            }
+        }
+        return (seconds, lines)
+    }
+
+    /// Median seconds through `signup-rpc --clock virtual` and through the echo, their runs
+    /// alternating, for `edits` edits spread at random over `forms` new forms; and the input lines.
+    func throughput(edits: Int, forms: Int) throws -> (rpc: Double, echo: Double, lines: Int) {
         var workload = Workload()
-        workload.open(forms, kind: kind)
-        workload.editEveryField(forms: forms, fields: warmUp)
-        workload.edit(edits, forms: forms, fields: fields)
-        let file = try workload.write(named: "throughput-\(forms)-\(edits)-\(kind).jsonl", in: folder)
+        workload.open(forms)
+        workload.edit(edits, forms: forms, fields: Workload.signupFields)
+        let file = try workload.write(named: "throughput-\(forms)-\(edits).jsonl", in: folder)
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let measured = try seconds(rpc, ["--clock", "virtual"] + extraArguments, file: file)
-        let baseline = withEcho ? try seconds(echo, [], file: file).seconds : nil
-        return (measured.seconds, baseline, workload.lines.count)
+        let timings = try alternatingRuns(of: [
+            Command(executable: rpc, arguments: ["--clock", "virtual"], file: file),
+            Command(executable: echo, arguments: [], file: file),
+        ])
+        return (median(timings.seconds[0]), median(timings.seconds[1]), workload.lines.count)
+    }
+
+    /// What `edits` edits cost through `signup-rpc --clock virtual` and how many output lines they
+    /// add, each per edit: `workload(edits)` against `workload(0)`, which must set up the same
+    /// forms. The two run in turn and each pair's difference counts, so start-up, opening the
+    /// forms and the host's slow phases cancel out; the median of the pairs is taken.
+    func costPerEdit(edits: Int, arguments: [String], name: String, workload: (_ edits: Int) -> Workload
+    ) throws -> (nanoseconds: Double, lines: Double) {
+        var files: [String] = []
+        defer { for file in files { try? FileManager.default.removeItem(atPath: file) } }
+        for count in [edits, 0] {
+            files.append(try workload(count).write(named: "\(name)-\(count).jsonl", in: folder))
+        }
+        let timings = try alternatingRuns(of: files.map { Command(executable: rpc, arguments: ["--clock", "virtual"] + arguments, file: $0) })
+        let differences = zip(timings.seconds[0], timings.seconds[1]).map { $0 - $1 }
+        return (median(differences) * 1e9 / Double(edits), Double(timings.lines[0] - timings.lines[1]) / Double(edits))
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        values.sorted()[values.count / 2]
     }
 
     /// Round-trip times in nanoseconds: one edit sent, its answer awaited, `count` times.

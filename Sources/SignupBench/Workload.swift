@@ -26,6 +26,22 @@ struct Workload {
         }
     }
 
+    /// `rounds` rounds of edits: each edits one field of every form, cycling through `fields`, to
+    /// a value drawn once for the round, at one `at` a virtual millisecond after the last. Every
+    /// form so gets the same edits at the same pace, however many forms there are, and only the
+    /// number of forms differs between two such workloads.
+    mutating func editInRounds(_ rounds: Int, forms: Int, fields: [String], values: [String] = Self.values, prefix: String = "f", seed: UInt64 = 7) {
+        var random = SeededGenerator(seed: seed)
+        for round in 0..<rounds {
+            let field = fields[round % fields.count]
+            let value = values[Int(random.next() % UInt64(values.count))]
+            time += 1
+            for form in 0..<forms {
+                lines.append(Self.edit(field, of: "\(prefix)\(form)", to: value, at: time))
+            }
+        }
+    }
+
     /// One edit of each of `fields` in every form, form by form: afterwards no form is new, and
     /// with a long debounce each remotely checked one of them holds a pending check.
     mutating func editEveryField(forms: Int, fields: [String], value: String = "alice", prefix: String = "f") {
@@ -36,7 +52,11 @@ struct Workload {
 
     private mutating func append(edit field: String, of form: String, to value: String) {
         time += 1
-        lines.append(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"\#(form)","field":"\#(field)","value":"\#(value)","at":\#(time)}}"#)
+        lines.append(Self.edit(field, of: form, to: value, at: time))
+    }
+
+    private static func edit(_ field: String, of form: String, to value: String, at time: Int) -> String {
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"\#(form)","field":"\#(field)","value":"\#(value)","at":\#(time)}}"#
     }
 
     mutating func append(_ line: String) {
