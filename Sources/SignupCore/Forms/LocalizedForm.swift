@@ -38,6 +38,9 @@ public final class LocalizedForm: Sendable {
     /// The position of the named field, or nil when the form has no such field.
     public func index(ofField name: String) -> Int? {
         if let fieldIndices { return fieldIndices[name] }
+        // The server hands back the names' own strings (see KnownFieldNames): found by identity,
+        // they need no comparison of contents, which for names of one length cost the most.
+        for index in fieldNames.indices where fieldNames[index]._isIdentical(to: name) { return index }
         let length = name.utf8.count
         for index in fieldNames.indices where fieldNames[index].utf8.count == length && fieldNames[index] == name {
             return index

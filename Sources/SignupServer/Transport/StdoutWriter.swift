@@ -79,7 +79,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
             loop.execute { [self] in handOverNotifications() }
             // Room for a read's worth of keystrokes at once: grown from empty, the batch was
             // copied about ten times.
-            unsent.reserveCapacity(Self.largestUnsentBatch / 4)
+            unsent.reserveCapacity(Self.largestUnsentBatch / 2)
         }
         unsent.append(notification)
         if unsent.count >= Self.largestUnsentBatch { handOverNotifications() }

@@ -53,14 +53,19 @@ import Testing
             == "form 'k' defines field 'user' twice; field names must be unique")
     }
 
-    /// Small forms are scanned and large ones hashed; both find each field by its exact name only.
+    /// Small forms are scanned and large ones hashed; both find each field by its exact name only,
+    /// whether given the definition's own string or an equal one stored apart (as a name longer
+    /// than a small string is, when read from a line).
     @Test(arguments: [3, 8, 9, 40])
     func fieldsAreFoundByTheirExactName(fieldCount: Int) throws {
-        let names = ["user", "pass"] + (2..<fieldCount).map { "field\($0)" }
+        let names = ["user", "pass", "repeatedPassword"] + (3..<fieldCount).map { "field\($0)" }
         let definition = try FormDefinition(kind: "k", fields: names.map { FieldDefinition(name: $0) }, submit: register)
         let form = LocalizedForm(definition: definition)
         #expect(names.map(form.index(ofField:)) == Array(names.indices))
-        for stranger in ["", "use", "users", "User", "pasz", "field", "field1\u{0}", "fieldé"] {
+        let copies = names.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+        #expect(!copies[2]._isIdentical(to: names[2]))
+        #expect(copies.map(form.index(ofField:)) == Array(names.indices))
+        for stranger in ["", "use", "users", "User", "pasz", "field", "field1\u{0}", "fieldé", "repeatedPasswore"] {
             #expect(form.index(ofField: stranger) == nil, "\(stranger)")
         }
     }
