@@ -12,9 +12,10 @@ public enum FieldState: String, Hashable, Sendable, CaseIterable {
 /// and copied several times per keystroke, and each copy then costs one reference count, not three.
 public struct FieldResult: Hashable, Sendable, CustomStringConvertible {
     public var state: FieldState
-    private var texts: Texts
+    // Usable from inline code for `textsIdentity` only, which a client reads on every event.
+    @usableFromInline var texts: Texts
 
-    private final class Texts: Sendable {
+    @usableFromInline final class Texts: Sendable {
         let code: String
         let params: [String: JSONValue]
         let message: String
@@ -53,7 +54,7 @@ public struct FieldResult: Hashable, Sendable, CustomStringConvertible {
     /// Identifies the result's code, params and message: the same for copies of one result, and
     /// shared with no other result while either is alive. For a cache of renderings, which keeps
     /// a copy of the result it rendered so that the identity stays its own.
-    public var textsIdentity: ObjectIdentifier { ObjectIdentifier(texts) }
+    @inlinable public var textsIdentity: ObjectIdentifier { ObjectIdentifier(texts) }
 
     public static func == (lhs: FieldResult, rhs: FieldResult) -> Bool {
         guard lhs.state == rhs.state else { return false }

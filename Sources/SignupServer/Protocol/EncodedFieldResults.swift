@@ -5,12 +5,17 @@ final class EncodedFieldResult: Sendable {
     let field: String
     /// Kept so that the texts whose identity found this entry stay this result's own.
     let result: FieldResult
+    /// The result's, read on every lookup without copying (and so counting) the result.
+    let textsIdentity: ObjectIdentifier
+    let state: FieldState
     /// `,"field":…,"state":…,"code":…,"params":…,"message":…`, members that follow `form`.
     let members: [UInt8]
 
     init(field: String, result: FieldResult) {
         self.field = field
         self.result = result
+        textsIdentity = result.textsIdentity
+        state = result.state
         var writer = JSONWriter()
         Notifications.writeFieldMembers(field, result, to: &writer)
         members = writer.bytes
@@ -41,9 +46,18 @@ final class EncodedFieldResults {
     // Unchecked: used by the calls below only, which call out to nothing that could reach them.
     @exclusivity(unchecked) private var entries: [Key: EncodedFieldResult] = [:]
     /// The latest entry found at each place, direct-mapped by the result's texts: most lookups
-    /// stop here, without hashing the name.
-    @exclusivity(unchecked) private var recent = [Unmanaged<EncodedFieldResult>?](repeating: nil, count: recentCapacity)
+    /// stop here, without hashing the name. A buffer of its own rather than an array, which was
+    /// retained around every lookup.
+    private let recent = UnsafeMutableBufferPointer<Unmanaged<EncodedFieldResult>?>.allocate(capacity: recentCapacity)
     private static let recentCapacity = 64
+
+    init() {
+        recent.initialize(repeating: nil)
+    }
+
+    deinit {
+        recent.deallocate()
+    }
 
     var count: Int { entries.count }
 
@@ -54,7 +68,7 @@ final class EncodedFieldResults {
         let state = update.result.state
         let place = Self.place(of: texts)
         if let recent = recent[place], recent._withUnsafeGuaranteedRef({
-            $0.result.textsIdentity == texts && $0.result.state == state && $0.field == update.field
+            $0.textsIdentity == texts && $0.state == state && $0.field == update.field
         }) {
             return recent
         }

@@ -63,10 +63,16 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// A field's change is sent with its name and result from `fieldResults`, not its event:
     /// encoded once, and, for the writer to encode, holding no object both threads would count.
     func send(_ event: consuming FormEvent, of form: String, at time: Int64, submit: FormNotification.Submit) {
-        let notification = if case .fieldChanged(let update) = event, let entry = fieldResults.entry(for: update) {
-            FormNotification(form: form, fieldResult: entry, version: update.version, at: time)
-        } else {
-            FormNotification(form: form, event: event, at: time, submit: submit)
+        // The update is moved out of the event, not copied: that retained its texts once more.
+        let notification = switch consume event {
+        case .fieldChanged(let update):
+            if let entry = fieldResults.entry(for: update) {
+                FormNotification(form: form, fieldResult: entry, version: update.version, at: time)
+            } else {
+                FormNotification(form: form, event: .fieldChanged(update), at: time, submit: submit)
+            }
+        case let other:
+            FormNotification(form: form, event: other, at: time, submit: submit)
         }
         guard queue.takesUnencodedNotifications else { return send(notification, encodingInto: &scratch) }
         keep(notification)
