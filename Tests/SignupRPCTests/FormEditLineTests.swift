@@ -12,14 +12,17 @@ import Testing
     @Test func readsThePlainShapeInAnyMemberOrder() throws {
         let edit = try #require(read(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f1","field":"username","value":"ådå","at":120}}"#))
         #expect(edit.id == nil && edit.form == "f1" && edit.field == "username" && edit.value == "ådå" && edit.at == 120)
+        #expect(edit.formHash == FormTable.processHash("f1"))
         let reordered = try #require(read(#" { "params" : { "value":"", "field":"password" } , "id":-7, "method":"form.edit", "jsonrpc":"2.0" } "#))
         #expect(reordered.id == .number("-7") && reordered.form == nil && reordered.field == "password" && reordered.value == "" && reordered.at == nil)
+        #expect(reordered.formHash == nil)
         #expect(read(#"{"id":"a b","jsonrpc":"2.0","method":"form.edit","params":{"field":"f","value":"v","at":0}}"#)?.id == .string("a b"))
     }
 
     @Test func readsTheCanonicalShapeLiterallyAndAlike() throws {
         let plain = try #require(read(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f1","field":"username","value":"ådå","at":120}}"#))
         #expect(plain.id == nil && plain.form == "f1" && plain.field == "username" && plain.value == "ådå" && plain.at == 120)
+        #expect(plain.formHash == FormTable.processHash("f1"))
         let numbered = try #require(read(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"","field":"f","value":""},"id":-42}"#))
         #expect(numbered.id == .number("-42") && numbered.form == "" && numbered.field == "f" && numbered.value == "" && numbered.at == nil)
         let named = try #require(read(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"f","value":"v","at":0},"id":"k"}"#))

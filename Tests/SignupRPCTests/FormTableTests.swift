@@ -33,6 +33,8 @@ import SignupCore
                 for id in ids {
                     #expect(table[id]?.pipeline === expected[id]?.pipeline, "\(id) after round \(round)")
                     #expect(table.unretainedPipeline(id)?.takeUnretainedValue() === expected[id]?.pipeline)
+                    // A table of its own seed hashes the id again rather than take the process's hash.
+                    #expect(table.unretainedPipeline(id, processHash: FormTable.processHash(id))?.takeUnretainedValue() === expected[id]?.pipeline)
                 }
             }
         }
@@ -40,5 +42,19 @@ import SignupCore
         table.removeAll()
         #expect(table.count == 0)
         #expect(ids.allSatisfy { table[$0] == nil })
+    }
+
+    /// With the process's seed, the table finds a form by the hash its edit line came with
+    /// (`FormEditLine.formHash`), and only by the id's own hash.
+    @Test func aTableOfTheProcessSeedTakesTheHashAnEditCameWith() {
+        var table = FormTable()
+        let ids = (0..<300).map { "f\($0)" } + ["", "a much longer form id than sixteen bytes"]
+        let sessions = ids.map(session)
+        sessions.forEach { table.insert($0) }
+        for (id, opened) in zip(ids, sessions) {
+            #expect(table.unretainedPipeline(id, processHash: FormTable.processHash(id))?.takeUnretainedValue() === opened.pipeline)
+        }
+        #expect(table.unretainedPipeline("f300", processHash: FormTable.processHash("f300")) == nil)
+        #expect(table.unretainedPipeline("f1", processHash: FormTable.processHash("f1") ^ 1) == nil)
     }
 }

@@ -16,11 +16,23 @@ import Musl
 /// The shape clients write, members in the specification's order without whitespace, is matched
 /// literally first (about a third of the cost); any other order is then read member by member.
 struct FormEditLine: Sendable {
-    var id: RequestID?
-    var form: String?
-    var field: String
-    var value: String
-    var at: Int64?
+    let id: RequestID?
+    let form: String?
+    /// `form`'s hash for the form table, computed where the line is read: on the reading thread,
+    /// not on the loop.
+    let formHash: UInt64?
+    let field: String
+    let value: String
+    let at: Int64?
+
+    init(id: RequestID?, form: String?, field: String, value: String, at: Int64?) {
+        self.id = id
+        self.form = form
+        formHash = form.map(FormTable.processHash)
+        self.field = field
+        self.value = value
+        self.at = at
+    }
 
     /// The request on `line`, or nil when the line is not of the plain shape or `maxDepth` (as
     /// the full parser counts it) does not allow a request with params. A field named as one of

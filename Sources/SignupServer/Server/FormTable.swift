@@ -4,7 +4,8 @@ import SignupCore
 ///
 /// Every keystroke looks its form up, and in a `Dictionary` the keyed SipHash of the `String`
 /// id was most of that lookup's cost. Here an id is hashed with FNV-1a, a few instructions a
-/// byte, from a seed drawn per table so that a client cannot pick ids that collide.
+/// byte, from a seed drawn per process so that a client cannot pick ids that collide; an edit's
+/// id is hashed as its line is read (`FormEditLine.formHash`), on the reading thread.
 struct FormTable {
     private struct Slot {
         let hash: UInt64
@@ -17,10 +18,21 @@ struct FormTable {
     private var slots: [Slot?] = Array(repeating: nil, count: 16)
     private(set) var count = 0
     private let seed: UInt64
+    /// Whether `seed` is the process's, so that a `processHash` is this table's hash.
+    private let hasProcessSeed: Bool
+
+    /// Drawn once per process, for every table that is not given a seed of its own.
+    static let processSeed = UInt64.random(in: .min ... .max)
 
     /// `seed` is for tests, which need the same layout every run.
-    init(seed: UInt64 = .random(in: .min ... .max)) {
+    init(seed: UInt64 = processSeed) {
         self.seed = seed
+        hasProcessSeed = seed == Self.processSeed
+    }
+
+    /// The hash of `id` in a table with the process's seed.
+    static func processHash(_ id: String) -> UInt64 {
+        hash(of: id, seed: processSeed)
     }
 
     subscript(id: String) -> FormSession? {
@@ -29,8 +41,13 @@ struct FormTable {
 
     /// The form open under `id`, not retained: for a caller that is done with it before the
     /// table can change.
-    func unretainedPipeline(_ id: String) -> Unmanaged<FormPipeline>? {
-        guard let index = position(of: id) else { return nil }
+    /// `processHash`, if given, is `FormTable.processHash(id)`: a table with another seed
+    /// hashes `id` afresh.
+    /// Not inlined: inlined into the loop's edit, it retained the slots around the lookup.
+    @inline(never)
+    func unretainedPipeline(_ id: String, processHash: UInt64? = nil) -> Unmanaged<FormPipeline>? {
+        let hash = if let processHash, hasProcessSeed { processHash } else { hash(of: id) }
+        guard let index = position(of: id, hash: hash) else { return nil }
         return slots.withUnsafeBufferPointer { .passUnretained($0[index].unsafelyUnwrapped.session.pipeline) }
     }
 
@@ -58,8 +75,8 @@ struct FormTable {
 
     /// The position of the slot holding `id`, if one is open. The slots are read in place:
     /// copying each one probed retained its session's form.
-    private func position(of id: String) -> Int? {
-        let hash = hash(of: id)
+    private func position(of id: String, hash: UInt64? = nil) -> Int? {
+        let hash = hash ?? self.hash(of: id)
         return slots.withUnsafeBufferPointer { slots in
             let mask = slots.count - 1
             var index = Int(truncatingIfNeeded: hash) & mask
@@ -112,11 +129,15 @@ struct FormTable {
     }
 
     private func hash(of id: String) -> UInt64 {
+        Self.hash(of: id, seed: seed)
+    }
+
+    private static func hash(of id: String, seed: UInt64) -> UInt64 {
         // Over the bytes in place where the string has them so (native strings do, small ones
         // too): stepping through the UTF-8 view cost several times as much per byte.
         let start: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
-        var hash = id.utf8.withContiguousStorageIfAvailable { Self.fnv1a($0, from: start) }
-            ?? Self.fnv1a(id.utf8, from: start)
+        var hash = id.utf8.withContiguousStorageIfAvailable { fnv1a($0, from: start) }
+            ?? fnv1a(id.utf8, from: start)
         // FNV's low bits mix poorly, and they choose the slot: finish with MurmurHash3's mixer.
         hash = (hash ^ (hash >> 33)) &* 0xff51_afd7_ed55_8ccd
         hash = (hash ^ (hash >> 33)) &* 0xc4ce_b9fe_1a85_ec53

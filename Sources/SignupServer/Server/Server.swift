@@ -412,7 +412,7 @@ final class Server {
     /// is left to check comes in the same order as above.
     private func edit(_ request: FormEditLine) throws(RPCError) -> EditOutcome {
         if let at = request.at { try advanceToMessageTime(at) }
-        guard let id = request.form, let form = forms.unretainedPipeline(id) else {
+        guard let id = request.form, let form = forms.unretainedPipeline(id, processHash: request.formHash) else {
             let session = try form(named: request.form)
             return try edit(session.pipeline, id: session.id, field: request.field, value: request.value)
         }
