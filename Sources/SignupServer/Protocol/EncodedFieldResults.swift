@@ -72,7 +72,14 @@ final class EncodedFieldResults {
         }) {
             return recent
         }
-        let key = Key(texts: texts, state: state, field: update.field)
+        return entry(missedAt: place, for: update)
+    }
+
+    /// Kept apart from the lookup in `recent`: inlined there, it had the texts retained up front
+    /// on every lookup, for the copy of the result an added entry takes.
+    @inline(never)
+    private func entry(missedAt place: Int, for update: FieldUpdate) -> Unmanaged<EncodedFieldResult>? {
+        let key = Key(texts: update.result.textsIdentity, state: update.result.state, field: update.field)
         let entry: EncodedFieldResult
         if let known = entries[key] {
             entry = known
