@@ -2,7 +2,7 @@ import Foundation
 
 // signup-bench: builds its own workloads, runs the release signup-rpc (and signup-echo, the
 // baseline) as subprocesses, and prints one table. `swift run -c release signup-bench`;
-// `--quick` divides every size by 10 for a smoke run; `--runs N` repeats timed runs (median);
+// `--quick` divides every size by 10 for a smoke run; `--runs N` repeats timed runs (median; 5);
 // `--rpc PATH` measures another signup-rpc build (such as one linked with --static-swift-stdlib);
 // `--only 1,3` measures only the figures named.
 
@@ -14,7 +14,7 @@ let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksI
 func option(_ name: String) -> String? {
     arguments.firstIndex(of: name).flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
 }
-let runs = option("--runs").flatMap { Int($0) } ?? 3
+let runs = option("--runs").flatMap { Int($0) } ?? 5
 let only = option("--only").map { Set($0.split(separator: ",").compactMap { Int($0) }) }
 func wanted(_ figure: Int) -> Bool { only?.contains(figure) ?? true }
 func percentile(_ samples: [UInt64], _ fraction: Double) -> Double {
