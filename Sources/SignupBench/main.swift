@@ -113,7 +113,9 @@ if wanted(5) {
 // 6. Scaling: cost per edit against the number of forms, and of pending timers per form.
 if wanted(6) {
     progress("scaling")
-    let scalingEdits = 200_000 / scale
+    // A million edits: each size's difference then spans about a third of a second, and a few
+    // milliseconds of the host's noise in either run move it by a few per cent, not by half.
+    let scalingEdits = 1_000_000 / scale
     /// Rows of per-edit cost (`EndToEnd.costPerEdit`), each against the first of its series;
     /// flat within 1.5× meets the target. Every size must do the same work per edit, or the
     /// series would measure the workload rather than the scaling: so the edits go in rounds
