@@ -5,7 +5,8 @@ final class EncodedFieldResult: Sendable {
     let field: String
     /// Kept so that the texts whose identity found this entry stay this result's own.
     let result: FieldResult
-    /// The result's, read on every lookup without copying (and so counting) the result.
+    /// The result's texts identity and state, which every lookup compares: read from here, not
+    /// from `result`, whose copy counted its texts.
     let textsIdentity: ObjectIdentifier
     let state: FieldState
     /// `,"field":…,"state":…,"code":…,"params":…,"message":…`, members that follow `form`.

@@ -40,10 +40,9 @@ struct FormTable {
     }
 
     /// The form open under `id`, not retained: for a caller that is done with it before the
-    /// table can change.
-    /// `processHash`, if given, is `FormTable.processHash(id)`: a table with another seed
-    /// hashes `id` afresh.
-    /// Not inlined: inlined into the loop's edit, it retained the slots around the lookup.
+    /// table can change. `processHash`, if given, is `FormTable.processHash(id)`; a table with
+    /// another seed hashes `id` afresh.
+    // Not inlined: inlined into the loop's edit, it retained the slots around the lookup.
     @inline(never)
     func unretainedPipeline(_ id: String, processHash: UInt64? = nil) -> Unmanaged<FormPipeline>? {
         let hash = if let processHash, hasProcessSeed { processHash } else { hash(of: id) }
