@@ -110,7 +110,9 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         for name in script.failingNames { verdicts[Self.key(name)] = .unavailable }
         listedVerdicts = verdicts
         friends = script.friends
-        nextFriendNumber = (script.friends.keys.compactMap { Int($0) }.max() ?? 0) + 1
+        // After the largest numeric id, or from 1 when that is already the largest `Int`.
+        let largest = script.friends.keys.compactMap { Int($0) }.max() ?? 0
+        nextFriendNumber = largest == .max ? 1 : largest + 1
     }
 
     /// The answer a check would give now, without the latency.
@@ -206,10 +208,18 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
             if script.protectedFriends.contains(id) { return .unauthorised }
         }
         if friends.contains(where: { $0.key != id && $0.value.phone == friend.phone }) { return .conflict }
-        let savedID = id ?? String(nextFriendNumber)
-        if id == nil { nextFriendNumber += 1 }
+        let savedID = id ?? newFriendID()
         friends[savedID] = friend
         return .saved(id: savedID)
+    }
+
+    /// The next numbered id no friend has, counting on from the last one given.
+    private func newFriendID() -> String {
+        while true {
+            let id = String(nextFriendNumber)
+            nextFriendNumber = nextFriendNumber == .max ? 1 : nextFriendNumber + 1
+            if friends[id] == nil { return id }
+        }
     }
 
     private func completeRegistration(of username: String) -> RegistrationOutcome {

@@ -27,7 +27,7 @@ public final class LoginRateLimiter {
     }
 
     private func recent(_ username: String) -> [TimePoint] {
-        let cutoff = scheduler.now.milliseconds - window.milliseconds
-        return (failures[username.lowercased()] ?? []).filter { $0.milliseconds > cutoff }
+        let cutoff = scheduler.now - window
+        return (failures[username.lowercased()] ?? []).filter { $0 > cutoff }
     }
 }

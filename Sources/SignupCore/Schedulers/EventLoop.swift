@@ -43,7 +43,7 @@ public final class EventLoop: Sendable {
     /// Runs `handler` on the loop every `interval` of wall-clock time. Keep the returned source alive.
     public func every(_ interval: TimeSpan, _ handler: @escaping @Sendable () -> Void) -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        let nanoseconds = Int(interval.milliseconds) * 1_000_000
+        let nanoseconds = Self.nanoseconds(interval)
         timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
         timer.setEventHandler(handler: handler)
         timer.resume()
@@ -58,9 +58,13 @@ public final class EventLoop: Sendable {
     func scheduleTransferring(after delay: TimeSpan, _ work: @escaping () -> Void) -> DispatchWorkItem {
         let box = UncheckedTransfer(work)
         let item = DispatchWorkItem { box.value() }
-        let nanoseconds = max(0, delay.milliseconds) * 1_000_000
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds)), execute: item)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(delay)), execute: item)
         return item
+    }
+
+    /// A span in nanoseconds for Dispatch, from zero up to the largest `Int` (never trapping).
+    private static func nanoseconds(_ span: TimeSpan) -> Int {
+        Int(clamping: Saturating.multiply(max(0, span.milliseconds), 1_000_000))
     }
 }
 

@@ -46,11 +46,10 @@ struct TimerQueue {
         return heap.first?.timer
     }
 
-    /// Removes and returns the earliest live timer due at or before `limit` (any, when nil).
-    mutating func popLive(dueBy limit: TimePoint?) -> ScheduledTimer? {
+    /// Removes and returns the earliest live timer due at or before `limit`.
+    mutating func popLive(dueBy limit: TimePoint) -> ScheduledTimer? {
         dropCancelledTop()
-        guard !heap.isEmpty else { return nil }
-        if let limit, heap[0].dueTime > limit { return nil }
+        guard !heap.isEmpty, heap[0].dueTime <= limit else { return nil }
         return removeTop().timer
     }
 

@@ -1,24 +1,20 @@
 /// A scheduler whose clock moves only when told to: the heart of deterministic tests and of
 /// `--clock virtual`. Work runs by due time, then first-in first-out; it is synchronous and
 /// single-threaded, so the same calls always give the same interleaving.
+///
+/// The clock never passes `TimePoint.horizon`: work due after it is kept but never runs.
 public final class VirtualTimeScheduler: Scheduler {
-    // Scalars here are only ever read or assigned whole (never `+=`, never passed `inout`), so
-    // the optimizer can drop the dynamic exclusivity checks it would otherwise make on each
-    // access: several per keystroke.
     private var clock: TimePoint
-    // Unchecked: each access is one call into the heap that calls out to nothing (actions run
-    // after `popLive` has returned), so none overlaps another; checking cost two per keystroke.
-    @exclusivity(unchecked) private var queue: TimerQueue
+    private var queue: TimerQueue
     private let ledger = CancellationLedger()
     private var nextSequence: UInt64 = 0
     /// Timers that have run and that nothing else holds, kept to be armed again: most keystrokes
     /// schedule a timer, and one made afresh cost an allocation and a free.
-    // Unchecked: changed only by calls that call out to nothing (`popLast`, `append`).
-    @exclusivity(unchecked) private var spareTimers: [ScheduledTimer] = []
+    private var spareTimers: [ScheduledTimer] = []
     private static let spareTimersKept = 64
 
     public init(now: TimePoint = .origin) {
-        clock = now
+        clock = min(now, .horizon)
         queue = TimerQueue(ledger: ledger)
     }
 
@@ -30,8 +26,8 @@ public final class VirtualTimeScheduler: Scheduler {
     /// Timers still held, cancelled ones included: what the queue costs in memory (for tests).
     var storedTimerCount: Int { queue.storedCount }
 
-    /// The due time of the earliest pending action.
-    public var nextDueTime: TimePoint? { queue.peekLive()?.dueTime }
+    /// The due time of the earliest pending action that will ever run (due by the horizon).
+    public var nextDueTime: TimePoint? { queue.peekLive().map(\.dueTime).flatMap { $0.isWithinHorizon ? $0 : nil } }
 
     @discardableResult
     public func schedule(after delay: TimeSpan, _ action: consuming @escaping () -> Void) -> any Disposable {
@@ -54,9 +50,11 @@ public final class VirtualTimeScheduler: Scheduler {
         advance(to: now + span)
     }
 
-    /// Runs everything due up to `time` (including work scheduled meanwhile), then leaves the clock there.
+    /// Runs everything due up to `time` (including work scheduled meanwhile), then leaves the clock
+    /// there; a time past the horizon stops the clock at the horizon.
     public func advance(to time: TimePoint) {
         precondition(time >= now, "virtual time only moves forward (now \(now), asked for \(time))")
+        let time = min(time, .horizon)
         while let timer = queue.popLive(dueBy: time) {
             clock = timer.dueTime
             timer.run()
@@ -65,12 +63,12 @@ public final class VirtualTimeScheduler: Scheduler {
         clock = time
     }
 
-    /// Runs until nothing is pending; the clock stops at the last action's due time.
+    /// Runs until nothing is pending by the horizon; the clock stops at the last action's due time.
     /// - Returns: the number of actions run.
     @discardableResult
     public func run() -> Int {
         var count = 0
-        while let timer = queue.popLive(dueBy: nil) {
+        while let timer = queue.popLive(dueBy: .horizon) {
             clock = timer.dueTime
             timer.run()
             keepIfSpare(timer)

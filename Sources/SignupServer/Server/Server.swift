@@ -150,14 +150,15 @@ final class Server {
     }
 
     /// Lets every submission in flight finish: in virtual time by running the clock until they
-    /// have; in real time the caller waits (see `finishDraining`). Returns whether any remain.
+    /// have; in real time the caller waits (see `finishDraining`). Returns whether any remain
+    /// that the caller should wait for: in virtual time none, as what is left is due past the
+    /// horizon and never finishes.
     func settleSubmissions() -> Bool {
-        if case .virtual(let scheduler) = clock {
-            while hasSubmissionsInFlight, let next = scheduler.nextDueTime {
-                scheduler.advance(to: next)
-            }
+        guard case .virtual(let scheduler) = clock else { return hasSubmissionsInFlight }
+        while hasSubmissionsInFlight, let next = scheduler.nextDueTime {
+            scheduler.advance(to: next)
         }
-        return hasSubmissionsInFlight
+        return false
     }
 
     /// Answers a line that was longer than the limit and skipped unread.
@@ -513,8 +514,16 @@ final class Server {
         let by = try params.count("by")
         let to = try params.count("to")
         switch (by, to) {
-        case (let by?, nil): try advanceVirtualTime(to: scheduler.now.milliseconds + by, for: "clock.advance")
-        case (nil, let to?): try advanceVirtualTime(to: to, for: "clock.advance")
+        case (let by?, nil):
+            let now = scheduler.now.milliseconds
+            let (target, overflow) = now.addingReportingOverflow(by)
+            guard !overflow, target <= TimePoint.horizon.milliseconds else {
+                throw .invalidParams(
+                    member: "params.by",
+                    problem: "would move the clock past \(TimePoint.horizon.milliseconds) ms, the latest time (it is \(now) ms)")
+            }
+            try advanceVirtualTime(to: target, member: "params.by", for: "clock.advance")
+        case (nil, let to?): try advanceVirtualTime(to: to, member: "params.to", for: "clock.advance")
         case (nil, nil): throw .invalidParams(member: "params", problem: "needs either by or to")
         case (_?, _?): throw .invalidParams(member: "params", problem: "takes by or to, not both")
         }
@@ -531,15 +540,19 @@ final class Server {
     }
 
     private func advanceToMessageTime(_ at: Int64) throws(RPCError) {
-        try advanceVirtualTime(to: at, for: "at")
+        try advanceVirtualTime(to: at, member: "params.at", for: "at")
     }
 
-    /// Moves virtual time forward to `time`, running everything due first; `method` names what
-    /// asked, for the error when the clock is real.
-    private func advanceVirtualTime(to time: Int64, for method: String) throws(RPCError) {
+    /// Moves virtual time forward to `time`, running everything due first. `member` names the
+    /// param that asked, for the error past the horizon; `method`, for the error when the clock is real.
+    private func advanceVirtualTime(to time: Int64, member: String, for method: String) throws(RPCError) {
         guard let virtualScheduler else { throw .clockNotVirtual(method: method) }
         let now = virtualScheduler._withUnsafeGuaranteedRef { $0.now.milliseconds }
         guard time >= now else { throw .timeWentBackwards(now: now, requested: time) }
+        guard time <= TimePoint.horizon.milliseconds else {
+            throw .invalidParams(
+                member: member, problem: "must be at most \(TimePoint.horizon.milliseconds) ms, the latest time, not \(time)")
+        }
         virtualScheduler._withUnsafeGuaranteedRef { $0.advance(to: TimePoint(milliseconds: time)) }
     }
 

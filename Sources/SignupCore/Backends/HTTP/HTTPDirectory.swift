@@ -148,7 +148,7 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
 
     /// libcurl's own timeout: the event loop enforces `timeout` to the millisecond; this only
     /// ends an exchange whose answer nobody is waiting for any more.
-    private var backstop: TimeSpan { .milliseconds(configuration.timeout.milliseconds + 2000) }
+    private var backstop: TimeSpan { configuration.timeout + .seconds(2) }
 
     private func jsonRequest(_ method: String, _ url: URL, _ body: [String: String]) -> HTTPRequest {
         let encoder = JSONEncoder()
