@@ -17,7 +17,9 @@ let package = Package(
         .target(name: "CCurl"),
         .target(name: "SignupCore", dependencies: ["CSQLite", "CCrypt", "CCurl"]),
         .target(name: "SignupServer", dependencies: ["SignupCore"]),
-        .executableTarget(name: "SignupRPC", dependencies: ["SignupServer"]),
+        // Blocks SIGTERM and SIGINT before main, so that none is lost while the process starts.
+        .target(name: "CEarlySignals"),
+        .executableTarget(name: "SignupRPC", dependencies: ["SignupServer", "CEarlySignals"]),
         .target(name: "CFuzzerDriver"),
         .executableTarget(name: "SignupFuzz", dependencies: ["SignupServer", "CFuzzerDriver"]),
         .executableTarget(name: "SignupEcho"),

@@ -1,3 +1,6 @@
+import CEarlySignals
 import SignupServer
 
+// The constructor in CEarlySignals has blocked SIGTERM and SIGINT already; this keeps it linked.
+precondition(signup_termination_signals_blocked_early() != 0, "SIGTERM and SIGINT must be blocked before main")
 SignupRPCCommand.run(Array(CommandLine.arguments.dropFirst()))

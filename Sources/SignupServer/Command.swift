@@ -5,6 +5,8 @@ import SignupCore
 public enum SignupRPCCommand {
     /// Runs the program with `arguments` (without the program name); never returns.
     public static func run(_ arguments: [String]) -> Never {
+        // Before any thread starts, so that every thread inherits the mask (see TerminationSignals).
+        TerminationSignals.block()
         StdoutGuard.ignoreSIGPIPE()
         let invocation: Invocation
         do throws(UsageError) {

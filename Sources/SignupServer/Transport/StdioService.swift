@@ -68,8 +68,8 @@ final class StdioService {
     func start() {
         let transfer = UncheckedTransfer(self)
         let loop = self.loop
-        for signal in [SIGTERM, SIGINT] {
-            keepAlive.append(loop.onSignal(signal) { transfer.value.stop(reason: "signal \(signal)") })
+        TerminationSignals.watch { signal in
+            loop.execute { transfer.value.stop(reason: "signal \(signal)") }
         }
         keepAlive.append(loop.every(.seconds(1)) { transfer.value.checkClientIsAlive() })
         // With the real clock a keystroke's answer should not wait for a thread to wake: the reader

@@ -78,4 +78,45 @@ final class InteractiveProcess: @unchecked Sendable {
         process.waitUntilExit()
         return process.terminationStatus
     }
+
+    /// The exit status once the child has ended, or nil if it still runs after `seconds` (then
+    /// it is killed, so a hang fails the test rather than stalling it). A child killed by a
+    /// signal reports 128 plus the signal's number.
+    func wait(atMost seconds: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning {
+            guard Date() < deadline else {
+                killHard()
+                return nil
+            }
+            usleep(1000)
+        }
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
+    /// Whether the child has blocked SIGTERM and SIGINT (read from /proc): from then on neither
+    /// can be lost, whatever the child is doing.
+    var hasBlockedTerminationSignals: Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+              let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        let wanted: UInt64 = (1 << (UInt64(SIGTERM) - 1)) | (1 << (UInt64(SIGINT) - 1))
+        return mask & wanted == wanted
+    }
+
+    /// Waits (polling, at most `seconds`) until the child has blocked SIGTERM and SIGINT.
+    func waitUntilTerminationSignalsAreBlocked(atMost seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !hasBlockedTerminationSignals {
+            guard process.isRunning, Date() < deadline else { return false }
+            usleep(100)
+        }
+        return true
+    }
+
+    /// Sends `signal` to this child (only to the process this test started).
+    func send(signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
 }
