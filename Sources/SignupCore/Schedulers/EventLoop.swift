@@ -30,16 +30,6 @@ public final class EventLoop: Sendable {
         try queue.sync(execute: work)
     }
 
-    /// Runs `handler` on the loop whenever the process receives `signal` (whose default action is
-    /// turned off). Keep the returned source alive.
-    public func onSignal(_ signal: Int32, _ handler: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
-        Foundation.signal(signal, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
-        source.setEventHandler(handler: handler)
-        source.resume()
-        return source
-    }
-
     /// Runs `handler` on the loop every `interval` of wall-clock time. Keep the returned source alive.
     public func every(_ interval: TimeSpan, _ handler: @escaping @Sendable () -> Void) -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: queue)
