@@ -53,9 +53,27 @@ import Testing
         let output = try Subprocess.run(["--clock", "virtual"], input: input)
         #expect(output.lines == [
             #"{"jsonrpc":"2.0","id":1,"result":{"now":1}}"#,
-            #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the JSON text ends too early","data":{"offset":0}}}"#,
+            #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the JSON text ends too early","data":{"offset":23}}}"#,
         ])
         #expect(output.status == 0)
+    }
+
+    /// §2: the offset of a last line cut off by the end of input is where its text stopped
+    /// being JSON (it was 0 whatever the line held).
+    @Test func aLastLineCutOffIsAnsweredWithTheOffsetWhereItStoppedBeingJSON() throws {
+        let cut = #"{"jsonrpc":"2.0","id":1,"method":"clock.advance","params":{"by":0}}"# + "\n" + #"{"jsonrpc":"2.0","id":9,"method":"clock.adv"#
+        #expect(try Subprocess.run(["--clock", "virtual"], input: Data(cut.utf8)).lines == [
+            #"{"jsonrpc":"2.0","id":1,"result":{"now":0}}"#,
+            #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: unterminated string","data":{"offset":43}}}"#,
+        ])
+        let broken = try Subprocess.run(["--clock", "virtual"], input: Data(#"{"jsonrpc":"2.0","id":tru"#.utf8))
+        #expect(broken.lines == [
+            #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the JSON text ends too early","data":{"offset":25}}}"#,
+        ])
+        let wrong = try Subprocess.run(["--clock", "virtual"], input: Data(#"{"jsonrpc":"2.0","id":x"#.utf8))
+        #expect(wrong.lines == [
+            #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: unexpected character 'x'","data":{"offset":22}}}"#,
+        ])
     }
 
     @Test func exitCodesFollowTheLifecycle() throws {

@@ -9,6 +9,18 @@ import SignupCore
                                      registrationLatency: .fixed(.milliseconds(500)))
     }
 
+    /// §8.3: what is due exactly at a message's `at` happens before the message: the answer due
+    /// at 100 ms is shown, then the edit at 100 ms supersedes it with its own `validating`.
+    @Test func workDueExactlyAtAMessagesTimeHappensBeforeTheMessage() {
+        let harness = ServerHarness(configure: quiet)
+        _ = harness.send(#"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"username","value":"bob"}}"#)
+        #expect(harness.send(#"{"jsonrpc":"2.0","id":1,"method":"form.edit","params":{"field":"username","value":"bobby","at":100}}"#) == [
+            #"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"default","field":"username","state":"failed","code":"username.taken","params":{},"message":"Username already taken","version":1,"at":100}}"#,
+            #"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"default","field":"username","state":"validating","code":"username.checking","params":{},"message":"Checking availability...","version":2,"at":100}}"#,
+            #"{"jsonrpc":"2.0","id":1,"result":{"form":"default","version":2}}"#,
+        ])
+    }
+
     @Test func eventsComeBeforeTheResponseOfTheMessageThatCausedThem() {
         let harness = ServerHarness(configure: quiet)
         #expect(harness.send(#"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"form":"a","values":{"password":"secret"}}}"#) == [

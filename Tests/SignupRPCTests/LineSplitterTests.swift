@@ -12,7 +12,7 @@ import Testing
             case .line(let bytes): return "line " + String(decoding: bytes, as: UTF8.self)
             case .edit(let edit): return "edit \(edit.field)=\(edit.value)"
             case .oversizeLine: return "oversize"
-            case .truncatedLine: return "truncated"
+            case .truncatedLine(let bytes): return "truncated " + String(decoding: bytes, as: UTF8.self)
             }
         }
     }
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func bytesAfterTheLastNewlineAreATruncatedLine() {
-        #expect(split([Array("a\n{\"x\"".utf8)]) == ["line a", "truncated"])
+        #expect(split([Array("a\n{\"x\"".utf8)]) == ["line a", "truncated {\"x\""])
         #expect(split([Array("a\n  ".utf8)]) == ["line a"])
     }
 
@@ -58,7 +58,7 @@ import Testing
         let input: [UInt8] = [0xEF, 0xBB, 0xBF] + Array((edit + "\r\n\n  \n" + String(repeating: "z", count: 120) + "\r\n"
             + String(repeating: "w", count: 99) + "\r\n" + edit + "\n{\"tail\"").utf8)
         let whole = split([input], limit: 99, editsMaxDepth: 64)
-        #expect(whole == ["edit username=ann", "oversize", "line " + String(repeating: "w", count: 99), "edit username=ann", "truncated"])
+        #expect(whole == ["edit username=ann", "oversize", "line " + String(repeating: "w", count: 99), "edit username=ann", "truncated {\"tail\""])
         for cut in 0...input.count {
             #expect(split([Array(input[..<cut]), Array(input[cut...])], limit: 99, editsMaxDepth: 64) == whole, "cut at \(cut)")
         }

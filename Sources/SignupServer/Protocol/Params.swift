@@ -53,6 +53,15 @@ struct Params {
         return number
     }
 
+    /// An object, whatever its members hold.
+    func object(_ name: String) throws(RPCError) -> [JSON.Member]? {
+        guard let value = value(name) else { return nil }
+        guard case .object(let members) = value else {
+            throw .invalidParams(member: "params.\(name)", problem: "must be an object, not \(value.typeName)")
+        }
+        return members
+    }
+
     /// An object whose members are all strings, in the order given.
     func stringMap(_ name: String) throws(RPCError) -> [(String, String)]? {
         guard let value = value(name) else { return nil }

@@ -95,7 +95,7 @@ final class Server {
         case .line(let bytes): bytes.withUnsafeBufferPointer { handle(line: $0) }
         case .edit(let edit): handle(edit)
         case .oversizeLine: handleOversizeLine()
-        case .truncatedLine: handleTruncatedLine()
+        case .truncatedLine(let bytes): bytes.withUnsafeBufferPointer { handleTruncatedLine($0) }
         }
     }
 
@@ -166,10 +166,16 @@ final class Server {
         respond(Responses.failure(id: .null, error: .lineTooLong(limit: configuration.limits.maxLineBytes)))
     }
 
-    /// Answers a final line cut off by the end of input.
-    func handleTruncatedLine() {
-        respond(Responses.failure(
-            id: .null, error: .parseError(JSONParseError(.unexpectedEnd, at: 0))))
+    /// Answers a final line cut off by the end of input: a parse error at the byte where its
+    /// text stopped being JSON, or at its end when what came was whole but had no `\n`.
+    func handleTruncatedLine(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var error = JSONParseError(.unexpectedEnd, at: bytes.count)
+        do throws(JSONParseError) {
+            _ = try JSONParser.parse(bytes, maxDepth: configuration.limits.maxDepth)
+        } catch let parseError {
+            error = parseError
+        }
+        respond(Responses.failure(id: .null, error: .parseError(error)))
     }
 
     /// At the end of input in virtual time, runs the clock until nothing is pending.
@@ -262,13 +268,16 @@ final class Server {
 
     private func initialize(_ params: Params) throws(RPCError) -> ResultWriter {
         guard !isInitialized else { throw .alreadyInitialized }
-        if let processID = try params.count("processId") {
-            guard processID > 0, processID <= Int64(Int32.max) else {
-                throw .invalidParams(member: "params.processId", problem: "must be a process id from 1 to \(Int32.max)")
-            }
-            clientProcessID = Int32(processID)
+        let processID = try params.count("processId")
+        if let processID, processID < 1 || processID > Int64(Int32.max) {
+            throw .invalidParams(member: "params.processId", problem: "must be a process id from 1 to \(Int32.max)")
         }
-        let (messages, unsupportedLocale) = Self.catalog(for: try params.string("locale"), default: defaultCatalog)
+        // Free-form, but objects: accepted and otherwise ignored.
+        _ = try params.object("clientInfo")
+        _ = try params.object("capabilities")
+        let requestedLocale = try params.string("locale")
+        if let processID { clientProcessID = Int32(processID) }
+        let (messages, unsupportedLocale) = Self.catalog(for: requestedLocale, default: defaultCatalog)
         defaultCatalog = messages
         let locale = messages.locale
         isInitialized = true
@@ -574,13 +583,12 @@ final class Server {
         try form(named: try params.string("form"))
     }
 
+    /// The default form, named or not, is opened on first use; any other must be open.
     private func form(named id: String?) throws(RPCError) -> FormSession {
-        if let id {
-            guard let session = forms[id] else { throw .unknownForm(id) }
-            return session
-        }
-        if let session = forms[Self.defaultFormID] { return session }
-        return try open(.signup, id: Self.defaultFormID, values: [:], catalog: defaultCatalog)
+        let id = id ?? Self.defaultFormID
+        if let session = forms[id] { return session }
+        guard id == Self.defaultFormID else { throw .unknownForm(id) }
+        return try open(.signup, id: id, values: [:], catalog: defaultCatalog)
     }
 
     private func open(

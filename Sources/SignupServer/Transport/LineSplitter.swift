@@ -12,8 +12,9 @@ enum InputItem: Sendable {
     case edit(FormEditLine)
     /// A line longer than the limit; its bytes were skipped, never buffered.
     case oversizeLine
-    /// Bytes after the last `\n` when the input ended.
-    case truncatedLine
+    /// Bytes after the last `\n` when the input ended (at most the line limit, or it would be
+    /// an oversize line), kept to say where they stop being JSON.
+    case truncatedLine([UInt8])
 
     /// A complete line as the server takes it: already read when it is a `form.edit` of the
     /// plain shape and `editsMaxDepth` is given, otherwise its bytes, for the full parser.
@@ -83,7 +84,7 @@ struct LineSplitter {
         } else {
             var rest = pending[...]
             if atStreamStart && rest.starts(with: Self.byteOrderMark) { rest = rest.dropFirst(3) }
-            if !rest.allSatisfy(\.isJSONWhitespace) { items.append(.truncatedLine) }
+            if !rest.allSatisfy(\.isJSONWhitespace) { items.append(.truncatedLine(Array(rest))) }
         }
         pending = []
         discarding = false

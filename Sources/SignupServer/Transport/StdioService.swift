@@ -113,7 +113,7 @@ final class StdioService {
         while nextPending < pending.count {
             if server.isDraining { return waitForDrain() }
             // Moved out, leaving a placeholder with nothing to release, rather than copied.
-            var item = InputItem.truncatedLine
+            var item = InputItem.oversizeLine
             swap(&item, &pending[nextPending])
             nextPending += 1
             server.handle(consume item)
