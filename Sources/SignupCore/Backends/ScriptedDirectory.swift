@@ -67,13 +67,11 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
 
     private let scheduler: any Scheduler
     private let script: Script
-    // Unchecked: each access is one call (a draw, a lookup, an insert) that calls out to nothing
-    // of this directory, so none overlaps another; checking cost one or two per availability check.
-    @exclusivity(unchecked) private var generator: SeededGenerator
-    @exclusivity(unchecked) private var taken: Set<String>
+    private var generator: SeededGenerator
+    private var taken: Set<String>
     /// What a check answers for each name the script or a registration mentions, by folded name:
     /// one lookup per check, where the script's lists (failing, then taken, then free) took three.
-    @exclusivity(unchecked) private var listedVerdicts: [String: Script.Verdict]
+    private var listedVerdicts: [String: Script.Verdict]
     private let refused: Set<String>
     private let tokens: TokenSource
     /// yescrypt hashes of the passwords of accounts registered here, by lower-cased name.

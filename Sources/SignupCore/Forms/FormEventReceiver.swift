@@ -52,10 +52,9 @@ struct FormReceivers {
 /// How a subscription reaches its form to detach from it, without holding the form: a form
 /// dropped while subscribed still closes (and completes its subscribers) in `deinit`.
 final class ReceiverLink {
-    /// Set by the form once it is made, and cleared as it goes, so a later `dispose()` finds
-    /// nothing to do. `unowned(unsafe)` holds no count on the form; the clearing in the form's
-    /// `deinit` keeps it from ever dangling.
-    unowned(unsafe) var form: FormPipeline?
+    /// Set by the form once it is made; weak, so a `dispose()` after the form has gone finds
+    /// nothing to do.
+    weak var form: FormPipeline?
 }
 
 /// Hands a form's events to an observer of `FormPipeline.events`.

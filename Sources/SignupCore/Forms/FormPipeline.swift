@@ -14,15 +14,11 @@ public final class FormPipeline {
     /// The definition in its locale, shared with every form of the same kind and locale.
     public let localized: LocalizedForm
     public let debounce: TimeSpan
-    // Unchecked: read whole or changed by calls that call out to nothing.
-    @exclusivity(unchecked) private var receivers = FormReceivers()
+    private var receivers = FormReceivers()
     /// One runner per field with a remote check; nil for the others.
     private var remoteChecks: [RemoteCheckRunner?] = []
     private var isClosed = false
-    // Unchecked: touched on the scheduler's executor only, through struct methods that call out to
-    // nothing, so no two accesses overlap; the optimizer cannot see that across calls and checked
-    // every access at run time (about 80 instructions each, several per keystroke).
-    @exclusivity(unchecked) private var state: FormState
+    private var state: FormState
 
     let scheduler: any Scheduler
     let services: FormServices
@@ -74,7 +70,7 @@ public final class FormPipeline {
             remoteChecks = fields.indices.map { index in
                 fields[index].remoteCheck.map { RemoteCheckRunner(field: index, kind: $0.kind, form: self) }
             }
-            for case let runner? in remoteChecks { runner.restart(with: verdicts[runner.field]) }
+            for case let runner? in remoteChecks { runner.restart(with: verdicts[runner.field], in: self) }
         }
     }
 
@@ -104,6 +100,11 @@ public final class FormPipeline {
         }
         for index in state.fields.indices { receiver.receive(.fieldChanged(update(ofField: index))) }
         receiver.receive(.submitEnabledChanged(state.submitEnabled))
+        // The receiver may have closed the form while it heard the current state.
+        guard !isClosed else {
+            receiver.formDidClose()
+            return Disposables.empty
+        }
         return attachment(receivers.add(receiver))
     }
 
@@ -133,22 +134,19 @@ public final class FormPipeline {
         // memory fewer per edit).
         let judged = 0..<localized.validator.dependents[index].count
         var change = ChangeEvents()
-        // The values are read through an unretained form (it outlives its own edit): a closure
-        // capturing it was handed the form retained, for each field judged.
-        let form = Unmanaged.passUnretained(self)
         for position in judged {
             let field = localized.validator.dependents[index][position]
-            let verdict = localized.validator.verdict(forField: field, version: version, valueAt: { other in
-                form._withUnsafeGuaranteedRef { $0.state.fields[other].value }
-            })
+            let verdict = localized.validator.verdict(forField: field, version: version, valueAt: { state.fields[$0].value })
             if state.apply(verdict, toField: field) { change.append(.fieldChanged(update(ofField: field))) }
-            if localized.remoteResults[field] != nil { withRemoteCheck(of: field) { $0.hold(verdict) } }
+            if localized.remoteResults[field] != nil { remoteChecks[field]?.hold(verdict) }
         }
         send(&change, wasEnabled: wasEnabled)
-        // After the local results are out, as a remote answer (even a remembered one) is news about them.
+        // After the local results are out, as a remote answer (even a remembered one) is news
+        // about them; unless a receiver closed the form meanwhile, which cancelled every check.
+        guard !isClosed else { return version }
         for position in judged {
             let field = localized.validator.dependents[index][position]
-            if localized.remoteResults[field] != nil { withRemoteCheck(of: field) { $0.restartWithHeldVerdict() } }
+            if localized.remoteResults[field] != nil { remoteChecks[field]?.restartWithHeldVerdict(in: self) }
         }
         return version
     }
@@ -164,17 +162,20 @@ public final class FormPipeline {
         let outcome = submitter.run(with: state.values)
         isSubmissionRunning = true
         apply(.submitting)
-        // Unowned, not weak (see `RemoteCheckRunner.form`): `close()`, also run by `deinit`, disposes
-        // the subscription, after which this observer is never called.
-        let subscription = outcome.subscribe(Observer { [unowned self] event in
+        // A receiver may have closed the form on `submitting`: then nothing is sent.
+        guard !isClosed else { return }
+        // Weak: the form may be dropped while the submission runs; `deinit` closes it, which
+        // disposes the subscription.
+        let subscription = outcome.subscribe(Observer { [weak self] event in
+            guard let self else { return }
             switch event {
-            case .next(let submission): self.apply(submission)
+            case .next(let submission): apply(submission)
             case .error, .completed:
-                self.isSubmissionRunning = false
-                self.submission = nil
+                isSubmissionRunning = false
+                submission = nil
             }
         })
-        if isSubmissionRunning { submission = subscription }
+        if isSubmissionRunning && !isClosed { submission = subscription } else { subscription.dispose() }
     }
 
     /// The current result of every field, whether submit is enabled, and the submission state.
@@ -264,13 +265,6 @@ public final class FormPipeline {
                 entry.receiver.receive(isLast ? change.take(event) : change[event])
             }
         }
-    }
-
-    /// Calls `body` with the field's check runner, if it has one, through a guaranteed reference
-    /// rather than a retained one: the form holds its runners for its whole life.
-    private func withRemoteCheck(of field: Int, _ body: (RemoteCheckRunner) -> Void) {
-        guard let runner = remoteChecks[field].map(Unmanaged.passUnretained) else { return }
-        runner._withUnsafeGuaranteedRef(body)
     }
 
     /// What detaches the receiver `id`: through the link, so it does not hold the form.

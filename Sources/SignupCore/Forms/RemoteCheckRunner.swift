@@ -9,13 +9,11 @@ final class RemoteCheckRunner {
     private let kind: RemoteCheck.Kind
     /// Whether a question is with the backend and not yet answered or cancelled.
     private(set) var isAsking = false
-    /// The form asking, which owns this runner and cancels it when it closes (also on deinit), so
-    /// no timer or request of the runner outlives it. The runner reads its backend, clock and
-    /// rendered answers from there, so an open form stays small. Not `weak`: a weak reference
-    /// would move the form's reference counts to a side table and make every retain slower. Not
-    /// checked `unowned` either, whose every read is two atomic counts: the runner reads the form
-    /// only when called by it, or while a check is pending, and closing the form drops every check.
-    private unowned(unsafe) let form: FormPipeline
+    /// The form asking, which owns this runner and cancels it when it closes (also on deinit).
+    /// Weak, so that no order of release can leave the runner with a dangling form: a timer or
+    /// answer that finds it gone does nothing. The form passes itself to the calls it makes, so
+    /// only those two read this.
+    private weak var form: FormPipeline?
     private var remembered: (value: String, result: ResultID)?
     /// A verdict judged and not yet acted on: the value to check (nil when none is needed) and its version.
     private var held: (value: String?, version: Int)?
@@ -26,16 +24,9 @@ final class RemoteCheckRunner {
     private var pending: (value: String, version: Int)?
 
     // Made once per runner and handed to every timer and request, rather than a closure (an
-    // object) per keystroke. They reach the runner unretained: an `unowned` capture took and
-    // dropped a strong count on every call. Safe because only the runner's own timer and
-    // request hold them, and the runner cancels both before it goes (when its form closes, and
-    // in `deinit`).
-    private lazy var quietPeriodElapsed: () -> Void = { [runner = Unmanaged.passUnretained(self)] in
-        runner._withUnsafeGuaranteedRef { $0.checkPendingValue() }
-    }
-    private lazy var answerArrived: (Result<Availability, any Error>) -> Void = { [runner = Unmanaged.passUnretained(self)] answer in
-        runner._withUnsafeGuaranteedRef { $0.receive(answer) }
-    }
+    // object) per keystroke. Weak, so that a timer or request outliving the runner calls nothing.
+    private lazy var quietPeriodElapsed: () -> Void = { [weak self] in self?.checkPendingValue() }
+    private lazy var answerArrived: (Result<Availability, any Error>) -> Void = { [weak self] in self?.receive($0) }
 
     init(field: Int, kind: RemoteCheck.Kind, form: FormPipeline) {
         self.field = field
@@ -49,33 +40,33 @@ final class RemoteCheckRunner {
 
     /// The field has a new verdict: drops whatever was pending and, when the verdict asks for it,
     /// checks its value once it has been quiet for the debounce interval.
-    func restart(with verdict: LocalVerdict) {
-        restart(checking: verdict.needsRemoteCheck ? verdict.value : nil, version: verdict.version)
+    func restart(with verdict: LocalVerdict, in form: FormPipeline) {
+        restart(checking: verdict.needsRemoteCheck ? verdict.value : nil, version: verdict.version, in: form)
     }
 
-    /// Keeps the field's new verdict until `restartWithHeldVerdict()`: an edit judges its fields,
-    /// sends their results, and only then restarts their checks. A newer verdict replaces an older
-    /// one still held, so a change made from within the sending acts on its own verdict only.
+    /// Keeps the field's new verdict until `restartWithHeldVerdict(in:)`: an edit judges its
+    /// fields, sends their results, and only then restarts their checks. A newer verdict replaces
+    /// an older one still held, so a change made from within the sending acts on its own verdict only.
     func hold(_ verdict: LocalVerdict) {
         held = (verdict.needsRemoteCheck ? verdict.value : nil, verdict.version)
     }
 
     /// Restarts with the verdict `hold(_:)` kept, if one is still held.
-    func restartWithHeldVerdict() {
+    func restartWithHeldVerdict(in form: FormPipeline) {
         guard let held else { return }
         self.held = nil
-        restart(checking: held.value, version: held.version)
+        restart(checking: held.value, version: held.version, in: form)
     }
 
     /// Drops whatever was pending and checks `value` (if any) once it has been quiet.
-    private func restart(checking value: String?, version: Int) {
+    private func restart(checking value: String?, version: Int, in form: FormPipeline) {
         cancel()
         guard let value else { return }
         if form.debounce > .zero {
             pending = (value, version)
-            inFlight = withForm { $0.scheduler.schedule(after: $0.debounce, quietPeriodElapsed) }
+            inFlight = form.scheduler.schedule(after: form.debounce, quietPeriodElapsed)
         } else {
-            check(value, version: version)
+            check(value, version: version, in: form)
         }
     }
 
@@ -97,52 +88,43 @@ final class RemoteCheckRunner {
     /// The debounce interval has passed.
     private func checkPendingValue() {
         inFlight = nil
-        guard let pending else { return }
-        check(pending.value, version: pending.version)
+        guard let pending, let form else { return }
+        check(pending.value, version: pending.version, in: form)
     }
 
-    private func check(_ value: String, version: Int) {
+    private func check(_ value: String, version: Int, in form: FormPipeline) {
         if let remembered, remembered.value == value {
             pending = nil
-            withForm { $0.receive(remembered.result, forField: field, version: version) }
+            form.receive(remembered.result, forField: field, version: version)
             return
         }
         pending = (value, version)
         isAsking = true
-        let request = ask(value)
+        let request = ask(value, in: form)
         if isAsking { inFlight = request }
     }
 
     private func receive(_ answer: Result<Availability, any Error>) {
-        guard let pending else { return }
+        guard let pending, let form else { return }
         self.pending = nil
         isAsking = false
         inFlight = nil
-        withForm { form in
-            guard let results = form.localized.remoteResults[field] else { return }
-            switch answer {
-            case .success(let availability):
-                let result = availability == .available ? results.passed : results.rejected
-                remembered = (pending.value, result)
-                form.receive(result, forField: field, version: pending.version)
-            case .failure:
-                form.receive(results.unavailable, forField: field, version: pending.version)
-            }
+        guard let results = form.localized.remoteResults[field] else { return }
+        switch answer {
+        case .success(let availability):
+            let result = availability == .available ? results.passed : results.rejected
+            remembered = (pending.value, result)
+            form.receive(result, forField: field, version: pending.version)
+        case .failure:
+            form.receive(results.unavailable, forField: field, version: pending.version)
         }
     }
 
-    /// Asks the form's backend, reading only the service it needs: a copy of the form's services
-    /// would retain every one of them.
-    private func ask(_ value: String) -> any Disposable {
+    /// Asks the form's backend.
+    private func ask(_ value: String, in form: FormPipeline) -> any Disposable {
         switch kind {
         case .usernameAvailability:
-            return withForm { $0.services.availability.checkAvailability(of: value, answer: answerArrived) }
+            return form.services.availability.checkAvailability(of: value, answer: answerArrived)
         }
-    }
-
-    /// Calls `body` with the form through a guaranteed reference: through the `unowned(unsafe)`
-    /// one, whatever of the form a call used (its scheduler, backend, results) was retained around it.
-    private func withForm<Result>(_ body: (FormPipeline) -> Result) -> Result {
-        Unmanaged.passUnretained(form)._withUnsafeGuaranteedRef(body)
     }
 }

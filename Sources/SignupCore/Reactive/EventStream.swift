@@ -42,11 +42,9 @@ public struct EventStream<Element> {
 /// Enforces the event grammar for one subscription and releases upstream resources when it ends.
 @usableFromInline
 final class SubscriptionSink<Element>: Disposable {
-    // Unchecked: both are only loaded or stored whole, and called through local copies once the
-    // access has ended, so no access overlaps another; checking cost two or three per event.
     /// Nil once the subscription has stopped, by a terminal event or by disposal.
-    @exclusivity(unchecked) @usableFromInline var observer: Observer<Element>?
-    @exclusivity(unchecked) @usableFromInline var upstream: (any Disposable)?
+    @usableFromInline var observer: Observer<Element>?
+    @usableFromInline var upstream: (any Disposable)?
 
     @inlinable
     init(_ observer: Observer<Element>) {

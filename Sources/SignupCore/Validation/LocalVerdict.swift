@@ -65,32 +65,20 @@ final class LocalValidator: Sendable {
     /// Judges one field's current value, reading values by position through `valueAt`; `version`
     /// is the edit version the verdict carries.
     func verdict(forField index: Int, version: Int, valueAt valueOf: (Int) -> String) -> LocalVerdict {
-        // Through a guaranteed reference (the validator holds its fields for its whole life): a
-        // field bound as usual was retained, with its checks, around every call out.
-        Unmanaged.passUnretained(fields[index])._withUnsafeGuaranteedRef { field in
-            let value = field.normalized(valueOf(index))
-            func verdict(_ result: ResultID, remote: Bool = false) -> LocalVerdict {
-                LocalVerdict(result: result, version: version, needsRemoteCheck: remote, value: value)
-            }
-
-            if value.isEmpty { return verdict(field.empty) }
-            // The validator is reached unretained: captured as usual, it was retained and released
-            // around every check, the closure passed along with each.
-            let validator = Unmanaged.passUnretained(self)
-            func normalizedValue(of other: Int) -> String {
-                validator._withUnsafeGuaranteedRef { $0.normalized(valueOf(other), ofField: other) }
-            }
-            // In place, by position: a check copied out of the array retained its payload.
-            let failure = field.checks.withUnsafeBufferPointer { checks in
-                checks.firstIndex { !$0.check.passes(value, valueAt: normalizedValue(of:)) }.map { checks[$0].failure }
-            }
-            if let failure { return verdict(failure) }
-            if let validating = field.validating { return verdict(validating, remote: true) }
-            return verdict(field.success)
+        let field = fields[index]
+        let value = field.normalized(valueOf(index))
+        func verdict(_ result: ResultID, remote: Bool = false) -> LocalVerdict {
+            LocalVerdict(result: result, version: version, needsRemoteCheck: remote, value: value)
         }
+
+        if value.isEmpty { return verdict(field.empty) }
+        let failure = field.checks.first { !$0.check.passes(value, valueAt: { normalized(valueOf($0), ofField: $0) }) }?.failure
+        if let failure { return verdict(failure) }
+        if let validating = field.validating { return verdict(validating, remote: true) }
+        return verdict(field.success)
     }
 
     private func normalized(_ value: String, ofField index: Int) -> String {
-        Unmanaged.passUnretained(fields[index])._withUnsafeGuaranteedRef { $0.normalized(value) }
+        fields[index].normalized(value)
     }
 }

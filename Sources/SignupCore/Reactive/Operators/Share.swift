@@ -27,7 +27,7 @@ private final class SharedConnection<Element> {
         for element in buffer { observer.onNext(element) }
         if !isConnected {
             isConnected = true
-            let subscription = source.subscribe(Observer { [unowned self] event in self.forward(event) })
+            let subscription = source.subscribe(Observer { [weak self] event in self?.forward(event) })
             if isConnected { upstream = subscription } else { subscription.dispose() }
         }
         return Disposables.create { self.leave(key) }
