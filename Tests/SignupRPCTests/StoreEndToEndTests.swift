@@ -45,6 +45,36 @@ import SignupTestSupport
         }
     }
 
+    /// The last process to close the store folds its write-ahead log back into the database file:
+    /// at end of input, after shutdown and exit, and on SIGTERM, a copy of the file alone is a
+    /// whole store (it held nothing but an empty schema before: everything sat in `-wal`).
+    @Test(arguments: ["end of input", "shutdown and exit", "SIGTERM"])
+    func theDatabaseFileAloneHoldsEveryRegistrationOnceTheProcessHasEnded(ending: String) throws {
+        let folder = try TemporaryDirectory()
+        let store = folder.path("users.db")
+        let arguments = ["--clock", "virtual", "--debounce-ms", "0", "--store", store]
+        switch ending {
+        case "end of input":
+            #expect(try Subprocess.run(arguments, input: Self.signup("alice", "secret-1")).status == 0)
+        case "shutdown and exit":
+            let input = Self.signup("alice", "secret-1")
+                + #"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"# + "\n" + #"{"jsonrpc":"2.0","method":"exit"}"# + "\n"
+            #expect(try Subprocess.run(arguments, input: input).status == 0)
+        default:
+            let child = try InteractiveProcess(arguments)
+            child.send([Self.signup("alice", "secret-1")])
+            _ = child.readLines { $0.contains(#""id":2"#) }
+            child.send(signal: SIGTERM)
+            #expect(child.wait(atMost: 20) == 0)
+        }
+        let wal = store + "-wal"
+        let walBytes = FileManager.default.fileExists(atPath: wal) ? try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int : 0
+        #expect(walBytes == 0)
+        let copy = folder.path("backup.db")
+        try FileManager.default.copyItem(atPath: store, toPath: copy)
+        #expect(try UserStore(path: copy).registeredNames() == ["alice"])
+    }
+
     @Test func fourProcessesRegisteringTheSameHundredNamesHaveOneWinnerEach() throws {
         let folder = try TemporaryDirectory()
         let store = folder.path("users.db")

@@ -22,6 +22,8 @@ final class StdioService {
     private var pendingDone: (@Sendable () -> Void)?
     private var isStopping = false
     private var keepAlive: [any DispatchSourceProtocol] = []
+    /// The SQLite store, if any: closed as the process ends, which folds its log into its file.
+    private let store: UserStore?
 
     /// Builds everything on the loop; call from the loop only. Fails when the user store cannot be opened.
     init(configuration: ServerConfiguration, loop: EventLoop, messageFD: Int32) throws(StoreError) {
@@ -29,39 +31,35 @@ final class StdioService {
         logger = Logger(level: configuration.logLevel)
         parentProcessID = configuration.parentProcessID
         let logger = self.logger
+        let store: UserStore? = if case .store(let path) = configuration.backend { try UserStore(path: path) } else { nil }
+        self.store = store
         // Virtual time never conflates, so its output depends on the input alone; pausing stdin
         // bounds its memory. Real time conflates while the client is behind.
         writer = StdoutWriter(fd: messageFD, clock: configuration.clock, loop: loop) {
             logger.info("the client closed stdout; exiting")
+            store?.close()
             Foundation.exit(0)
         }
         let clock: Server.Clock = configuration.clock == .virtual
             ? .virtual(VirtualTimeScheduler())
             : .real(RealTimeScheduler(loop: loop))
-        let services = try Self.services(for: configuration, clock: clock, loop: loop)
-        server = Server(configuration: configuration, clock: clock, services: services, sink: writer,
-                        catalog: FormCatalog(definitions: FormCatalog.builtIn.definitions + configuration.customForms))
-    }
-
-    private static func services(
-        for configuration: ServerConfiguration, clock: Server.Clock, loop: EventLoop
-    ) throws(StoreError) -> FormServices {
         // Virtual time must give byte-identical output, so its login tokens are reproducible.
         let tokens: TokenSource = configuration.clock == .virtual ? .reproducible(seed: configuration.script.seed) : .secure()
-        switch configuration.backend {
-        case .scripted:
-            return FormServices(directory: ScriptedDirectory(
-                script: configuration.script, scheduler: clock.scheduler, tokens: tokens, recordsRequests: false))
-        case .store(let path):
-            let store = try UserStore(path: path)
+        let services: FormServices
+        if let store {
             let runner: any BlockingWorkRunner = switch clock {
             case .virtual(let scheduler): InlineWorkRunner(scheduler: scheduler)
             case .real: BackgroundWorkRunner(loop: loop)
             }
-            return FormServices(directory: SQLiteDirectory(store: store, runner: runner, tokens: tokens))
-        case .http(let endpoints):
-            return FormServices(directory: HTTPDirectory(configuration: endpoints, loop: loop))
+            services = FormServices(directory: SQLiteDirectory(store: store, runner: runner, tokens: tokens))
+        } else if case .http(let endpoints) = configuration.backend {
+            services = FormServices(directory: HTTPDirectory(configuration: endpoints, loop: loop))
+        } else {
+            services = FormServices(directory: ScriptedDirectory(
+                script: configuration.script, scheduler: clock.scheduler, tokens: tokens, recordsRequests: false))
         }
+        server = Server(configuration: configuration, clock: clock, services: services, sink: writer,
+                        catalog: FormCatalog(definitions: FormCatalog.builtIn.definitions + configuration.customForms))
     }
 
     /// Starts reading stdin and watching for signals and the client's death; the process ends from the loop.
@@ -182,6 +180,7 @@ final class StdioService {
 
     private func finish(_ code: Int32) {
         writer.flush()
+        store?.close()
         Foundation.exit(code)
     }
 }

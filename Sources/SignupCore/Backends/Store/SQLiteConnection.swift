@@ -26,11 +26,23 @@ final class SQLiteConnection {
     }
 
     deinit {
+        close()
+    }
+
+    /// Folds the write-ahead log back into the database file and closes the connection; later
+    /// calls fail with `StoreError.closed`. The checkpoint is best effort: with another process
+    /// reading it may stop short, and that process's own close finishes it. Closing the last
+    /// connection also removes the `-wal` file, so the database file alone is the whole store.
+    func close() {
+        guard let handle else { return }
+        sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
         sqlite3_close_v2(handle)
+        self.handle = nil
     }
 
     /// Runs statements that return no rows.
     func execute(_ sql: String) throws(StoreError) {
+        guard handle != nil else { throw .closed(path: path) }
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         defer { sqlite3_free(message) }
@@ -42,6 +54,7 @@ final class SQLiteConnection {
     /// Runs one statement with text or integer parameters and returns its rows.
     @discardableResult
     func query(_ sql: String, _ parameters: [SQLiteValue] = []) throws(StoreError) -> [[SQLiteValue]] {
+        guard handle != nil else { throw .closed(path: path) }
         var statement: OpaquePointer?
         var code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         defer { sqlite3_finalize(statement) }

@@ -8,6 +8,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case newerSchema(path: String, version: Int)
     case sqlite(path: String, code: Int32, message: String)
     case hashing(String)
+    /// The store was closed (as the process ends) before the call.
+    case closed(path: String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the disk holding the user store '\(path)' is full"
         case .newerSchema(let path, let version):
             return "the user store '\(path)' has schema version \(version), newer than this signup-rpc understands; upgrade signup-rpc"
+        case .closed(let path):
+            return "the user store '\(path)' is closed"
         case .sqlite(let path, let code, let message):
             return "the user store '\(path)' failed: \(message) (SQLite code \(code))"
         case .hashing(let reason):

@@ -22,6 +22,15 @@ public final class UserStore: @unchecked Sendable {
         try migrate()
     }
 
+    /// Closes the store, folding its write-ahead log back into the database file so that a copy
+    /// of that file alone is a whole backup once the last process has closed it. Waits for a call
+    /// under way; later calls fail with `StoreError.closed`.
+    public func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        connection.close()
+    }
+
     /// Whether the name is registered (compared case-insensitively).
     public func isRegistered(_ username: String) throws(StoreError) -> Bool {
         try locked { () throws(StoreError) in
