@@ -74,34 +74,38 @@ struct EndToEnd {
         values.sorted()[values.count / 2]
     }
 
-    /// Round-trip times in nanoseconds: one edit sent, its answer awaited, `count` times.
-    func latencies(_ executable: String, _ arguments: [String], count: Int, isEcho: Bool) throws -> [UInt64] {
-        let child = try ChildProcess(executable, arguments)
+    /// Round-trip times in nanoseconds of `rpc` (with `arguments`) and of the echo, sorted: one
+    /// edit sent and its answer awaited, `count` times each, the two taking turns trip by trip so
+    /// that a busy phase of the host lands on both alike.
+    func latencies(_ arguments: [String], count: Int) throws -> (rpc: [UInt64], echo: [UInt64]) {
+        let server = try ChildProcess(rpc, arguments)
+        let baseline = try ChildProcess(echo, [])
         defer {
-            child.closeInput()
-            _ = child.drain()
-            child.wait()
+            for child in [server, baseline] {
+                child.closeInput()
+                _ = child.drain()
+                child.wait()
+            }
         }
-        if !isEcho {
-            child.send(Array(#"{"jsonrpc":"2.0","id":0,"method":"form.open","params":{"form":"l"}}"#.utf8) + [0x0A])
-            try awaitAnswer(child, id: 0)
-        }
-        var samples: [UInt64] = []
-        samples.reserveCapacity(count)
+        server.send(Array(#"{"jsonrpc":"2.0","id":0,"method":"form.open","params":{"form":"l"}}"#.utf8) + [0x0A])
+        try awaitAnswer(server, id: 0)
+        var samples: (rpc: [UInt64], echo: [UInt64]) = ([], [])
+        samples.rpc.reserveCapacity(count)
+        samples.echo.reserveCapacity(count)
         let warmUp = min(1000, count / 10)
         for index in 1...(count + warmUp) {
             let value = index % 2 == 0 ? "abc" : "abcdef"
             let line = Array(#"{"jsonrpc":"2.0","id":\#(index),"method":"form.edit","params":{"form":"l","field":"password","value":"\#(value)"}}"#.utf8)
-            let start = now()
-            child.send(line + [0x0A])
-            if isEcho {
-                guard child.readLine().map(Array.init) == line else { throw BenchError.unexpected("the echo did not echo") }
-            } else {
-                try awaitAnswer(child, id: index)
-            }
-            if index > warmUp { samples.append(now() - start) }
+            var start = now()
+            server.send(line + [0x0A])
+            try awaitAnswer(server, id: index)
+            if index > warmUp { samples.rpc.append(now() - start) }
+            start = now()
+            baseline.send(line + [0x0A])
+            guard baseline.readLine().map(Array.init) == line else { throw BenchError.unexpected("the echo did not echo") }
+            if index > warmUp { samples.echo.append(now() - start) }
         }
-        return samples.sorted()
+        return (samples.rpc.sorted(), samples.echo.sorted())
     }
 
     /// Reads lines until the response to request `id`.
@@ -113,21 +117,28 @@ struct EndToEnd {
         throw BenchError.unexpected("signup-rpc ended before answering request \(id)")
     }
 
-    /// Nanoseconds from spawning to the first answer: `initialize` for signup-rpc, a line for the echo.
-    func startUp(_ executable: String, _ arguments: [String], count: Int, isEcho: Bool) throws -> [UInt64] {
-        var samples: [UInt64] = []
-        let line = Array(#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#.utf8) + [0x0A]
+    /// Nanoseconds from spawning to the first answer, sorted: `initialize` for `rpc`, a line for
+    /// the echo; `count` spawns of each, taking turns.
+    func startUps(count: Int) throws -> (rpc: [UInt64], echo: [UInt64]) {
+        var samples: (rpc: [UInt64], echo: [UInt64]) = ([], [])
         for _ in 0..<count {
-            let start = now()
-            let child = try ChildProcess(executable, arguments)
-            child.send(line)
-            if isEcho { _ = child.readLine() } else { try awaitAnswer(child, id: 1) }
-            samples.append(now() - start)
-            child.closeInput()
-            _ = child.drain()
-            child.wait()
+            samples.rpc.append(try startUp(rpc, isEcho: false))
+            samples.echo.append(try startUp(echo, isEcho: true))
         }
-        return samples.sorted()
+        return (samples.rpc.sorted(), samples.echo.sorted())
+    }
+
+    private func startUp(_ executable: String, isEcho: Bool) throws -> UInt64 {
+        let line = Array(#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#.utf8) + [0x0A]
+        let start = now()
+        let child = try ChildProcess(executable, [])
+        child.send(line)
+        if isEcho { _ = child.readLine() } else { try awaitAnswer(child, id: 1) }
+        let elapsed = now() - start
+        child.closeInput()
+        _ = child.drain()
+        child.wait()
+        return elapsed
     }
 
     /// Peak and current RSS after opening `forms` forms, then after `edits` edits over them.

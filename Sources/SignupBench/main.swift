@@ -6,7 +6,39 @@ import Foundation
 // `--rpc PATH` measures another signup-rpc build (such as one linked with --static-swift-stdlib);
 // `--only 1,3` measures only the figures named.
 
+let usage = """
+    usage: signup-bench [--quick] [--runs N] [--rpc PATH] [--only LIST] [--help]
+
+      --quick       divide every size by 10: a smoke run, not a measurement
+      --runs N      timed runs per figure, alternating with the baseline (median; default 5)
+      --rpc PATH    measure this signup-rpc build instead of the one built beside signup-bench
+      --only LIST   measure only these figures, such as 1,3 (1 to 6)
+      --help        print this and exit
+
+    """
 let arguments = CommandLine.arguments.dropFirst()
+if arguments.contains("--help") || arguments.contains("-h") {
+    FileHandle.standardOutput.write(Data(usage.utf8))
+    exit(0)
+}
+// Every argument must be a known flag or the value of one; anything else is a usage error, not a run.
+do {
+    let flags: Set<String> = ["--quick"], options: Set<String> = ["--runs", "--rpc", "--only"]
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+        if flags.contains(argument) { continue }
+        if options.contains(argument), let value = rest.popFirst(), !value.hasPrefix("--") {
+            if argument == "--runs", (Int(value) ?? 0) < 1 {
+                FileHandle.standardError.write(Data("signup-bench: --runs takes a whole number of 1 or more\n\n\(usage)".utf8))
+                exit(64)
+            }
+            continue
+        }
+        let problem = options.contains(argument) ? "\(argument) needs a value" : "unknown argument '\(argument)'"
+        FileHandle.standardError.write(Data("signup-bench: \(problem)\n\n\(usage)".utf8))
+        exit(64)
+    }
+}
 let quick = arguments.contains("--quick")
 let scale = quick ? 10 : 1
 
@@ -57,8 +89,7 @@ if wanted(1) {
 if wanted(2) {
     progress("latency")
     let trips = 100_000 / scale
-    let rpcLatency = try bench.latencies(rpc, ["--clock", "real", "--debounce-ms", "0"], count: trips, isEcho: false)
-    let echoLatency = try bench.latencies(echo, [], count: trips, isEcho: true)
+    let (rpcLatency, echoLatency) = try bench.latencies(["--clock", "real", "--debounce-ms", "0"], count: trips)
     for (name, fraction) in [("p50", 0.5), ("p99", 0.99), ("max", 1.0)] {
         let measured = percentile(rpcLatency, fraction)
         let baseline = percentile(echoLatency, fraction)
@@ -72,8 +103,7 @@ if wanted(2) {
 // 3. Start-up: spawn → initialize answered, median of 50.
 if wanted(3) {
     progress("start-up")
-    let rpcStart = try bench.startUp(rpc, [], count: 50, isEcho: false)
-    let echoStart = try bench.startUp(echo, [], count: 50, isEcho: true)
+    let (rpcStart, echoStart) = try bench.startUps(count: 50)
     let startMedian = percentile(rpcStart, 0.5)
     rows.append(Row(
         figure: "3. start-up to initialize, median of 50", measured: Report.duration(startMedian),
