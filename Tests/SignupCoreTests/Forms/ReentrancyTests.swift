@@ -97,6 +97,13 @@ import Testing
             scheduler.schedule(after: .milliseconds(1000)) { [owner] in try? owner.form?.submit() }
             scheduler.run()
         }
+
+        /// Lets go of the form as an app would (the owner and the form hold each other while both
+        /// are open): it must then be freed.
+        func end() {
+            owner.form = nil
+            #expect(form == nil, "the form outlived its last reference")
+        }
     }
 
     static let undisturbed = [
@@ -120,8 +127,7 @@ import Testing
         session.play()
         #expect(session.owner.log == Self.undisturbed)
         #expect(session.directory.verdict(for: "alice") == .taken)
-        session.owner.form = nil
-        #expect(session.form == nil)
+        session.end()
     }
 
     /// Closing the form from any event ends it there, and dropping it ends it once the change
@@ -141,8 +147,7 @@ import Testing
         // refused by the close never starts.
         let registered = session.directory.verdict(for: "alice") == .taken
         #expect(registered == (trigger == .succeeded))
-        session.owner.form = nil
-        #expect(session.form == nil)
+        session.end()
     }
 
     /// The first crash: a view that lets go of its form when the name is taken.
@@ -153,6 +158,7 @@ import Testing
         #expect(session.owner.log.suffix(3) == [
             "@160 username v1: failed username.taken \"Username already taken\"", "-- drop", "@160 closed",
         ])
+        session.end()
     }
 
     /// The second crash: closing on `submitting` left a subscription running.
@@ -162,8 +168,7 @@ import Testing
         #expect(session.owner.log.suffix(3) == ["@1000 submission submitting", "-- close", "@1000 closed"])
         #expect(session.directory.verdict(for: "alice") == .available)
         #expect(session.scheduler.pendingCount == 0)
-        session.owner.form = nil
-        #expect(session.form == nil)
+        session.end()
     }
 
     @Test func editingFromAnAnswerSupersedesItAndIsCheckedInTurn() {
@@ -189,6 +194,7 @@ import Testing
             "@2000 submission succeeded {username=alice}",
             "@2000 submitEnabled true",
         ])
+        session.end()
     }
 
     @Test func editingFromSubmittingLeavesTheSubmissionOnItsSnapshot() {
@@ -205,6 +211,7 @@ import Testing
         ])
         #expect(session.directory.verdict(for: "alice") == .taken)
         #expect(session.directory.verdict(for: "carol") == .available)
+        session.end()
     }
 
     /// A tap from an event is a tap like any other: accepted when submit is enabled (the
@@ -220,6 +227,7 @@ import Testing
             "@1650 submission succeeded {username=alice}",
             "@1650 submitEnabled true",
         ])
+        enabled.end()
         let submitting = Session(trigger: .submitting, action: .submit)
         submitting.play()
         #expect(Array(submitting.owner.log[9...]) == [
@@ -230,5 +238,6 @@ import Testing
             "@2000 submission succeeded {username=alice}",
             "@2000 submitEnabled true",
         ])
+        submitting.end()
     }
 }
