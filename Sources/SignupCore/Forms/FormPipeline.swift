@@ -25,7 +25,7 @@ public final class FormPipeline {
     private let record: RecordIdentity
     private var submission: (any Disposable)?
     private var isSubmissionRunning = false
-    private let link = ReceiverLink()
+    let link = FormLink()
 
     public var definition: FormDefinition { localized.definition }
     /// The locale of the form's messages.
@@ -76,15 +76,16 @@ public final class FormPipeline {
 
     /// A form dropped without `close()` is closed here, cancelling its timers and requests.
     deinit {
-        close()
+        // First, so that nothing called from `close()` reaches a form being destroyed.
         link.form = nil
+        close()
     }
 
     /// The form's events for one subscriber: first the current result of every field and whether
     /// submit is enabled, then every change, in the order `FormEvent` documents. Completes when
     /// the form closes.
     public var events: EventStream<FormEvent> {
-        // The stream holds the form; a subscription holds only its link (`ReceiverLink`), so a
+        // The stream holds the form; a subscription holds only its link (`FormLink`), so a
         // form dropped while subscribed still closes (and completes its subscribers) in `deinit`.
         EventStream { [self] observer in attach(ObserverReceiver(observer)) }
     }
@@ -126,25 +127,17 @@ public final class FormPipeline {
     @discardableResult
     public func edit(fieldAt index: Int, to value: String) throws(FormError) -> Int {
         guard !isClosed else { throw .closed }
-        guard state.edit(index, to: value) else { return state.version }
-        let version = state.version
-        let wasEnabled = state.submitEnabled
-        // The fields to judge are read in place each time, not bound: a bound array stays retained
-        // across the calls out. Fields without a remote check never read the runners (a line of
-        // memory fewer per edit).
-        let judged = 0..<localized.validator.dependents[index].count
         var change = ChangeEvents()
-        for position in judged {
-            let field = localized.validator.dependents[index][position]
-            let verdict = localized.validator.verdict(forField: field, version: version, valueAt: { state.fields[$0].value })
-            if state.apply(verdict, toField: field) { change.append(.fieldChanged(update(ofField: field))) }
+        // One access to the state for the whole local judgement; the runners only keep verdicts.
+        guard let outcome = state.edit(index, to: value, in: localized, into: &change, judged: { field, verdict in
             if localized.remoteResults[field] != nil { remoteChecks[field]?.hold(verdict) }
-        }
-        send(&change, wasEnabled: wasEnabled)
+        }) else { return state.version }
+        let version = outcome.version
+        send(&change, wasEnabled: outcome.wasEnabled, isEnabled: outcome.isEnabled)
         // After the local results are out, as a remote answer (even a remembered one) is news
         // about them; unless a receiver closed the form meanwhile, which cancelled every check.
         guard !isClosed else { return version }
-        for position in judged {
+        for position in 0..<localized.validator.dependents[index].count {
             let field = localized.validator.dependents[index][position]
             if localized.remoteResults[field] != nil { remoteChecks[field]?.restartWithHeldVerdict(in: self) }
         }
@@ -164,15 +157,15 @@ public final class FormPipeline {
         apply(.submitting)
         // A receiver may have closed the form on `submitting`: then nothing is sent.
         guard !isClosed else { return }
-        // Weak: the form may be dropped while the submission runs; `deinit` closes it, which
-        // disposes the subscription.
-        let subscription = outcome.subscribe(Observer { [weak self] event in
-            guard let self else { return }
+        // Through the link: the form may be dropped while the submission runs; `deinit` closes
+        // it, which disposes the subscription.
+        let subscription = outcome.subscribe(Observer { [link] event in
+            guard let form = link.form else { return }
             switch event {
-            case .next(let submission): apply(submission)
+            case .next(let submission): form.apply(submission)
             case .error, .completed:
-                isSubmissionRunning = false
-                submission = nil
+                form.isSubmissionRunning = false
+                form.submission = nil
             }
         })
         if isSubmissionRunning && !isClosed { submission = subscription } else { subscription.dispose() }
@@ -238,8 +231,8 @@ public final class FormPipeline {
 
     /// Sends one change's events to every receiver: the changed fields in form order, then the
     /// submission, then whether submit is enabled if that changed too (added here).
-    private func send(_ change: inout ChangeEvents, wasEnabled: Bool) {
-        let isEnabled = state.submitEnabled
+    private func send(_ change: inout ChangeEvents, wasEnabled: Bool, isEnabled: Bool? = nil) {
+        let isEnabled = isEnabled ?? state.submitEnabled
         if isEnabled != wasEnabled { change.append(.submitEnabledChanged(isEnabled)) }
         guard !change.isEmpty else { return }
         send(&change)
@@ -274,8 +267,7 @@ public final class FormPipeline {
     }
 
     private func update(ofField index: Int) -> FieldUpdate {
-        let field = state.fields[index]
-        return FieldUpdate(field: localized.fieldNames[index], result: localized.results[field.result], version: field.version)
+        state.update(ofField: index, in: localized)
     }
 }
 

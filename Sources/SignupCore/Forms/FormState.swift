@@ -56,13 +56,40 @@ struct FormState {
         return nil
     }
 
-    /// Sets one field's value as the next edit; returns false, changing nothing, when the field
-    /// holds that value already.
-    mutating func edit(_ field: Int, to value: String) -> Bool {
-        guard fields[field].value != value else { return false }
+    /// What an edit did: the form's version after it, and whether submit was enabled before
+    /// and after it.
+    struct EditOutcome {
+        var version: Int
+        var wasEnabled: Bool
+        var isEnabled: Bool
+    }
+
+    /// Sets one field's value as the next edit and judges it and every field that reads it by
+    /// `form`'s local rules: each changed result is appended to `change`, and each verdict handed
+    /// to `judged` (which must not reach this state). Returns nil, changing nothing, when the
+    /// field holds that value already.
+    mutating func edit(
+        _ index: Int, to value: String, in form: LocalizedForm, into change: inout ChangeEvents,
+        judged: (_ field: Int, _ verdict: LocalVerdict) -> Void
+    ) -> EditOutcome? {
+        guard fields[index].value != value else { return nil }
+        let wasEnabled = submitEnabled
         version += 1
-        fields[field].value = value
-        return true
+        fields[index].value = value
+        // By position: the list bound whole was retained around the calls out.
+        for position in 0..<form.validator.dependents[index].count {
+            let field = form.validator.dependents[index][position]
+            let verdict = form.validator.verdict(forField: field, version: version, valueAt: { fields[$0].value })
+            if apply(verdict, toField: field) { change.append(.fieldChanged(update(ofField: field, in: form))) }
+            judged(field, verdict)
+        }
+        return EditOutcome(version: version, wasEnabled: wasEnabled, isEnabled: submitEnabled)
+    }
+
+    /// What a field's result is now, as an event reports it.
+    func update(ofField index: Int, in form: LocalizedForm) -> FieldUpdate {
+        let field = fields[index]
+        return FieldUpdate(field: form.fieldNames[index], result: form.results[field.result], version: field.version)
     }
 
     /// Takes a field's new local verdict; returns whether its result changed.

@@ -10,10 +10,12 @@ final class RemoteCheckRunner {
     /// Whether a question is with the backend and not yet answered or cancelled.
     private(set) var isAsking = false
     /// The form asking, which owns this runner and cancels it when it closes (also on deinit).
-    /// Weak, so that no order of release can leave the runner with a dangling form: a timer or
-    /// answer that finds it gone does nothing. The form passes itself to the calls it makes, so
-    /// only those two read this.
-    private weak var form: FormPipeline?
+    /// Through its link, so that a timer or answer that finds the form gone does nothing. The
+    /// form passes itself to the calls it makes, so only those two read this.
+    private let formLink: FormLink
+    /// How the runner's timers and requests reach it: cleared as the runner goes, so one that
+    /// outlives it calls nothing.
+    private let link = RunnerLink()
     private var remembered: (value: String, result: ResultID)?
     /// A verdict judged and not yet acted on: the value to check (nil when none is needed) and its version.
     private var held: (value: String?, version: Int)?
@@ -24,17 +26,19 @@ final class RemoteCheckRunner {
     private var pending: (value: String, version: Int)?
 
     // Made once per runner and handed to every timer and request, rather than a closure (an
-    // object) per keystroke. Weak, so that a timer or request outliving the runner calls nothing.
-    private lazy var quietPeriodElapsed: () -> Void = { [weak self] in self?.checkPendingValue() }
-    private lazy var answerArrived: (Result<Availability, any Error>) -> Void = { [weak self] in self?.receive($0) }
+    // object) per keystroke.
+    private lazy var quietPeriodElapsed: () -> Void = { [link] in link.runner?.checkPendingValue() }
+    private lazy var answerArrived: (Result<Availability, any Error>) -> Void = { [link] in link.runner?.receive($0) }
 
     init(field: Int, kind: RemoteCheck.Kind, form: FormPipeline) {
         self.field = field
         self.kind = kind
-        self.form = form
+        formLink = form.link
+        link.runner = self
     }
 
     deinit {
+        link.runner = nil
         cancel()
     }
 
@@ -88,7 +92,7 @@ final class RemoteCheckRunner {
     /// The debounce interval has passed.
     private func checkPendingValue() {
         inFlight = nil
-        guard let pending, let form else { return }
+        guard let pending, let form = formLink.form else { return }
         check(pending.value, version: pending.version, in: form)
     }
 
@@ -105,7 +109,7 @@ final class RemoteCheckRunner {
     }
 
     private func receive(_ answer: Result<Availability, any Error>) {
-        guard let pending, let form else { return }
+        guard let pending, let form = formLink.form else { return }
         self.pending = nil
         isAsking = false
         inFlight = nil
@@ -127,4 +131,9 @@ final class RemoteCheckRunner {
             return form.services.availability.checkAvailability(of: value, answer: answerArrived)
         }
     }
+}
+
+/// How a runner's timers and requests reach it without holding it; see `FormLink`.
+private final class RunnerLink {
+    unowned var runner: RemoteCheckRunner?
 }

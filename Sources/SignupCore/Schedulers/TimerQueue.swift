@@ -41,6 +41,9 @@ struct TimerQueue {
         siftUp(heap.count - 1)
     }
 
+    /// The due time of the earliest timer held, live or cancelled: no live timer is due sooner.
+    var earliestDueTime: TimePoint? { heap.first?.dueTime }
+
     mutating func peekLive() -> ScheduledTimer? {
         dropCancelledTop()
         return heap.first?.timer

@@ -4,44 +4,38 @@
 ///
 /// The clock never passes `TimePoint.horizon`: work due after it is kept but never runs.
 public final class VirtualTimeScheduler: Scheduler {
+    /// The clock and its timers as one value, so that scheduling or running a timer is one
+    /// (exclusivity-checked) access to the scheduler rather than one per member.
+    private var timeline: Timeline
+    /// The timeline's time, kept beside it as a scalar: read on every event, it then costs a load
+    /// rather than an access to the timeline.
     private var clock: TimePoint
-    private var queue: TimerQueue
+    /// No timer is due before this (a cancelled one may be): a scalar, so that a message's `at`
+    /// that nothing is due by moves the clock without an access to the timeline.
+    private var nothingDueBefore: TimePoint = TimePoint(milliseconds: .max)
     private let ledger = CancellationLedger()
-    private var nextSequence: UInt64 = 0
-    /// Timers that have run and that nothing else holds, kept to be armed again: most keystrokes
-    /// schedule a timer, and one made afresh cost an allocation and a free.
-    private var spareTimers: [ScheduledTimer] = []
-    private static let spareTimersKept = 64
 
     public init(now: TimePoint = .origin) {
         clock = min(now, .horizon)
-        queue = TimerQueue(ledger: ledger)
+        timeline = Timeline(ledger: ledger)
     }
 
     public var now: TimePoint { clock }
 
     /// Number of actions scheduled and not yet run or cancelled.
-    public var pendingCount: Int { queue.liveCount }
+    public var pendingCount: Int { timeline.queue.liveCount }
 
     /// Timers still held, cancelled ones included: what the queue costs in memory (for tests).
-    var storedTimerCount: Int { queue.storedCount }
+    var storedTimerCount: Int { timeline.queue.storedCount }
 
     /// The due time of the earliest pending action that will ever run (due by the horizon).
-    public var nextDueTime: TimePoint? { queue.peekLive().map(\.dueTime).flatMap { $0.isWithinHorizon ? $0 : nil } }
+    public var nextDueTime: TimePoint? { timeline.nextDueTime }
 
     @discardableResult
     public func schedule(after delay: TimeSpan, _ action: consuming @escaping () -> Void) -> any Disposable {
-        let dueTime = now + max(delay, .zero)
-        let timer: ScheduledTimer
-        if let spare = spareTimers.popLast() {
-            spare.arm(dueTime: dueTime, sequence: nextSequence, action: action)
-            timer = spare
-        } else {
-            timer = ScheduledTimer(dueTime: dueTime, sequence: nextSequence, action: action, ledger: ledger)
-        }
-        nextSequence = nextSequence + 1
-        queue.insert(timer)
-        return timer
+        let dueTime = clock + max(delay, .zero)
+        nothingDueBefore = min(nothingDueBefore, dueTime)
+        return timeline.schedule(at: dueTime, action, ledger: ledger)
     }
 
     /// Runs everything due up to `now + span`, then leaves the clock there.
@@ -55,11 +49,18 @@ public final class VirtualTimeScheduler: Scheduler {
     public func advance(to time: TimePoint) {
         precondition(time >= now, "virtual time only moves forward (now \(now), asked for \(time))")
         let time = min(time, .horizon)
-        while let timer = queue.popLive(dueBy: time) {
+        guard time >= nothingDueBefore else {
+            clock = time
+            return
+        }
+        var finished: ScheduledTimer?
+        // Each timer runs outside any access to the timeline: its action may schedule another.
+        while let timer = timeline.next(dueBy: time, recycling: finished.take()) {
             clock = timer.dueTime
             timer.run()
-            keepIfSpare(timer)
+            finished = timer
         }
+        nothingDueBefore = timeline.queue.earliestDueTime ?? TimePoint(milliseconds: .max)
         clock = time
     }
 
@@ -68,19 +69,59 @@ public final class VirtualTimeScheduler: Scheduler {
     @discardableResult
     public func run() -> Int {
         var count = 0
-        while let timer = queue.popLive(dueBy: .horizon) {
+        var finished: ScheduledTimer?
+        while let timer = timeline.next(dueBy: .horizon, recycling: finished.take()) {
             clock = timer.dueTime
             timer.run()
-            keepIfSpare(timer)
+            finished = timer
             count += 1
         }
+        nothingDueBefore = timeline.queue.earliestDueTime ?? TimePoint(milliseconds: .max)
         return count
+    }
+}
+
+/// A virtual clock's timers, changed only by calls that call out to nothing.
+private struct Timeline {
+    private(set) var queue: TimerQueue
+    private var nextSequence: UInt64 = 0
+    /// Timers that have run and that nothing else holds, kept to be armed again: most keystrokes
+    /// schedule a timer, and one made afresh cost an allocation and a free.
+    private var spareTimers: [ScheduledTimer] = []
+    private static let spareTimersKept = 64
+
+    init(ledger: CancellationLedger) {
+        queue = TimerQueue(ledger: ledger)
+    }
+
+    var nextDueTime: TimePoint? {
+        mutating get { queue.peekLive().map(\.dueTime).flatMap { $0.isWithinHorizon ? $0 : nil } }
+    }
+
+    mutating func schedule(at dueTime: TimePoint, _ action: consuming @escaping () -> Void, ledger: CancellationLedger) -> ScheduledTimer {
+        let timer: ScheduledTimer
+        if let spare = spareTimers.popLast() {
+            spare.arm(dueTime: dueTime, sequence: nextSequence, action: action)
+            timer = spare
+        } else {
+            timer = ScheduledTimer(dueTime: dueTime, sequence: nextSequence, action: action, ledger: ledger)
+        }
+        nextSequence += 1
+        queue.insert(timer)
+        return timer
+    }
+
+    /// Keeps the timer that ran last, then takes the earliest live one due by `time`.
+    mutating func next(dueBy time: TimePoint, recycling finished: consuming ScheduledTimer?) -> ScheduledTimer? {
+        recycle(finished)
+        return queue.popLive(dueBy: time)
     }
 
     /// Keeps a timer that has run for the next `schedule`, unless something still holds it (a
     /// holder could dispose of it once it is armed again for someone else).
-    private func keepIfSpare(_ timer: consuming ScheduledTimer) {
-        guard spareTimers.count < Self.spareTimersKept, isKnownUniquelyReferenced(&timer) else { return }
+    private mutating func recycle(_ finished: consuming ScheduledTimer?) {
+        guard var timer = finished.take(), spareTimers.count < Self.spareTimersKept,
+              isKnownUniquelyReferenced(&timer) else { return }
         spareTimers.append(timer)
     }
 }
