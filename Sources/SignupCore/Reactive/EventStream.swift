@@ -40,10 +40,14 @@ public struct EventStream<Element> {
 }
 
 /// Enforces the event grammar for one subscription and releases upstream resources when it ends.
+///
+/// As RxSwift's sinks do, it keeps its observer for its own life and stops with a flag: reading
+/// the observer, a `let`, then needs no exclusivity check on every event (a `var` did).
 @usableFromInline
 final class SubscriptionSink<Element>: Disposable {
-    /// Nil once the subscription has stopped, by a terminal event or by disposal.
-    @usableFromInline var observer: Observer<Element>?
+    @usableFromInline let observer: Observer<Element>
+    /// Set once the subscription has stopped, by a terminal event or by disposal.
+    @usableFromInline var isStopped = false
     @usableFromInline var upstream: (any Disposable)?
 
     @inlinable
@@ -53,9 +57,9 @@ final class SubscriptionSink<Element>: Disposable {
 
     @inlinable
     func on(_ event: Event<Element>) {
-        guard let observer else { return }
+        guard !isStopped else { return }
         if event.isTerminal {
-            self.observer = nil
+            isStopped = true
             observer.on(event)
             releaseUpstream()
         } else {
@@ -65,7 +69,7 @@ final class SubscriptionSink<Element>: Disposable {
 
     @inlinable
     func attach(_ disposable: any Disposable) {
-        if observer == nil {
+        if isStopped {
             disposable.dispose()
         } else {
             upstream = disposable
@@ -74,7 +78,7 @@ final class SubscriptionSink<Element>: Disposable {
 
     @inlinable
     func dispose() {
-        observer = nil
+        isStopped = true
         releaseUpstream()
     }
 

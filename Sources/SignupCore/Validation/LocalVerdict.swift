@@ -65,24 +65,22 @@ final class LocalValidator: Sendable {
     /// Judges one field's current value, reading values by position through `valueAt`; `version`
     /// is the edit version the verdict carries.
     func verdict(forField index: Int, version: Int, valueAt valueOf: (Int) -> String) -> LocalVerdict {
-        // The field is read in place each time (`fields[index].…`), not bound: a bound field was
-        // retained, with its checks, around every call out.
-        let value = fields[index].normalized(valueOf(index))
-        func verdict(_ result: ResultID, remote: Bool = false) -> LocalVerdict {
-            LocalVerdict(result: result, version: version, needsRemoteCheck: remote, value: value)
-        }
+        fields.withUnsafeBufferPointer { fields in
+            // In place, through the buffer of a `let` array this validator holds: a field bound
+            // as usual was retained, with its checks, around every call out.
+            let value = fields[index].normalized(valueOf(index))
+            func verdict(_ result: ResultID, remote: Bool = false) -> LocalVerdict {
+                LocalVerdict(result: result, version: version, needsRemoteCheck: remote, value: value)
+            }
 
-        if value.isEmpty { return verdict(fields[index].empty) }
-        // In place, by position: a check copied out of the array retained its payload.
-        let failure = fields[index].checks.withUnsafeBufferPointer { checks in
-            checks.firstIndex { !$0.check.passes(value, valueAt: { normalized(valueOf($0), ofField: $0) }) }.map { checks[$0].failure }
+            if value.isEmpty { return verdict(fields[index].empty) }
+            let failure = fields[index].checks.withUnsafeBufferPointer { checks in
+                checks.firstIndex { !$0.check.passes(value, valueAt: { fields[$0].normalized(valueOf($0)) }) }.map { checks[$0].failure }
+            }
+            if let failure { return verdict(failure) }
+            if let validating = fields[index].validating { return verdict(validating, remote: true) }
+            return verdict(fields[index].success)
         }
-        if let failure { return verdict(failure) }
-        if let validating = fields[index].validating { return verdict(validating, remote: true) }
-        return verdict(fields[index].success)
     }
 
-    private func normalized(_ value: String, ofField index: Int) -> String {
-        fields[index].normalized(value)
-    }
 }
