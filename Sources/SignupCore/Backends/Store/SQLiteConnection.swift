@@ -29,13 +29,12 @@ final class SQLiteConnection {
         close()
     }
 
-    /// Folds the write-ahead log back into the database file and closes the connection; later
-    /// calls fail with `StoreError.closed`. The checkpoint is best effort: with another process
-    /// reading it may stop short, and that process's own close finishes it. Closing the last
-    /// connection also removes the `-wal` file, so the database file alone is the whole store.
+    /// Closes the connection; later calls fail with `StoreError.closed`. SQLite has the last
+    /// connection to a database (of any process) fold the write-ahead log back into the database
+    /// file and remove the `-wal` file as it closes, so the database file alone is then the whole
+    /// store. No explicit checkpoint: a full one blocks other processes' writers while it waits.
     func close() {
         guard let handle else { return }
-        sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
         sqlite3_close_v2(handle)
         self.handle = nil
     }
