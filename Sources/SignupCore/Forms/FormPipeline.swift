@@ -210,9 +210,9 @@ public final class FormPipeline {
     /// A remote check's answer for the version it checked.
     func receive(_ result: ResultID, forField index: Int, version: Int) {
         guard !isClosed else { return }
-        let wasEnabled = state.submitEnabled
-        guard let changed = state.applyRemote(result, toField: index, version: version) else { return }
-        send(changed ? .fieldChanged(update(ofField: index)) : nil, wasEnabled: wasEnabled)
+        // One access to the state for the answer and both readings of submit.
+        guard let answer = state.applyRemote(result, toField: index, version: version, in: localized) else { return }
+        send(answer.update.map(FormEvent.fieldChanged), wasEnabled: answer.wasEnabled, isEnabled: answer.isEnabled)
     }
 
     private func apply(_ submission: SubmissionState) {
@@ -223,10 +223,10 @@ public final class FormPipeline {
     }
 
     /// Sends a change of at most one event, as a remote answer or a submission makes.
-    private func send(_ event: consuming FormEvent?, wasEnabled: Bool) {
+    private func send(_ event: consuming FormEvent?, wasEnabled: Bool, isEnabled: Bool? = nil) {
         var change = ChangeEvents()
         if let event = event.take() { change.append(event) }
-        send(&change, wasEnabled: wasEnabled)
+        send(&change, wasEnabled: wasEnabled, isEnabled: isEnabled)
     }
 
     /// Sends one change's events to every receiver: the changed fields in form order, then the

@@ -99,12 +99,22 @@ struct FormState {
         return setResult(verdict.result, ofField: index)
     }
 
+    /// What a remote answer did: the field's new result if it changed, and whether submit was
+    /// enabled before and after it.
+    struct RemoteOutcome {
+        var update: FieldUpdate?
+        var wasEnabled: Bool
+        var isEnabled: Bool
+    }
+
     /// Takes a remote check's answer for the version it checked; returns nil when the field has
-    /// moved on (the answer is stale), else whether its result changed.
-    mutating func applyRemote(_ result: ResultID, toField index: Int, version: Int) -> Bool? {
+    /// moved on (the answer is stale).
+    mutating func applyRemote(_ result: ResultID, toField index: Int, version: Int, in form: LocalizedForm) -> RemoteOutcome? {
         guard fields[index].awaitingRemote, fields[index].version == version else { return nil }
+        let wasEnabled = submitEnabled
         fields[index].awaitingRemote = false
-        return setResult(result, ofField: index)
+        let changed = setResult(result, ofField: index)
+        return RemoteOutcome(update: changed ? update(ofField: index, in: form) : nil, wasEnabled: wasEnabled, isEnabled: submitEnabled)
     }
 
     /// Returns whether the submission state changed.

@@ -40,14 +40,11 @@ public struct EventStream<Element> {
 }
 
 /// Enforces the event grammar for one subscription and releases upstream resources when it ends.
-///
-/// As RxSwift's sinks do, it keeps its observer for its own life and stops with a flag: reading
-/// the observer, a `let`, then needs no exclusivity check on every event (a `var` did).
 @usableFromInline
 final class SubscriptionSink<Element>: Disposable {
-    @usableFromInline let observer: Observer<Element>
-    /// Set once the subscription has stopped, by a terminal event or by disposal.
-    @usableFromInline var isStopped = false
+    /// Nil once the subscription has stopped, by a terminal event or by disposal: letting go of
+    /// the observer then breaks any cycle through a subscriber that holds its own subscription.
+    @usableFromInline var observer: Observer<Element>?
     @usableFromInline var upstream: (any Disposable)?
 
     @inlinable
@@ -57,9 +54,9 @@ final class SubscriptionSink<Element>: Disposable {
 
     @inlinable
     func on(_ event: Event<Element>) {
-        guard !isStopped else { return }
+        guard let observer else { return }
         if event.isTerminal {
-            isStopped = true
+            self.observer = nil
             observer.on(event)
             releaseUpstream()
         } else {
@@ -69,7 +66,7 @@ final class SubscriptionSink<Element>: Disposable {
 
     @inlinable
     func attach(_ disposable: any Disposable) {
-        if isStopped {
+        if observer == nil {
             disposable.dispose()
         } else {
             upstream = disposable
@@ -78,7 +75,7 @@ final class SubscriptionSink<Element>: Disposable {
 
     @inlinable
     func dispose() {
-        isStopped = true
+        observer = nil
         releaseUpstream()
     }
 
