@@ -29,7 +29,7 @@ let package = Package(
         .testTarget(name: "SignupCoreTests", dependencies: ["SignupCore", "SignupTestSupport"]),
         .testTarget(
             name: "SignupRPCTests",
-            dependencies: ["SignupServer", "SignupRPC", "SignupFuzz", "SignupCore", "SignupTestSupport"],
+            dependencies: ["SignupServer", "SignupRPC", "SignupFuzz", "SignupBench", "SignupCore", "SignupTestSupport"],
             exclude: ["BadInput"]),
     ]
 )
