@@ -19,17 +19,19 @@ final class ChildProcess: @unchecked Sendable {
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
     /// Starts `executable` with `arguments`; stdin comes from `inputFile` or, without one, a pipe.
+    /// The pipes are close-on-exec, so a child started later does not inherit this one's ends
+    /// (a second child holding the first one's stdin kept it from ever seeing end of input).
     init(_ executable: String, _ arguments: [String], inputFile: String? = nil) throws {
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
-        guard pipe(&fromChild) == 0 else { throw BenchError.system("pipe", errno) }
+        guard Self.closeOnExecPipe(&fromChild) else { throw BenchError.system("pipe", errno) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let inputFile {
             posix_spawn_file_actions_addopen(&actions, 0, inputFile, O_RDONLY, 0)
         } else {
-            guard pipe(&toChild) == 0 else { throw BenchError.system("pipe", errno) }
+            guard Self.closeOnExecPipe(&toChild) else { throw BenchError.system("pipe", errno) }
             posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
             posix_spawn_file_actions_addclose(&actions, toChild[1])
         }
@@ -45,6 +47,13 @@ final class ChildProcess: @unchecked Sendable {
         close(fromChild[1])
         input = toChild[1]
         output = fromChild[0]
+    }
+
+    /// A pipe whose two ends are closed in any program the process starts (dup2 onto a child's
+    /// stdin or stdout makes a copy without the flag).
+    private static func closeOnExecPipe(_ ends: inout [Int32]) -> Bool {
+        guard pipe(&ends) == 0 else { return false }
+        return ends.allSatisfy { fcntl($0, F_SETFD, FD_CLOEXEC) == 0 }
     }
 
     deinit {
