@@ -54,7 +54,7 @@ import Testing
         (#"{"id":1,"method":"x"}"#, #"{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid request: jsonrpc must be \"2.0\""}}"#),
         (#"{"jsonrpc":"2.0","id":1,"method":5}"#, #"{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid request: method must be a string, not number"}}"#),
         (#"{"jsonrpc":"2.0","id":1}"#, #"{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid request: method is missing"}}"#),
-        (#"{"jsonrpc":"2.0","method":"form.edit","params":"bar"}"#, #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: params must be an object or an array, not string"}}"#),
+        (#"{"jsonrpc":"2.0","method":"form.edit","params":"bar"}"#, #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: params must be an object, an array or null, not string"}}"#),
         (#"{"jsonrpc":"2.0","id":1,"method":"x","extra":1}"#, #"{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid request: unknown member 'extra' (members are jsonrpc, id, method and params)"}}"#),
         (#"{"jsonrpc":"2.0","id":1,"id":2,"method":"x"}"#, #"{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid request: member 'id' appears more than once"}}"#),
         ("42", #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: a message must be a JSON object, not number"}}"#),

@@ -12,7 +12,6 @@ import Testing
             case .line(let bytes): return "line " + String(decoding: bytes, as: UTF8.self)
             case .edit(let edit): return "edit \(edit.field)=\(edit.value)"
             case .oversizeLine: return "oversize"
-            case .truncatedLine(let bytes): return "truncated " + String(decoding: bytes, as: UTF8.self)
             }
         }
     }
@@ -46,9 +45,12 @@ import Testing
         #expect(split([long]) == ["oversize"])
     }
 
-    @Test func bytesAfterTheLastNewlineAreATruncatedLine() {
-        #expect(split([Array("a\n{\"x\"".utf8)]) == ["line a", "truncated {\"x\""])
+    /// The JSON Lines convention: what follows the last newline is a last line like any other.
+    @Test func bytesAfterTheLastNewlineAreALastLine() {
+        #expect(split([Array("a\n{\"x\"".utf8)]) == ["line a", "line {\"x\""])
         #expect(split([Array("a\n  ".utf8)]) == ["line a"])
+        #expect(split([Array("a\nb\r".utf8)]) == ["line a", "line b"])
+        #expect(split([[0xEF, 0xBB, 0xBF] + Array("c".utf8)]) == ["line c"])
     }
 
     /// Lines found whole in one read are read in place, the others gathered first: both must
@@ -58,7 +60,7 @@ import Testing
         let input: [UInt8] = [0xEF, 0xBB, 0xBF] + Array((edit + "\r\n\n  \n" + String(repeating: "z", count: 120) + "\r\n"
             + String(repeating: "w", count: 99) + "\r\n" + edit + "\n{\"tail\"").utf8)
         let whole = split([input], limit: 99, editsMaxDepth: 64)
-        #expect(whole == ["edit username=ann", "oversize", "line " + String(repeating: "w", count: 99), "edit username=ann", "truncated {\"tail\""])
+        #expect(whole == ["edit username=ann", "oversize", "line " + String(repeating: "w", count: 99), "edit username=ann", "line {\"tail\""])
         for cut in 0...input.count {
             #expect(split([Array(input[..<cut]), Array(input[cut...])], limit: 99, editsMaxDepth: 64) == whole, "cut at \(cut)")
         }

@@ -4,10 +4,17 @@ struct Params {
     private let members: [JSON.Member]
 
     /// `allowed` names the method's parameters; a handful, so they are scanned rather than hashed.
-    init(_ params: JSON?, allowed: [String]) throws(RPCError) {
+    /// With `ignoringOthers` (for `initialize`, as LSP clients send members of their own), other
+    /// members are skipped rather than refused.
+    init(_ params: JSON?, allowed: [String], ignoringOthers: Bool = false) throws(RPCError) {
         switch params {
         case nil:
             members = []
+        case .array(let elements)? where elements.isEmpty && allowed.isEmpty:
+            // A method without params may be sent `[]`, as positional client libraries do.
+            members = []
+        case .object(let members)? where ignoringOthers:
+            self.members = members.filter { allowed.contains($0.key) }
         case .object(let members)?:
             self.members = members
         case .array?:

@@ -47,13 +47,18 @@ struct Request {
         var version: JSON?
         var method: JSON?
         var params: JSON?
+        var sawParams = false
         var sawID = false
         for member in members {
             let isRepeat: Bool
             switch member.key {
             case "jsonrpc": isRepeat = version != nil; version = member.value
             case "method": isRepeat = method != nil; method = member.value
-            case "params": isRepeat = params != nil; params = member.value
+            case "params":
+                isRepeat = sawParams
+                sawParams = true
+                // `null` is no params at all, as several client libraries send for shutdown and exit.
+                params = member.value == .null ? nil : member.value
             case "id": isRepeat = sawID; sawID = true
             default: return fail("unknown member '\(member.key)' (members are jsonrpc, id, method and params)")
             }
@@ -65,7 +70,7 @@ struct Request {
         if let params {
             switch params {
             case .object, .array: break
-            default: return fail("params must be an object or an array, not \(params.typeName)")
+            default: return fail("params must be an object, an array or null, not \(params.typeName)")
             }
         }
         return .success(Request(method: name, params: params, id: id))

@@ -95,7 +95,6 @@ final class Server {
         case .line(let bytes): bytes.withUnsafeBufferPointer { handle(line: $0) }
         case .edit(let edit): handle(edit)
         case .oversizeLine: handleOversizeLine()
-        case .truncatedLine(let bytes): bytes.withUnsafeBufferPointer { handleTruncatedLine($0) }
         }
     }
 
@@ -166,18 +165,6 @@ final class Server {
         respond(Responses.failure(id: .null, error: .lineTooLong(limit: configuration.limits.maxLineBytes)))
     }
 
-    /// Answers a final line cut off by the end of input: a parse error at the byte where its
-    /// text stopped being JSON, or at its end when what came was whole but had no `\n`.
-    func handleTruncatedLine(_ bytes: UnsafeBufferPointer<UInt8>) {
-        var error = JSONParseError(.unexpectedEnd, at: bytes.count)
-        do throws(JSONParseError) {
-            _ = try JSONParser.parse(bytes, maxDepth: configuration.limits.maxDepth)
-        } catch let parseError {
-            error = parseError
-        }
-        respond(Responses.failure(id: .null, error: .parseError(error)))
-    }
-
     /// At the end of input in virtual time, runs the clock until nothing is pending.
     func runToIdle() {
         if case .virtual(let scheduler) = clock { scheduler.run() }
@@ -237,6 +224,7 @@ final class Server {
     /// The parameters each method takes.
     private enum Parameters {
         static let initialize: [String] = ["processId", "clientInfo", "capabilities", "locale"]
+        static let initialized: [String] = []
         static let shutdown: [String] = []
         static let open: [String] = ["kind", "form", "values", "record", "locale", "at"]
         static let edit: [String] = ["form", "field", "value", "at"]
@@ -248,9 +236,16 @@ final class Server {
 
     private func dispatch(_ request: Request) throws(RPCError) -> ResultWriter {
         if request.method == "exit" { return exit(request) }
+        // LSP's conventions: `$/` notifications may be ignored (there is never a request still
+        // pending to cancel: each is answered before the next is read), `$/` requests are unknown.
+        if request.method.hasPrefix("$/") {
+            guard request.isNotification else { throw .methodNotFound(request.method) }
+            return { $0.null() }
+        }
         try checkAcceptingWork()
         switch request.method {
-        case "initialize": return try initialize(Params(request.params, allowed: Parameters.initialize))
+        case "initialize": return try initialize(Params(request.params, allowed: Parameters.initialize, ignoringOthers: true))
+        case "initialized": return try initialized(Params(request.params, allowed: Parameters.initialized, ignoringOthers: true))
         case "shutdown": return try shutdown(Params(request.params, allowed: Parameters.shutdown))
         case "form.open": return try openForm(Params(request.params, allowed: Parameters.open))
         case "form.edit": return try edit(Params(request.params, allowed: Parameters.edit))
@@ -268,7 +263,8 @@ final class Server {
 
     private func initialize(_ params: Params) throws(RPCError) -> ResultWriter {
         guard !isInitialized else { throw .alreadyInitialized }
-        let processID = try params.count("processId")
+        // LSP clients send `null` when they have no process to name.
+        let processID = params.value("processId") == .null ? nil : try params.count("processId")
         if let processID, processID < 1 || processID > Int64(Int32.max) {
             throw .invalidParams(member: "params.processId", problem: "must be a process id from 1 to \(Int32.max)")
         }
@@ -318,6 +314,11 @@ final class Server {
                 }
             }
         }
+    }
+
+    /// LSP's `initialized` notification (after `initialize`'s answer): accepted and ignored.
+    private func initialized(_ params: Params) throws(RPCError) -> ResultWriter {
+        { $0.null() }
     }
 
     private static func describe(_ definition: FormDefinition, to writer: inout JSONWriter) {

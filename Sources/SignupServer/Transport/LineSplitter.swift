@@ -12,9 +12,6 @@ enum InputItem: Sendable {
     case edit(FormEditLine)
     /// A line longer than the limit; its bytes were skipped, never buffered.
     case oversizeLine
-    /// Bytes after the last `\n` when the input ended (at most the line limit, or it would be
-    /// an oversize line), kept to say where they stop being JSON.
-    case truncatedLine([UInt8])
 
     /// A complete line as the server takes it: already read when it is a `form.edit` of the
     /// plain shape and `editsMaxDepth` is given, otherwise its bytes, for the full parser.
@@ -77,14 +74,14 @@ struct LineSplitter {
         }
     }
 
-    /// Ends the stream: bytes left without a newline become a truncated line.
+    /// Ends the stream: bytes left without a newline are a last line like any other (the JSON
+    /// Lines convention), so a message cut off there is answered as any line that is not JSON.
     mutating func finish(into items: inout [InputItem]) {
         if discarding {
             items.append(.oversizeLine)
-        } else {
-            var rest = pending[...]
-            if atStreamStart && rest.starts(with: Self.byteOrderMark) { rest = rest.dropFirst(3) }
-            if !rest.allSatisfy(\.isJSONWhitespace) { items.append(.truncatedLine(Array(rest))) }
+        } else if !pending.isEmpty {
+            let rest = pending
+            rest.withUnsafeBufferPointer { end($0, into: &items) }
         }
         pending = []
         discarding = false
