@@ -47,7 +47,16 @@ public enum SignupRPCCommand {
         }
     }
 
+    /// What a person who started the server at a terminal reads on stderr, rather than silence.
+    static let terminalGreeting = """
+        signup-rpc \(Server.version): reading JSON-RPC 2.0 messages from stdin, one per line (see protocol.md).
+        Try: {"jsonrpc":"2.0","method":"form.edit","params":{"field":"username","value":"alice"}}
+        End input with Ctrl-D; stop with Ctrl-C. signup-rpc --help lists the options.
+
+        """
+
     private static func serve(_ configuration: ServerConfiguration) -> Never {
+        if isatty(STDIN_FILENO) == 1 { FileHandle.standardError.write(Data(terminalGreeting.utf8)) }
         let messageFD = StdoutGuard.takeOverStdout()
         let loop = EventLoop()
         let settings = UncheckedTransfer(configuration)
