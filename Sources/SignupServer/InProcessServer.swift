@@ -5,7 +5,8 @@ import SignupCore
 public final class InProcessServer {
     private let server: Server
     private let sink = BufferSink()
-    private var splitter: LineSplitter
+    /// Either framing, as the input's first bytes say; the output stays one message per line.
+    private var splitter: InputFramer
     private var items: [InputItem] = []
 
     /// A server with the built-in scripted directory on a virtual clock, with the given debounce.
@@ -18,8 +19,8 @@ public final class InProcessServer {
         let directory = ScriptedDirectory(script: configuration.script, scheduler: scheduler, recordsRequests: false)
         server = Server(configuration: configuration, clock: .virtual(scheduler),
                         services: FormServices(directory: directory), sink: sink)
-        splitter = LineSplitter(
-            maxLineBytes: configuration.limits.maxLineBytes, editsMaxDepth: configuration.limits.maxDepth,
+        splitter = InputFramer(
+            choice: FramingChoice(.auto), maxLineBytes: configuration.limits.maxLineBytes, editsMaxDepth: configuration.limits.maxDepth,
             fieldNames: KnownFieldNames(server.catalog))
     }
 

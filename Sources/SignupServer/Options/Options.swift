@@ -19,11 +19,13 @@ enum Options {
     static let usage = """
         usage: signup-rpc [options]
 
-        Speaks JSON-RPC 2.0 over stdin/stdout, one message per line (see protocol.md).
+        Speaks JSON-RPC 2.0 over stdin/stdout, one message per line or LSP-framed (see protocol.md).
 
         options:
           --clock real|virtual     real: debounce and latency in wall-clock time (default);
                                    virtual: time moves only by clock.advance or a message's "at"
+          --framing auto|lines|lsp one message per line, or LSP's Content-Length headers;
+                                   auto (default) follows the client's first bytes
           --debounce-ms N          quiet time before a remote check runs (default 300; 0 = at once)
           --directory FILE         scripted user directory as JSON (default: the built-in one)
           --store PATH             durable SQLite user directory (created if missing)
@@ -87,6 +89,12 @@ enum Options {
                 return .help
             case "--version":
                 return .version
+            case "--framing":
+                let text = try value()
+                guard let framing = Framing(rawValue: text) else {
+                    throw UsageError(description: "--framing takes auto, lines or lsp, not '\(text)'")
+                }
+                configuration.framing = framing
             case "--clock":
                 let text = try value()
                 guard let mode = ClockMode(rawValue: text) else {

@@ -32,6 +32,8 @@ enum BackendChoice: Equatable {
 /// Everything the command line decides.
 struct ServerConfiguration {
     var clock: ClockMode = .real
+    /// How messages are cut on stdin and stdout (`--framing`).
+    var framing: Framing = .auto
     var debounce: TimeSpan = .milliseconds(300)
     var backend: BackendChoice = .scripted
     var script: ScriptedDirectory.Script = .builtIn

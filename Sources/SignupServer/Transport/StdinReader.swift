@@ -6,6 +6,7 @@ import SignupCore
 /// server falls behind, reading pauses instead of buffering without bound.
 final class StdinReader: Sendable {
     private let fd: Int32
+    private let framing: FramingChoice
     private let maxLineBytes: Int
     private let editsMaxDepth: Int?
     private let fieldNames: KnownFieldNames
@@ -15,9 +16,10 @@ final class StdinReader: Sendable {
     /// `deliver` runs on the reader thread; it must hand the items to the loop and call `done`
     /// there once they have been handled.
     /// `editsMaxDepth`, when given, has `form.edit` lines read here too (see `LineSplitter`).
-    init(fd: Int32 = 0, maxLineBytes: Int, editsMaxDepth: Int? = nil, fieldNames: KnownFieldNames = KnownFieldNames(),
+    init(fd: Int32 = 0, framing: FramingChoice = FramingChoice(.lines), maxLineBytes: Int, editsMaxDepth: Int? = nil, fieldNames: KnownFieldNames = KnownFieldNames(),
          deliver: @escaping @Sendable (_ batch: InputBatch, _ isEnd: Bool, _ done: @escaping @Sendable () -> Void) -> Void) {
         self.fd = fd
+        self.framing = framing
         self.maxLineBytes = maxLineBytes
         self.editsMaxDepth = editsMaxDepth
         self.fieldNames = fieldNames
@@ -34,7 +36,7 @@ final class StdinReader: Sendable {
     }
 
     private func run() {
-        var splitter = LineSplitter(maxLineBytes: maxLineBytes, editsMaxDepth: editsMaxDepth, fieldNames: fieldNames)
+        var splitter = InputFramer(choice: framing, maxLineBytes: maxLineBytes, editsMaxDepth: editsMaxDepth, fieldNames: fieldNames)
         let capacity = 64 * 1024
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         defer { buffer.deallocate() }

@@ -24,6 +24,8 @@ final class StdioService {
     private var keepAlive: [any DispatchSourceProtocol] = []
     /// The SQLite store, if any: closed as the process ends, which folds its log into its file.
     private let store: UserStore?
+    /// The framing of both directions, decided by the reader from the first bytes under `auto`.
+    private let framing: FramingChoice
 
     /// Builds everything on the loop; call from the loop only. Fails when the user store cannot be opened.
     init(configuration: ServerConfiguration, loop: EventLoop, messageFD: Int32) throws(StoreError) {
@@ -35,7 +37,8 @@ final class StdioService {
         self.store = store
         // Virtual time never conflates, so its output depends on the input alone; pausing stdin
         // bounds its memory. Real time conflates while the client is behind.
-        writer = StdoutWriter(fd: messageFD, clock: configuration.clock, loop: loop) {
+        framing = FramingChoice(configuration.framing)
+        writer = StdoutWriter(fd: messageFD, clock: configuration.clock, framing: framing, loop: loop) {
             logger.info("the client closed stdout; exiting")
             store?.close()
             Foundation.exit(0)
@@ -76,7 +79,7 @@ final class StdioService {
         let handsOverSynchronously = server.configuration.clock == .real
         let limits = server.configuration.limits
         let reader = StdinReader(
-            maxLineBytes: limits.maxLineBytes, editsMaxDepth: limits.maxDepth, fieldNames: KnownFieldNames(server.catalog)
+            framing: framing, maxLineBytes: limits.maxLineBytes, editsMaxDepth: limits.maxDepth, fieldNames: KnownFieldNames(server.catalog)
         ) { batch, isEnd, done in
             if handsOverSynchronously {
                 loop.sync { transfer.value.receive(batch.take(), isEnd: isEnd, done: done) }

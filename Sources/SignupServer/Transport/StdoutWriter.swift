@@ -30,6 +30,8 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// A batch that grows this long is handed over at once.
     private static let largestUnsentBatch = 1024
     private let onBrokenPipe: @Sendable () -> Void
+    /// One message per line, or each with LSP's `Content-Length` header instead of its newline.
+    private let framing: FramingChoice
 
     /// With the real clock, where timeliness counts, field events are conflated while more than
     /// `lowWater` bytes wait, and a small message that finds nothing waiting is written at once by
@@ -37,8 +39,10 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// clock nothing is dropped, output is batched, and notifications are encoded by the writer
     /// thread, off the event loop. Other messages sent on `loop` wake the
     /// writer once that loop's current work is done.
-    init(fd: Int32, clock: ClockMode, loop: EventLoop, onBrokenPipe: @escaping @Sendable () -> Void) {
+    init(fd: Int32, clock: ClockMode, framing: FramingChoice = FramingChoice(.lines), loop: EventLoop,
+         onBrokenPipe: @escaping @Sendable () -> Void) {
         self.fd = fd
+        self.framing = framing
         self.loop = loop
         writesDirectlyWhenIdle = clock == .real
         queue = OutgoingQueue(conflationThreshold: clock == .real ? Self.lowWater : nil, deferWake: { loop.execute($0) })
@@ -139,7 +143,28 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     }
 
     /// Writes all bytes, waiting while the client is slow; false when the client has gone.
+    /// Writes whole messages, each followed by `\n`, in the framing in use; false when the
+    /// client has gone.
     private func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard framing.current == .lsp else { return writeAll(bytes) }
+        // A message never holds a raw newline (JSON escapes it), so the newlines cut the messages.
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            let header = Array("Content-Length: \(end - start)\r\n\r\n".utf8)
+            let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: header.count + end - start) { frame in
+                _ = frame.initialize(from: header)
+                _ = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(frame)[header.count...])
+                    .initializeMemory(as: UInt8.self, from: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                return writeAll(UnsafeRawBufferPointer(frame))
+            }
+            guard written else { return false }
+            start = end + 1
+        }
+        return true
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
