@@ -22,7 +22,14 @@ public enum SignupRPCCommand {
         case .version:
             FileHandle.standardOutput.write(Data("\(Server.name) \(Server.version) (protocol \(Server.protocolVersion))\n".utf8))
             exit(0)
-        case .run(var configuration, let directoryFile, let formsFolder):
+        case .run(var configuration, let directoryFile, let formsFolder, let tracePath):
+            if let tracePath {
+                let fd = open(tracePath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+                guard fd >= 0 else {
+                    fail("cannot create the trace file '\(tracePath)': \(String(cString: strerror(errno)))", exitCode: 73)
+                }
+                configuration.traceFile = fd
+            }
             if let directoryFile {
                 guard let contents = FileManager.default.contents(atPath: directoryFile) else {
                     fail("cannot read the directory file '\(directoryFile)'", exitCode: 66)

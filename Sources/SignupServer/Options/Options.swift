@@ -3,7 +3,7 @@ import SignupCore
 
 /// What the command line asks for.
 enum Invocation {
-    case run(ServerConfiguration, directoryFile: String?, formsFolder: String?)
+    case run(ServerConfiguration, directoryFile: String?, formsFolder: String?, tracePath: String? = nil)
     case help
     case version
 }
@@ -26,6 +26,7 @@ enum Options {
                                    virtual: time moves only by clock.advance or a message's "at"
           --framing auto|lines|lsp one message per line, or LSP's Content-Length headers;
                                    auto (default) follows the client's first bytes
+          --trace FILE             write every message in and out to FILE, timed, secrets hidden
           --debounce-ms N          quiet time before a remote check runs (default 300; 0 = at once)
           --directory FILE         scripted user directory as JSON (default: the built-in one)
           --store PATH             durable SQLite user directory (created if missing)
@@ -56,6 +57,7 @@ enum Options {
         var friendsURL: String?
         var httpTimeout = TimeSpan.milliseconds(5000)
         var formsFolder: String?
+        var tracePath: String?
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -89,6 +91,8 @@ enum Options {
                 return .help
             case "--version":
                 return .version
+            case "--trace":
+                tracePath = try value()
             case "--framing":
                 let text = try value()
                 guard let framing = Framing(rawValue: text) else {
@@ -145,7 +149,7 @@ enum Options {
             directoryFile: directoryFile, storePath: storePath,
             availabilityTemplate: availabilityTemplate, signupURL: signupURL, loginURL: loginURL, friendsURL: friendsURL,
             httpTimeout: httpTimeout, clock: configuration.clock)
-        return .run(configuration, directoryFile: directoryFile, formsFolder: formsFolder)
+        return .run(configuration, directoryFile: directoryFile, formsFolder: formsFolder, tracePath: tracePath)
     }
 
     /// Exactly one source of truth per process.

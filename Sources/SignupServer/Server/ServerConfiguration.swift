@@ -34,6 +34,8 @@ struct ServerConfiguration {
     var clock: ClockMode = .real
     /// How messages are cut on stdin and stdout (`--framing`).
     var framing: Framing = .auto
+    /// Where `--trace` writes every message in and out; opened by the command before serving.
+    var traceFile: Int32?
     var debounce: TimeSpan = .milliseconds(300)
     var backend: BackendChoice = .scripted
     var script: ScriptedDirectory.Script = .builtIn

@@ -26,6 +26,8 @@ final class StdioService {
     private let store: UserStore?
     /// The framing of both directions, decided by the reader from the first bytes under `auto`.
     private let framing: FramingChoice
+    /// Every message in and out, when `--trace` or `--log-level debug` asks for it.
+    private let tracer: Tracer?
 
     /// Builds everything on the loop; call from the loop only. Fails when the user store cannot be opened.
     init(configuration: ServerConfiguration, loop: EventLoop, messageFD: Int32) throws(StoreError) {
@@ -38,7 +40,13 @@ final class StdioService {
         // Virtual time never conflates, so its output depends on the input alone; pausing stdin
         // bounds its memory. Real time conflates while the client is behind.
         framing = FramingChoice(configuration.framing)
-        writer = StdoutWriter(fd: messageFD, clock: configuration.clock, framing: framing, loop: loop) {
+        let catalog = FormCatalog(definitions: FormCatalog.builtIn.definitions + configuration.customForms)
+        let traceDestinations = [configuration.traceFile, configuration.logLevel == .debug ? 2 : nil].compactMap { $0 }
+        tracer = traceDestinations.isEmpty ? nil : Tracer(
+            destinations: traceDestinations,
+            secretFields: Set(catalog.definitions.flatMap { $0.fields.filter(\.isSecret).map(\.name) }),
+            maxDepth: configuration.limits.maxDepth)
+        writer = StdoutWriter(fd: messageFD, clock: configuration.clock, framing: framing, tracer: tracer, loop: loop) {
             logger.info("the client closed stdout; exiting")
             store?.close()
             Foundation.exit(0)
@@ -62,7 +70,7 @@ final class StdioService {
                 script: configuration.script, scheduler: clock.scheduler, tokens: tokens, recordsRequests: false))
         }
         server = Server(configuration: configuration, clock: clock, services: services, sink: writer,
-                        catalog: FormCatalog(definitions: FormCatalog.builtIn.definitions + configuration.customForms))
+                        catalog: catalog)
     }
 
     /// Starts reading stdin and watching for signals and the client's death; the process ends from the loop.
@@ -117,6 +125,7 @@ final class StdioService {
             var item = InputItem.oversizeLine
             swap(&item, &pending[nextPending])
             nextPending += 1
+            tracer?.traceIn(item)
             server.handle(consume item)
             if let code = server.exitCode { return finish(code) }
         }

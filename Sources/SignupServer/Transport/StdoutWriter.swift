@@ -32,6 +32,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     private let onBrokenPipe: @Sendable () -> Void
     /// One message per line, or each with LSP's `Content-Length` header instead of its newline.
     private let framing: FramingChoice
+    private let tracer: Tracer?
 
     /// With the real clock, where timeliness counts, field events are conflated while more than
     /// `lowWater` bytes wait, and a small message that finds nothing waiting is written at once by
@@ -39,10 +40,11 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// clock nothing is dropped, output is batched, and notifications are encoded by the writer
     /// thread, off the event loop. Other messages sent on `loop` wake the
     /// writer once that loop's current work is done.
-    init(fd: Int32, clock: ClockMode, framing: FramingChoice = FramingChoice(.lines), loop: EventLoop,
-         onBrokenPipe: @escaping @Sendable () -> Void) {
+    init(fd: Int32, clock: ClockMode, framing: FramingChoice = FramingChoice(.lines), tracer: Tracer? = nil,
+         loop: EventLoop, onBrokenPipe: @escaping @Sendable () -> Void) {
         self.fd = fd
         self.framing = framing
+        self.tracer = tracer
         self.loop = loop
         writesDirectlyWhenIdle = clock == .real
         queue = OutgoingQueue(conflationThreshold: clock == .real ? Self.lowWater : nil, deferWake: { loop.execute($0) })
@@ -146,6 +148,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// Writes whole messages, each followed by `\n`, in the framing in use; false when the
     /// client has gone.
     private func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        tracer?.traceOut(bytes)
         guard framing.current == .lsp else { return writeAll(bytes) }
         // A message never holds a raw newline (JSON escapes it), so the newlines cut the messages.
         var start = 0

@@ -1,0 +1,62 @@
+import Foundation
+import SignupTestSupport
+import Testing
+
+/// `--trace FILE` and `--log-level debug`: every message in and out, in order, with secrets hidden.
+@Suite struct TraceTests {
+    static let session = [
+        #"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"form":"f","values":{"username":"alice","password":"Sup3rSecret!","repeatedPassword":"Sup3rSecret!"}}}"#,
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"password","value":"Other-Secret9"}}"#,
+        "not json",
+        #"{"jsonrpc":"2.0","id":2,"method":"form.open","params":{"kind":"login","form":"l","values":{"username":"alice"}}}"#,
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"repeatedPassword","value":"Other-Secret9","at":300}}"#,
+        #"{"jsonrpc":"2.0","id":3,"method":"form.submit","params":{"form":"f","at":600}}"#,
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"l","field":"password","value":"Other-Secret9","at":2000}}"#,
+        #"{"jsonrpc":"2.0","id":4,"method":"form.submit","params":{"form":"l","at":2000}}"#,
+    ]
+
+    /// The records of a trace: direction and what it holds, as JSON text.
+    private func records(_ text: String) throws -> [(dir: String, body: String)] {
+        try text.split(separator: "\n").map { line in
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect((record["time"] as? String)?.hasSuffix("Z") == true)
+            let dir = try #require(record["dir"] as? String)
+            // The message's own text: the record's last member, written as it was traced.
+            let body = line.range(of: #","message":"#).map { String(line[$0.upperBound...].dropLast()) }
+                ?? (record["text"] as? String).map { "text: " + $0 } ?? "other"
+            return (dir, body)
+        }
+    }
+
+    @Test func everyMessageInAndOutIsTracedInOrderWithSecretsHidden() throws {
+        let folder = try TemporaryDirectory()
+        let trace = folder.path("trace.jsonl")
+        let output = try Subprocess.run(["--clock", "virtual", "--trace", trace], input: Self.session.joined(separator: "\n") + "\n")
+        #expect(output.status == 0)
+        let traced = try records(try String(contentsOfFile: trace, encoding: .utf8))
+        let hidden = { (line: String) in
+            line.replacingOccurrences(of: "Sup3rSecret!", with: "[secret]").replacingOccurrences(of: "Other-Secret9", with: "[secret]")
+        }
+        #expect(traced.filter { $0.dir == "in" }.map(\.body) == Self.session.map { $0 == "not json" ? "text: not json" : hidden($0) })
+        let token = try #require(output.stdout.range(of: #""token":""#).map { output.stdout[$0.upperBound...].prefix(64) })
+        #expect(traced.filter { $0.dir == "out" }.map(\.body) == output.lines.map { $0.replacingOccurrences(of: String(token), with: "[secret]") })
+        // Byte for byte: no password and no token anywhere in the trace.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: trace))
+        for secret in ["Sup3rSecret!", "Other-Secret9", String(token)] {
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) is in the trace")
+        }
+    }
+
+    @Test func debugLoggingTracesOnStderr() throws {
+        let output = try Subprocess.run(["--clock", "virtual", "--log-level", "debug"], input: Self.session[0] + "\n")
+        let traceLines = output.stderr.split(separator: "\n").filter { $0.hasPrefix(#"{"time":"#) }
+        #expect(traceLines.count == 1 + output.lines.count)
+        #expect(!output.stderr.contains("Sup3rSecret!"))
+    }
+
+    @Test func aTraceFileThatCannotBeCreatedIsExit73() throws {
+        let output = try Subprocess.run(["--trace", "/nonexistent-folder/trace.jsonl"], input: "")
+        #expect(output.status == 73)
+        #expect(output.stderr.hasPrefix("signup-rpc: cannot create the trace file '/nonexistent-folder/trace.jsonl'"))
+    }
+}
