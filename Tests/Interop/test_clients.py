@@ -138,3 +138,12 @@ def test_a_plain_json_lines_client():
     process.stdin.close()
     assert process.wait(timeout=30) == 0
     check(events, results)
+
+
+def test_neovim_lsp_rpc_and_jobstart():
+    """Neovim headless: vim.lsp.rpc over LSP framing and a line client over jobstart."""
+    script = Path(__file__).with_name("neovim_client.lua")
+    run = subprocess.run(
+        ["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-c", f"luafile {script}"],
+        env={**os.environ, "SIGNUP_RPC_BINARY": BINARY}, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
