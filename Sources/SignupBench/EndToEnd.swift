@@ -39,19 +39,26 @@ struct EndToEnd {
         return (seconds, lines)
     }
 
-    /// Median seconds through `signup-rpc --clock virtual` and through the echo, their runs
-    /// alternating, for `edits` edits spread at random over `forms` new forms; and the input lines.
-    func throughput(edits: Int, forms: Int) throws -> (rpc: Double, echo: Double, lines: Int) {
+    /// Median seconds through `signup-rpc --clock virtual`, through the echo, and through
+    /// `signup-rpc` again with the same messages in LSP's framing, their runs alternating, for
+    /// `edits` edits spread at random over `forms` new forms; and the input messages.
+    func throughput(edits: Int, forms: Int) throws -> (rpc: Double, echo: Double, lsp: Double, lines: Int) {
         var workload = Workload()
         workload.open(forms)
         workload.edit(edits, forms: forms, fields: Workload.signupFields)
         let file = try workload.write(named: "throughput-\(forms)-\(edits).jsonl", in: folder)
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        let framed = try workload.write(named: "throughput-\(forms)-\(edits).lsp", in: folder, lspFramed: true)
+        defer { for path in [file, framed] { try? FileManager.default.removeItem(atPath: path) } }
         let timings = try alternatingRuns(of: [
             Command(executable: rpc, arguments: ["--clock", "virtual"], file: file),
             Command(executable: echo, arguments: [], file: file),
+            Command(executable: rpc, arguments: ["--clock", "virtual"], file: framed),
         ])
-        return (median(timings.seconds[0]), median(timings.seconds[1]), workload.lines.count)
+        // Each framed answer's header holds two line ends: the same answers, framed, say it did.
+        guard timings.lines[2] == 2 * timings.lines[0] else {
+            throw BenchError.unexpected("LSP-framed input was not answered message for message in LSP framing")
+        }
+        return (median(timings.seconds[0]), median(timings.seconds[1]), median(timings.seconds[2]), workload.lines.count)
     }
 
     /// What `edits` edits cost through `signup-rpc --clock virtual` and how many output lines they

@@ -79,10 +79,22 @@ struct Workload {
         return result
     }
 
-    /// Writes the lines to a new file in `folder` and returns its path.
-    func write(named name: String, in folder: URL) throws -> String {
+    /// The same messages in LSP's framing: a `Content-Length` header before each, no newlines.
+    var lspFramedBytes: [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(lines.count * 130)
+        for line in lines {
+            result.append(contentsOf: "Content-Length: \(line.utf8.count)\r\n\r\n".utf8)
+            result.append(contentsOf: line.utf8)
+        }
+        return result
+    }
+
+    /// Writes the lines (or, with `lspFramed`, the LSP-framed messages) to a new file in `folder`
+    /// and returns its path.
+    func write(named name: String, in folder: URL, lspFramed: Bool = false) throws -> String {
         let url = folder.appendingPathComponent(name)
-        try Data(bytes).write(to: url)
+        try Data(lspFramed ? lspFramedBytes : bytes).write(to: url)
         return url.path
     }
 }

@@ -83,6 +83,10 @@ if wanted(1) {
         baseline: "echo " + Report.rate(Double(throughput.lines) / echoSeconds, "lines"),
         ratio: Report.times(throughput.rpc / echoSeconds) + " echo time", target: "≥ 1 M lines/s, ≤ 3× echo",
         met: linesPerSecond >= 1e6 && throughput.rpc <= 3 * echoSeconds))
+    rows.append(Row(
+        figure: "1. the same in LSP framing", measured: Report.rate(Double(throughput.lines) / throughput.lsp, "messages"),
+        baseline: "line framing " + Report.rate(linesPerSecond, "lines"),
+        ratio: Report.times(throughput.lsp / throughput.rpc) + " line time", target: "", met: nil))
 }
 
 // 2. Latency: real clock, debounce 0, one edit at a time.

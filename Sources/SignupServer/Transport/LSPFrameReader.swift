@@ -32,6 +32,14 @@ struct LSPFrameReader {
                 skipping -= count
                 index += count
             } else if let length = bodyLength {
+                if pending.isEmpty && chunk.count - index >= length {
+                    // The whole body is in this read: read it where it lies, without copying it.
+                    let body = UnsafeBufferPointer(rebasing: chunk[index..<(index + length)])
+                    items.append(.line(body, editsMaxDepth: editsMaxDepth, fieldNames: fieldNames))
+                    index += length
+                    bodyLength = nil
+                    continue
+                }
                 let count = min(length - pending.count, chunk.count - index)
                 pending.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[index..<(index + count)]))
                 index += count
@@ -41,11 +49,15 @@ struct LSPFrameReader {
                     bodyLength = nil
                 }
             } else {
-                let byte = chunk[index]
-                index += 1
                 // Line ends between messages are read past, as lenient LSP servers do.
-                if pending.isEmpty && (byte == 0x0D || byte == 0x0A) { continue }
-                pending.append(byte)
+                if pending.isEmpty && (chunk[index] == 0x0D || chunk[index] == 0x0A) {
+                    index += 1
+                    continue
+                }
+                // A header line at a time, up to and including its `\n`.
+                let end = chunk[index...].firstIndex(of: 0x0A).map { $0 + 1 } ?? chunk.count
+                pending.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[index..<end]))
+                index = end
                 if pending.count >= 4, pending.suffix(4).elementsEqual([0x0D, 0x0A, 0x0D, 0x0A]) {
                     endHeader(into: &items)
                 } else if pending.count > Self.maxHeaderBytes {

@@ -151,21 +151,22 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         tracer?.traceOut(bytes)
         guard framing.current == .lsp else { return writeAll(bytes) }
         // A message never holds a raw newline (JSON escapes it), so the newlines cut the messages.
+        // The run is framed whole into one buffer and written at once, not a write per message.
+        var framed: [UInt8] = []
+        framed.reserveCapacity(bytes.count + bytes.count / 4 + 32)
         var start = 0
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
-            let header = Array("Content-Length: \(end - start)\r\n\r\n".utf8)
-            let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: header.count + end - start) { frame in
-                _ = frame.initialize(from: header)
-                _ = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(frame)[header.count...])
-                    .initializeMemory(as: UInt8.self, from: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
-                return writeAll(UnsafeRawBufferPointer(frame))
-            }
-            guard written else { return false }
+            framed.append(contentsOf: Self.contentLength)
+            framed.append(contentsOf: String(end - start).utf8)
+            framed.append(contentsOf: [0x0D, 0x0A, 0x0D, 0x0A])
+            framed.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
             start = end + 1
         }
-        return true
+        return framed.withUnsafeBytes(writeAll)
     }
+
+    private static let contentLength = Array("Content-Length: ".utf8)
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
