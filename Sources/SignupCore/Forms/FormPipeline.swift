@@ -129,11 +129,10 @@ public final class FormPipeline {
         guard !isClosed else { throw .closed }
         var change = ChangeEvents()
         // One access to the state for the whole local judgement; the runners only keep verdicts.
-        guard let outcome = state.edit(index, to: value, in: localized, into: &change, judged: { field, verdict in
+        guard let version = state.edit(index, to: value, in: localized, into: &change, judged: { field, verdict in
             if localized.remoteResults[field] != nil { remoteChecks[field]?.hold(verdict) }
         }) else { return state.version }
-        let version = outcome.version
-        send(&change, wasEnabled: outcome.wasEnabled, isEnabled: outcome.isEnabled)
+        send(&change)
         // After the local results are out, as a remote answer (even a remembered one) is news
         // about them; unless a receiver closed the form meanwhile, which cancelled every check.
         guard !isClosed else { return version }
@@ -210,31 +209,15 @@ public final class FormPipeline {
     /// A remote check's answer for the version it checked.
     func receive(_ result: ResultID, forField index: Int, version: Int) {
         guard !isClosed else { return }
-        // One access to the state for the answer and both readings of submit.
-        guard let answer = state.applyRemote(result, toField: index, version: version, in: localized) else { return }
-        send(answer.update.map(FormEvent.fieldChanged), wasEnabled: answer.wasEnabled, isEnabled: answer.isEnabled)
+        var change = ChangeEvents()
+        state.applyRemote(result, toField: index, version: version, in: localized, into: &change)
+        send(&change)
     }
 
     private func apply(_ submission: SubmissionState) {
         guard !isClosed else { return }
-        let wasEnabled = state.submitEnabled
-        let changed = state.apply(submission)
-        send(changed ? .submissionChanged(submission) : nil, wasEnabled: wasEnabled)
-    }
-
-    /// Sends a change of at most one event, as a remote answer or a submission makes.
-    private func send(_ event: consuming FormEvent?, wasEnabled: Bool, isEnabled: Bool? = nil) {
         var change = ChangeEvents()
-        if let event = event.take() { change.append(event) }
-        send(&change, wasEnabled: wasEnabled, isEnabled: isEnabled)
-    }
-
-    /// Sends one change's events to every receiver: the changed fields in form order, then the
-    /// submission, then whether submit is enabled if that changed too (added here).
-    private func send(_ change: inout ChangeEvents, wasEnabled: Bool, isEnabled: Bool? = nil) {
-        let isEnabled = isEnabled ?? state.submitEnabled
-        if isEnabled != wasEnabled { change.append(.submitEnabledChanged(isEnabled)) }
-        guard !change.isEmpty else { return }
+        state.apply(submission, into: &change)
         send(&change)
     }
 
@@ -244,6 +227,7 @@ public final class FormPipeline {
     /// attached meanwhile hears the next change.
     /// The last receiver is handed the events themselves, the others copies.
     private func send(_ change: inout ChangeEvents) {
+        guard !change.isEmpty else { return }
         let others = receivers.others
         if let first = receivers.first {
             for event in 0..<change.count {

@@ -56,22 +56,18 @@ struct FormState {
         return nil
     }
 
-    /// What an edit did: the form's version after it, and whether submit was enabled before
-    /// and after it.
-    struct EditOutcome {
-        var version: Int
-        var wasEnabled: Bool
-        var isEnabled: Bool
-    }
+    // Each change below appends its events to `change` in the order `FormEvent` documents: the
+    // changed fields in form order, the submission, then whether submit is enabled if that
+    // changed too. The form sends them; one access to the state makes the whole change.
 
     /// Sets one field's value as the next edit and judges it and every field that reads it by
-    /// `form`'s local rules: each changed result is appended to `change`, and each verdict handed
-    /// to `judged` (which must not reach this state). Returns nil, changing nothing, when the
-    /// field holds that value already.
+    /// `form`'s local rules, each verdict also handed to `judged` (which must not reach this
+    /// state). Returns the new version, or nil, changing nothing, when the field holds that value
+    /// already.
     mutating func edit(
         _ index: Int, to value: String, in form: LocalizedForm, into change: inout ChangeEvents,
         judged: (_ field: Int, _ verdict: LocalVerdict) -> Void
-    ) -> EditOutcome? {
+    ) -> Int? {
         guard fields[index].value != value else { return nil }
         let wasEnabled = submitEnabled
         version += 1
@@ -83,7 +79,8 @@ struct FormState {
             if apply(verdict, toField: field) { change.append(.fieldChanged(update(ofField: field, in: form))) }
             judged(field, verdict)
         }
-        return EditOutcome(version: version, wasEnabled: wasEnabled, isEnabled: submitEnabled)
+        appendSubmitEnabled(ifChangedFrom: wasEnabled, into: &change)
+        return version
     }
 
     /// What a field's result is now, as an event reports it.
@@ -99,30 +96,28 @@ struct FormState {
         return setResult(verdict.result, ofField: index)
     }
 
-    /// What a remote answer did: the field's new result if it changed, and whether submit was
-    /// enabled before and after it.
-    struct RemoteOutcome {
-        var update: FieldUpdate?
-        var wasEnabled: Bool
-        var isEnabled: Bool
-    }
-
-    /// Takes a remote check's answer for the version it checked; returns nil when the field has
-    /// moved on (the answer is stale).
-    mutating func applyRemote(_ result: ResultID, toField index: Int, version: Int, in form: LocalizedForm) -> RemoteOutcome? {
-        guard fields[index].awaitingRemote, fields[index].version == version else { return nil }
+    /// Takes a remote check's answer for the version it checked, unless the field has moved on
+    /// (the answer is stale).
+    mutating func applyRemote(_ result: ResultID, toField index: Int, version: Int, in form: LocalizedForm, into change: inout ChangeEvents) {
+        guard fields[index].awaitingRemote, fields[index].version == version else { return }
         let wasEnabled = submitEnabled
         fields[index].awaitingRemote = false
-        let changed = setResult(result, ofField: index)
-        return RemoteOutcome(update: changed ? update(ofField: index, in: form) : nil, wasEnabled: wasEnabled, isEnabled: submitEnabled)
+        if setResult(result, ofField: index) { change.append(.fieldChanged(update(ofField: index, in: form))) }
+        appendSubmitEnabled(ifChangedFrom: wasEnabled, into: &change)
     }
 
-    /// Returns whether the submission state changed.
-    mutating func apply(_ submission: SubmissionState) -> Bool {
-        guard submission != self.submission else { return false }
+    /// Takes the submission's new state.
+    mutating func apply(_ submission: SubmissionState, into change: inout ChangeEvents) {
+        guard submission != self.submission else { return }
+        let wasEnabled = submitEnabled
         self.submission = submission
         isSubmitting = if case .submitting = submission { true } else { false }
-        return true
+        change.append(.submissionChanged(submission))
+        appendSubmitEnabled(ifChangedFrom: wasEnabled, into: &change)
+    }
+
+    private func appendSubmitEnabled(ifChangedFrom wasEnabled: Bool, into change: inout ChangeEvents) {
+        if submitEnabled != wasEnabled { change.append(.submitEnabledChanged(submitEnabled)) }
     }
 
     private mutating func setResult(_ result: ResultID, ofField index: Int) -> Bool {
