@@ -108,9 +108,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         for name in script.failingNames { verdicts[Self.key(name)] = .unavailable }
         listedVerdicts = verdicts
         friends = script.friends
-        // After the largest numeric id, or from 1 when that is already the largest `Int`.
-        let largest = script.friends.keys.compactMap { Int($0) }.max() ?? 0
-        nextFriendNumber = largest == .max ? 1 : largest + 1
+        nextFriendNumber = Self.friendNumber(after: script.friends.keys.compactMap { Int($0) }.max() ?? 0)
     }
 
     /// The answer a check would give now, without the latency.
@@ -215,9 +213,14 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     private func newFriendID() -> String {
         while true {
             let id = String(nextFriendNumber)
-            nextFriendNumber = nextFriendNumber == .max ? 1 : nextFriendNumber + 1
+            nextFriendNumber = Self.friendNumber(after: nextFriendNumber)
             if friends[id] == nil { return id }
         }
+    }
+
+    /// The number after `number`, or 1 after the largest `Int`.
+    private static func friendNumber(after number: Int) -> Int {
+        number == .max ? 1 : number + 1
     }
 
     private func completeRegistration(of username: String) -> RegistrationOutcome {

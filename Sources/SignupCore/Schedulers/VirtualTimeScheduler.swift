@@ -35,7 +35,7 @@ public final class VirtualTimeScheduler: Scheduler {
     public func schedule(after delay: TimeSpan, _ action: consuming @escaping () -> Void) -> any Disposable {
         let dueTime = clock + max(delay, .zero)
         nothingDueBefore = min(nothingDueBefore, dueTime)
-        return timeline.schedule(at: dueTime, action, ledger: ledger)
+        return timeline.schedule(at: dueTime, action)
     }
 
     /// Runs everything due up to `now + span`, then leaves the clock there.
@@ -98,13 +98,13 @@ private struct Timeline {
         mutating get { queue.peekLive().map(\.dueTime).flatMap { $0.isWithinHorizon ? $0 : nil } }
     }
 
-    mutating func schedule(at dueTime: TimePoint, _ action: consuming @escaping () -> Void, ledger: CancellationLedger) -> ScheduledTimer {
+    mutating func schedule(at dueTime: TimePoint, _ action: consuming @escaping () -> Void) -> ScheduledTimer {
         let timer: ScheduledTimer
         if let spare = spareTimers.popLast() {
             spare.arm(dueTime: dueTime, sequence: nextSequence, action: action)
             timer = spare
         } else {
-            timer = ScheduledTimer(dueTime: dueTime, sequence: nextSequence, action: action, ledger: ledger)
+            timer = ScheduledTimer(dueTime: dueTime, sequence: nextSequence, action: action, ledger: queue.ledger)
         }
         nextSequence += 1
         queue.insert(timer)
