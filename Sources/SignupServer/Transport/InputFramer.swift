@@ -2,8 +2,9 @@
 /// protocol (`LSPFrameReader`). With `auto` the first bytes decide: a stream that starts with a
 /// `Content-Length` header (after an optional byte-order mark) is LSP, any other is lines.
 struct InputFramer {
-    /// The framing in use; nil under `auto` until enough bytes have come to tell.
-    private var framing: Framing?
+    /// The reader in use; nil under `auto` until enough bytes have come to tell.
+    private var reader: Reader?
+    private enum Reader { case lines, lsp }
     /// Bytes held while the framing is undecided.
     private var held: [UInt8] = []
     // Both kept in place (not inside an enum), so feeding one changes it without a copy.
@@ -15,13 +16,16 @@ struct InputFramer {
         self.choice = choice
         lines = LineSplitter(maxLineBytes: maxLineBytes, editsMaxDepth: editsMaxDepth, fieldNames: fieldNames)
         frames = LSPFrameReader(maxLineBytes: maxLineBytes, editsMaxDepth: editsMaxDepth, fieldNames: fieldNames)
-        let current = choice.current
-        framing = current == .auto ? nil : current
+        switch choice.current {
+        case .lines: reader = .lines
+        case .lsp: reader = .lsp
+        case .auto: reader = nil
+        }
     }
 
     mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem]) {
-        switch framing {
-        case .lines?, .auto?: lines.feed(chunk, into: &items)
+        switch reader {
+        case .lines?: lines.feed(chunk, into: &items)
         case .lsp?: frames.feed(chunk, into: &items)
         case nil:
             held.append(contentsOf: chunk)
@@ -31,33 +35,32 @@ struct InputFramer {
     }
 
     mutating func finish(into items: inout [InputItem]) {
-        if framing == nil { decide(.lines, into: &items) }
-        switch framing {
+        if reader == nil { decide(.lines, into: &items) }
+        switch reader {
         case .lsp?: frames.finish(into: &items)
-        default: lines.finish(into: &items)
+        case .lines?, nil: lines.finish(into: &items)
         }
     }
 
     /// Settles the framing and feeds what was held to its reader.
     private mutating func decide(_ decided: Framing, into items: inout [InputItem]) {
         choice.decide(decided)
-        framing = decided
+        reader = decided == .lsp ? .lsp : .lines
         var bytes = held
         held = []
         // LSP's reader knows nothing of byte-order marks; the line splitter skips its own.
-        if decided == .lsp && bytes.starts(with: Self.byteOrderMark) { bytes.removeFirst(3) }
+        if decided == .lsp && bytes.starts(with: LineSplitter.byteOrderMark) { bytes.removeFirst(3) }
         bytes.withUnsafeBufferPointer { feed($0, into: &items) }
     }
 
     private static let header = Array("content-length:".utf8)
-    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// The framing the first bytes show, or nil while they could still start either.
     static func framing(startingWith bytes: [UInt8]) -> Framing? {
         var start = bytes[...]
-        if start.starts(with: byteOrderMark) {
+        if start.starts(with: LineSplitter.byteOrderMark) {
             start = start.dropFirst(3)
-        } else if byteOrderMark.starts(with: start) {
+        } else if LineSplitter.byteOrderMark.starts(with: start) {
             return nil
         }
         let lowered = start.prefix(header.count).map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }

@@ -119,5 +119,5 @@ struct LineSplitter {
 
     /// A `\r` may still be stripped at the line's end, so one byte more than the limit is held.
     private static let allowance = 1
-    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 }

@@ -37,8 +37,6 @@ final class StdioService {
         let logger = self.logger
         let store: UserStore? = if case .store(let path) = configuration.backend { try UserStore(path: path) } else { nil }
         self.store = store
-        // Virtual time never conflates, so its output depends on the input alone; pausing stdin
-        // bounds its memory. Real time conflates while the client is behind.
         framing = FramingChoice(configuration.framing)
         let catalog = FormCatalog(definitions: FormCatalog.builtIn.definitions + configuration.customForms)
         let traceDestinations = [configuration.traceFile, configuration.logLevel == .debug ? 2 : nil].compactMap { $0 }
@@ -46,6 +44,8 @@ final class StdioService {
             destinations: traceDestinations,
             secretFields: Set(catalog.definitions.flatMap { $0.fields.filter(\.isSecret).map(\.name) }),
             maxDepth: configuration.limits.maxDepth)
+        // Virtual time never conflates, so its output depends on the input alone; pausing stdin
+        // bounds its memory. Real time conflates while the client is behind.
         writer = StdoutWriter(fd: messageFD, clock: configuration.clock, framing: framing, tracer: tracer, loop: loop) {
             logger.info("the client closed stdout; exiting")
             store?.close()
@@ -54,23 +54,30 @@ final class StdioService {
         let clock: Server.Clock = configuration.clock == .virtual
             ? .virtual(VirtualTimeScheduler())
             : .real(RealTimeScheduler(loop: loop))
+        let services = Self.services(for: configuration, clock: clock, loop: loop, store: store)
+        server = Server(configuration: configuration, clock: clock, services: services, sink: writer,
+                        catalog: catalog)
+    }
+
+    /// The backend the configuration names: the store already opened, the HTTP directory, or the
+    /// scripted one.
+    private static func services(
+        for configuration: ServerConfiguration, clock: Server.Clock, loop: EventLoop, store: UserStore?
+    ) -> FormServices {
         // Virtual time must give byte-identical output, so its login tokens are reproducible.
         let tokens: TokenSource = configuration.clock == .virtual ? .reproducible(seed: configuration.script.seed) : .secure()
-        let services: FormServices
         if let store {
             let runner: any BlockingWorkRunner = switch clock {
             case .virtual(let scheduler): InlineWorkRunner(scheduler: scheduler)
             case .real: BackgroundWorkRunner(loop: loop)
             }
-            services = FormServices(directory: SQLiteDirectory(store: store, runner: runner, tokens: tokens))
-        } else if case .http(let endpoints) = configuration.backend {
-            services = FormServices(directory: HTTPDirectory(configuration: endpoints, loop: loop))
-        } else {
-            services = FormServices(directory: ScriptedDirectory(
-                script: configuration.script, scheduler: clock.scheduler, tokens: tokens, recordsRequests: false))
+            return FormServices(directory: SQLiteDirectory(store: store, runner: runner, tokens: tokens))
         }
-        server = Server(configuration: configuration, clock: clock, services: services, sink: writer,
-                        catalog: catalog)
+        if case .http(let endpoints) = configuration.backend {
+            return FormServices(directory: HTTPDirectory(configuration: endpoints, loop: loop))
+        }
+        return FormServices(directory: ScriptedDirectory(
+            script: configuration.script, scheduler: clock.scheduler, tokens: tokens, recordsRequests: false))
     }
 
     /// Starts reading stdin and watching for signals and the client's death; the process ends from the loop.

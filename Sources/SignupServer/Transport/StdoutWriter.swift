@@ -144,7 +144,6 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         }
     }
 
-    /// Writes all bytes, waiting while the client is slow; false when the client has gone.
     /// Writes whole messages, each followed by `\n`, in the framing in use; false when the
     /// client has gone.
     private func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -168,6 +167,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
 
     private static let contentLength = Array("Content-Length: ".utf8)
 
+    /// Writes all bytes, waiting while the client is slow; false when the client has gone.
     private func writeAll(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < bytes.count {

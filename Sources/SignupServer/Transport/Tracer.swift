@@ -28,7 +28,7 @@ final class Tracer: @unchecked Sendable {
     func traceIn(_ item: borrowing InputItem) {
         switch item {
         case .line(let bytes): trace("in", bytes.withUnsafeBufferPointer { message(in: $0) })
-        case .edit(let edit): trace("in", .message(redacted(Self.json(of: edit), incoming: true)))
+        case .edit(let edit): trace("in", .message(redacted(Self.json(of: edit))))
         case .oversizeLine: trace("in", .oversize)
         }
     }
@@ -52,7 +52,7 @@ final class Tracer: @unchecked Sendable {
 
     private func message(in line: UnsafeBufferPointer<UInt8>) -> Record {
         do throws(JSONParseError) {
-            return .message(redacted(try JSONParser.parse(line, maxDepth: maxDepth), incoming: true))
+            return .message(redacted(try JSONParser.parse(line, maxDepth: maxDepth)))
         } catch {
             return .text(String(decoding: line.prefix(1000), as: UTF8.self))
         }
@@ -87,9 +87,9 @@ final class Tracer: @unchecked Sendable {
     }
 
     /// The message with every secret replaced; batches element by element.
-    func redacted(_ json: JSON, incoming: Bool) -> JSON {
+    func redacted(_ json: JSON) -> JSON {
         switch json {
-        case .array(let elements): return .array(elements.map { redacted($0, incoming: incoming) })
+        case .array(let elements): return .array(elements.map(redacted))
         case .object(var members):
             if case .string(let method)? = json["method"], let index = members.firstIndex(where: { $0.key == "params" }) {
                 members[index].value = redacted(params: members[index].value, of: method)
