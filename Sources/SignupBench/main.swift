@@ -21,31 +21,34 @@ if arguments.contains("--help") || arguments.contains("-h") {
     FileHandle.standardOutput.write(Data(usage.utf8))
     exit(0)
 }
-// Every argument must be a known flag or the value of one; anything else is a usage error, not a run.
-do {
-    let flags: Set<String> = ["--quick"], options: Set<String> = ["--runs", "--rpc", "--only"]
-    var rest = arguments[...]
-    while let argument = rest.popFirst() {
-        if flags.contains(argument) { continue }
-        if options.contains(argument), let value = rest.popFirst(), !value.hasPrefix("--") {
-            if argument == "--runs", (Int(value) ?? 0) < 1 {
-                FileHandle.standardError.write(Data("signup-bench: --runs takes a whole number of 1 or more\n\n\(usage)".utf8))
-                exit(64)
-            }
-            continue
-        }
-        let problem = options.contains(argument) ? "\(argument) needs a value" : "unknown argument '\(argument)'"
-        FileHandle.standardError.write(Data("signup-bench: \(problem)\n\n\(usage)".utf8))
-        exit(64)
-    }
+/// Every argument must be a known flag or the value of one; anything else is a usage error, not a run.
+func usageError(_ problem: String) -> Never {
+    FileHandle.standardError.write(Data("signup-bench: \(problem)\n\n\(usage)".utf8))
+    exit(64)
 }
-let quick = arguments.contains("--quick")
+/// `--quick`, and the value of each option given.
+func parse(_ arguments: ArraySlice<String>) -> (quick: Bool, values: [String: String]) {
+    var quick = false
+    var values: [String: String] = [:]
+    var rest = arguments
+    while let argument = rest.popFirst() {
+        if argument == "--quick" {
+            quick = true
+        } else if ["--runs", "--rpc", "--only"].contains(argument) {
+            guard let value = rest.popFirst(), !value.hasPrefix("--") else { usageError("\(argument) needs a value") }
+            values[argument] = value
+        } else {
+            usageError("unknown argument '\(argument)'")
+        }
+    }
+    return (quick, values)
+}
+let (quick, values) = parse(arguments)
+if let runs = values["--runs"], (Int(runs) ?? 0) < 1 { usageError("--runs takes a whole number of 1 or more") }
 let scale = quick ? 10 : 1
 
 let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-func option(_ name: String) -> String? {
-    arguments.firstIndex(of: name).flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
-}
+func option(_ name: String) -> String? { values[name] }
 let runs = option("--runs").flatMap { Int($0) } ?? 5
 let only = option("--only").map { Set($0.split(separator: ",").compactMap { Int($0) }) }
 func wanted(_ figure: Int) -> Bool { only?.contains(figure) ?? true }
