@@ -36,6 +36,29 @@ import SignupCore
         #expect(definition.fields[1].rules.first?.check == .pattern("[0-9]{4}"))
     }
 
+    @Test func presentationMembersLoadWithCodesForTheirTranslations() throws {
+        let text = Self.valid
+            .replacingOccurrences(of: #"{"kind":"pin","#, with: #"{"kind":"pin","title":"Get a PIN","#)
+            .replacingOccurrences(of: #"{"name":"user","#, with: #"{"name":"user","label":"Your name","placeholder":"ASCII letters","input":"username","#)
+            .replacingOccurrences(of: #""action":"registerAccount","#, with: #""action":"registerAccount","label":"Go","states":{"submitting":"Going"},"#)
+        let definition = try FormFile.parse(Array(text.utf8), file: "f.json")
+        #expect(definition.title == Message("title", "Get a PIN"))
+        #expect(definition.fields[0].label == Message("user.label", "Your name"))
+        #expect(definition.fields[0].placeholder == Message("user.placeholder", "ASCII letters"))
+        #expect(definition.fields[0].input == .username)
+        // Left out: the name in words, no placeholder, a password box for a secret field.
+        #expect(definition.fields[1].label == Message("pin.label", "Pin"))
+        #expect(definition.fields[1].placeholder == nil)
+        #expect(definition.fields[1].input == .password)
+        let standard = SubmitAction.Texts.standard(for: definition.submit.kind)
+        #expect(definition.submit.texts == SubmitAction.Texts(
+            label: Message("submit.label", "Go"), idle: standard.idle, submitting: Message("submit.submitting", "Going"),
+            succeeded: standard.succeeded, failed: standard.failed))
+        let plain = try FormFile.parse(Array(Self.valid.utf8), file: "f.json")
+        #expect(plain.title == Message("title", "Pin"))
+        #expect(plain.submit.texts == standard)
+    }
+
     @Test func aSaveFriendDefinitionLoadsWithItsOwnMessages() throws {
         let text = """
             {"kind":"contact","fields":[{"name":"given"},{"name":"family"},{"name":"mobile","rules":[{"pattern":"[0-9]{7,15}","code":"m","message":"Digits"}]}],
@@ -56,7 +79,12 @@ import SignupCore
         ("[]", "$: must be an object, not array"),
         (#"{"kind":"x"}"#, "$.fields: is required"),
         ("REPLACE:\"kind\":\"pin\"|\"kind\":\"\"", "$.kind: must be a non-empty string"),
-        ("REPLACE:\"kind\":\"pin\"|\"kind\":\"pin\",\"colour\":\"red\"", "$.colour: is not allowed here (allowed: fields, kind, submit, translations)"),
+        ("REPLACE:\"kind\":\"pin\"|\"kind\":\"pin\",\"colour\":\"red\"", "$.colour: is not allowed here (allowed: fields, kind, submit, title, translations)"),
+        ("REPLACE:{\"name\":\"user\",|{\"name\":\"user\",\"input\":\"colour\",", #"$.fields[0].input: must be one of "text", "name", "username", "password", "newPassword", "email", "phone", "number""#),
+        ("REPLACE:{\"name\":\"user\",|{\"name\":\"user\",\"input\":\"password\",", #"$.fields[0].input: is a password, so the field must be "secret": true"#),
+        ("REPLACE:{\"name\":\"user\",|{\"name\":\"user\",\"label\":\"\",", "$.fields[0].label: must be a non-empty string"),
+        ("REPLACE:{\"name\":\"user\",|{\"name\":\"user\",\"placeholder\":7,", "$.fields[0].placeholder: must be a non-empty string"),
+        ("REPLACE:\"action\":\"registerAccount\"|\"action\":\"registerAccount\",\"states\":{\"done\":\"Done\"}", "$.submit.states.done: is not allowed here (allowed: failed, idle, submitting, succeeded)"),
         ("REPLACE:{\"name\":\"user\",|{\"name\":\"user\",\"required\":\"yes\",", "$.fields[0].required: must be true or false"),
         ("REPLACE:{\"characters\":\"asciiAlphanumerics\",|{\"characters\":\"emoji\",", #"$.fields[0].rules[0].characters: must be "alphanumerics", "asciiAlphanumerics", "asciiDigits" or {"only": "…"}"#),
         ("REPLACE:{\"pattern\":\"[0-9]{4}\",|{\"pattern\":\"[0-9\",", "$.fields[1].rules[0].pattern: is not a valid regular expression"),
@@ -67,7 +95,7 @@ import SignupCore
         ("REPLACE:{\"name\":\"pin\"|{\"name\":\"user\"", "$.fields[1].name: form 'pin' defines field 'user' twice; field names must be unique"),
         ("REPLACE:\"passwordField\":\"pin\"|\"passwordField\":\"secret\"", "$.submit: form 'pin': 'submit' refers to field 'secret', which the form does not define"),
         ("REPLACE:\"action\":\"registerAccount\"|\"action\":\"launch\"", "$.submit.action: must be \"registerAccount\", \"logIn\" or \"saveFriend\""),
-        ("REPLACE:\"action\":\"registerAccount\"|\"action\":\"saveFriend\"", "$.submit.usernameField: is not allowed here (allowed: action, firstNameField, lastNameField, messages, phoneField)"),
+        ("REPLACE:\"action\":\"registerAccount\"|\"action\":\"saveFriend\"", "$.submit.usernameField: is not allowed here (allowed: action, firstNameField, label, lastNameField, messages, phoneField, states)"),
         ("REPLACE:\"action\":\"registerAccount\"|\"action\":\"logIn\"", "$.submit.messages.taken: is not allowed here (allowed: rateLimited, unavailable, wrongCredentials)"),
         ("REPLACE:\"unavailable\":{\"code\":\"u\",\"message\":\"Down\"}|\"unavailable\":{\"code\":\"u\"}", "$.submit.messages.unavailable.message: is required"),
         ("REPLACE:\"fields\":[|\"translations\":{\"fr\":\"oui\"},\"fields\":[", "$.translations.fr: must be an object of message codes"),

@@ -1,8 +1,15 @@
 import Foundation
 
-/// One field of a form: its local rules, at most one remote check, and its messages.
+/// One field of a form: its local rules, at most one remote check, its messages, and how a
+/// frontend presents it (label, placeholder, input kind).
 public struct FieldDefinition: Hashable, Sendable {
     public var name: String
+    /// What the field is called on screen.
+    public var label: Message
+    /// A hint shown in the empty field; nil for none.
+    public var placeholder: Message?
+    /// The kind of control a frontend draws for it.
+    public var input: InputKind
     /// When true an empty value is `empty` (never `ok`); when false an empty value is accepted.
     public var isRequired: Bool
     /// Checked in order at every edit; the first failure is the field's result.
@@ -41,9 +48,15 @@ public struct FieldDefinition: Hashable, Sendable {
         emptyMessage: Message? = nil,
         successMessage: Message? = nil,
         isSecret: Bool = false,
-        normalization: Normalization = .none
+        normalization: Normalization = .none,
+        label: Message? = nil,
+        placeholder: Message? = nil,
+        input: InputKind? = nil
     ) {
         self.name = name
+        self.label = label ?? Message("\(name).label", Self.words(of: name))
+        self.placeholder = placeholder
+        self.input = input ?? (isSecret ? .password : .text)
         self.isRequired = isRequired
         self.rules = rules
         self.remoteCheck = remoteCheck
@@ -56,6 +69,32 @@ public struct FieldDefinition: Hashable, Sendable {
     /// The value as rules see it.
     public func normalized(_ value: String) -> String {
         normalization.apply(to: value)
+    }
+
+    /// The longest value the rules accept, in characters as people see them: the tightest
+    /// `maxLength` rule; nil when no rule bounds the length (the server's limit still applies).
+    public var maxLength: Int? {
+        rules.compactMap { rule -> Int? in
+            if case .maxLength(let bound) = rule.check { return bound }
+            return nil
+        }.min()
+    }
+
+    /// A field name as words, the label of a field that has none: `repeatedPassword` → "Repeated password".
+    static func words(of name: String) -> String {
+        var text = ""
+        for character in name {
+            if character.isUppercase, !text.isEmpty {
+                text += " " + character.lowercased()
+            } else if character == "-" || character == "_" {
+                text += " "
+            } else if text.isEmpty {
+                text += character.uppercased()
+            } else {
+                text.append(character)
+            }
+        }
+        return text
     }
 
     /// The other fields whose values this field's rules read.

@@ -3,6 +3,8 @@
 public struct FormDefinition: Hashable, Sendable {
     /// The name clients open it by, such as `signup`.
     public var kind: String
+    /// The heading a frontend shows above the form.
+    public var title: Message
     public var fields: [FieldDefinition]
     public var submit: SubmitAction
     /// The form's own message texts by locale, then by code; they win over the built-in catalogs.
@@ -10,19 +12,21 @@ public struct FormDefinition: Hashable, Sendable {
 
     /// Makes a definition after checking that it is coherent.
     public init(
-        kind: String, fields: [FieldDefinition], submit: SubmitAction,
+        kind: String, title: Message? = nil, fields: [FieldDefinition], submit: SubmitAction,
         translations: [String: [String: String]] = [:]
     ) throws(FormDefinitionError) {
-        try self.init(kind: kind, fields: fields, submit: submit, translations: translations, compilingPatterns: true)
+        try self.init(
+            kind: kind, title: title, fields: fields, submit: submit, translations: translations, compilingPatterns: true)
     }
 
     /// The built-in forms pass `compilingPatterns: false`: their patterns are constants that the
     /// tests compile, and compiling the first ICU pattern would add about 2 ms to every start.
     init(
-        kind: String, fields: [FieldDefinition], submit: SubmitAction,
+        kind: String, title: Message? = nil, fields: [FieldDefinition], submit: SubmitAction,
         translations: [String: [String: String]] = [:], compilingPatterns: Bool
     ) throws(FormDefinitionError) {
         self.kind = kind
+        self.title = title ?? Message("title", FieldDefinition.words(of: kind))
         self.fields = fields
         self.submit = submit
         self.translations = translations

@@ -26,7 +26,10 @@ extension FormDefinition {
                 passed: Message("username.available", "Username available"),
                 rejected: Message("username.taken", "Username already taken"),
                 unavailable: Message("backend.unavailable", "Error contacting server")),
-            normalization: .nfkc)
+            normalization: .nfkc,
+            label: Message("username.label", "Username"),
+            placeholder: Message("signup-github.username.placeholder", "Letters, digits and single hyphens"),
+            input: .username)
         let password = FieldDefinition(
             name: "password",
             rules: [
@@ -40,15 +43,22 @@ extension FormDefinition {
             ],
             successMessage: Message("password.acceptable", "Password acceptable"),
             isSecret: true,
-            normalization: .nfkc)
+            normalization: .nfkc,
+            label: Message("password.label", "Password"),
+            placeholder: Message(
+                "signup-github.password.placeholder", "15 or more characters, or 8 with a number and a lowercase letter"),
+            input: .newPassword)
         let repeatedPassword = FieldDefinition(
             name: "repeatedPassword",
             rules: [Rule(.equalsField("password"), failure: Message("repeatedPassword.different", "Password different"))],
             successMessage: Message("repeatedPassword.matches", "Password repeated"),
             isSecret: true,
-            normalization: .nfkc)
+            normalization: .nfkc,
+            label: Message("repeatedPassword.label", "Repeat password"),
+            placeholder: Message("repeatedPassword.placeholder", "The same password again"),
+            input: .newPassword)
         // A constant written above; failing to build it is a programming error.
         return try! FormDefinition(
-            kind: "signup-github", fields: [username, password, repeatedPassword], submit: signup.submit, compilingPatterns: false)
+            kind: "signup-github", title: Message("signup-github.title", "Create your account"), fields: [username, password, repeatedPassword], submit: signup.submit, compilingPatterns: false)
     }()
 }

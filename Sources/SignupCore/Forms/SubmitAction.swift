@@ -53,15 +53,49 @@ public struct SubmitAction: Hashable, Sendable {
         }
     }
 
+    /// What a frontend shows for the submission: the button's label and a text for each state.
+    public struct Texts: Hashable, Sendable {
+        public var label: Message
+        public var idle, submitting, succeeded, failed: Message
+
+        public init(label: Message, idle: Message, submitting: Message, succeeded: Message, failed: Message) {
+            self.label = label
+            self.idle = idle
+            self.submitting = submitting
+            self.succeeded = succeeded
+            self.failed = failed
+        }
+
+        /// The built-in texts of each kind of action.
+        public static func standard(for kind: Kind) -> Texts {
+            switch kind {
+            case .registerAccount: return Texts(
+                label: Message("registration.label", "Sign up"), idle: Message("registration.idle", "Not signed up yet"),
+                submitting: Message("registration.submitting", "Signing up..."),
+                succeeded: Message("registration.succeeded", "Signed up"), failed: Message("registration.failed", "Not signed up"))
+            case .logIn: return Texts(
+                label: Message("login.label", "Log in"), idle: Message("login.idle", "Logged out"),
+                submitting: Message("login.submitting", "Logging in..."),
+                succeeded: Message("login.succeeded", "Logged in"), failed: Message("login.failed", "Not logged in"))
+            case .saveFriend: return Texts(
+                label: Message("friendSave.label", "Save"), idle: Message("friendSave.idle", "Not saved yet"),
+                submitting: Message("friendSave.submitting", "Saving..."),
+                succeeded: Message("friendSave.succeeded", "Saved"), failed: Message("friendSave.failed", "Not saved"))
+            }
+        }
+    }
+
     public var kind: Kind
     /// The message of each failure; a failure missing here uses `defaultMessages`.
     public var messages: [Failure: Message]
     public var stateNames: StateNames
+    public var texts: Texts
 
-    public init(kind: Kind, messages: [Failure: Message] = [:], stateNames: StateNames = .standard) {
+    public init(kind: Kind, messages: [Failure: Message] = [:], stateNames: StateNames = .standard, texts: Texts? = nil) {
         self.kind = kind
         self.messages = messages
         self.stateNames = stateNames
+        self.texts = texts ?? .standard(for: kind)
     }
 
     /// The English messages of the built-in forms.

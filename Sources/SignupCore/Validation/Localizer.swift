@@ -14,6 +14,11 @@ struct Localizer {
                     message: catalog.render(message, params, translations: translations))
     }
 
+    /// A text with no params, such as a label.
+    func text(_ message: Message) -> String {
+        catalog.render(message, translations: translations)
+    }
+
     func failure(_ message: Message, params: [String: JSONValue] = [:]) -> SubmissionFailure {
         SubmissionFailure(code: message.code, params: params,
                           message: catalog.render(message, params, translations: translations))

@@ -94,9 +94,10 @@ enum FormFile {
         }
 
         func form(_ json: JSON) throws(Problem) -> FormDefinition {
-            let object = try members(json, "$", allowed: ["kind", "fields", "submit", "translations"],
+            let object = try members(json, "$", allowed: ["kind", "title", "fields", "submit", "translations"],
                                      required: ["kind", "fields", "submit"])
             let kind = try string(object["kind"], "$.kind")
+            let title = try object["title"].map { json throws(Problem) in Message("title", try string(json, "$.title")) }
             guard case .array(let fieldList)? = object["fields"], !fieldList.isEmpty else {
                 throw fail("$.fields", "must be a non-empty array of fields")
             }
@@ -107,7 +108,7 @@ enum FormFile {
             let submit = try self.submit(object["submit"]!, "$.submit")
             let translations = try self.translations(object["translations"], "$.translations")
             do throws(FormDefinitionError) {
-                return try FormDefinition(kind: kind, fields: fields, submit: submit, translations: translations)
+                return try FormDefinition(kind: kind, title: title, fields: fields, submit: submit, translations: translations)
             } catch {
                 throw fail(path(of: error, fields: fields), error.description)
             }
@@ -130,9 +131,23 @@ enum FormFile {
 
         func field(_ json: JSON, _ path: String) throws(Problem) -> FieldDefinition {
             let object = try members(json, path, allowed: [
-                "name", "required", "secret", "normalization", "rules", "remoteCheck", "empty", "success",
+                "name", "label", "placeholder", "input", "required", "secret", "normalization", "rules", "remoteCheck",
+                "empty", "success",
             ], required: ["name"])
             let name = try string(object["name"], "\(path).name")
+            let isSecret = try bool(object["secret"], "\(path).secret", default: false)
+            var input: InputKind?
+            if let value = object["input"] {
+                guard case .string(let text) = value, let kind = InputKind(rawValue: text) else {
+                    let kinds = InputKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                    throw fail("\(path).input", "must be one of \(kinds)")
+                }
+                // A password typed into a field that is not secret would be echoed in traces.
+                guard !kind.isSecret || isSecret else {
+                    throw fail("\(path).input", "is a password, so the field must be \"secret\": true")
+                }
+                input = kind
+            }
             var rules: [Rule] = []
             if let ruleList = object["rules"] {
                 guard case .array(let list) = ruleList else { throw fail("\(path).rules", "must be an array of rules") }
@@ -152,8 +167,13 @@ enum FormFile {
                 remoteCheck: try object["remoteCheck"].map { json throws(Problem) in try remoteCheck(json, "\(path).remoteCheck") },
                 emptyMessage: try object["empty"].map { json throws(Problem) in try message(json, "\(path).empty") },
                 successMessage: try object["success"].map { json throws(Problem) in try message(json, "\(path).success") },
-                isSecret: try bool(object["secret"], "\(path).secret", default: false),
-                normalization: normalization)
+                isSecret: isSecret,
+                normalization: normalization,
+                label: try object["label"].map { json throws(Problem) in Message("\(name).label", try string(json, "\(path).label")) },
+                placeholder: try object["placeholder"].map { json throws(Problem) in
+                    Message("\(name).placeholder", try string(json, "\(path).placeholder"))
+                },
+                input: input)
         }
 
         /// A rule is one check member (`minLength`, `maxLength`, `characters`, `pattern`,
@@ -241,11 +261,13 @@ enum FormFile {
             let actions = ["registerAccount": ["usernameField", "passwordField"], "logIn": ["usernameField", "passwordField"],
                            "saveFriend": ["firstNameField", "lastNameField", "phoneField"]]
             guard case .string(let action)? = json["action"], let fieldMembers = actions[action] else {
-                _ = try members(json, path, allowed: Set(actions.values.joined()).union(["action", "messages"]), required: ["action"])
+                _ = try members(
+                    json, path, allowed: Set(actions.values.joined()).union(["action", "messages", "label", "states"]), required: ["action"])
                 throw fail("\(path).action", "must be \"registerAccount\", \"logIn\" or \"saveFriend\"")
             }
             let names = Set(fieldMembers)
-            let object = try members(json, path, allowed: names.union(["action", "messages"]), required: names.union(["action", "messages"]))
+            let object = try members(
+                json, path, allowed: names.union(["action", "messages", "label", "states"]), required: names.union(["action", "messages"]))
             var fields: [String] = []
             for member in fieldMembers { fields.append(try string(object[member], "\(path).\(member)")) }
             let kind: SubmitAction.Kind = switch action {
@@ -259,7 +281,28 @@ enum FormFile {
             for failure in failures {
                 messages[SubmitAction.Failure(rawValue: failure)!] = try message(texts[failure], "\(path).messages.\(failure)")
             }
-            return SubmitAction(kind: kind, messages: messages, stateNames: action == "logIn" ? .login : .standard)
+            return SubmitAction(
+                kind: kind, messages: messages, stateNames: action == "logIn" ? .login : .standard,
+                texts: try submitTexts(label: object["label"], states: object["states"], path, default: .standard(for: kind)))
+        }
+
+        /// The button's `label` and the texts of `states` by meaning (`idle`, `submitting`,
+        /// `succeeded`, `failed`), with codes `submit.label` and `submit.<meaning>` for translations;
+        /// what is left out keeps the action's built-in text.
+        func submitTexts(label: JSON?, states: JSON?, _ path: String, default standard: SubmitAction.Texts) throws(Problem) -> SubmitAction.Texts {
+            var texts = standard
+            if let label { texts.label = Message("submit.label", try string(label, "\(path).label")) }
+            guard let states else { return texts }
+            let meanings = ["idle", "submitting", "succeeded", "failed"]
+            let given = try members(states, "\(path).states", allowed: Set(meanings))
+            func text(_ meaning: String) throws(Problem) -> Message? {
+                try given[meaning].map { json throws(Problem) in Message("submit.\(meaning)", try string(json, "\(path).states.\(meaning)")) }
+            }
+            texts.idle = try text("idle") ?? texts.idle
+            texts.submitting = try text("submitting") ?? texts.submitting
+            texts.succeeded = try text("succeeded") ?? texts.succeeded
+            texts.failed = try text("failed") ?? texts.failed
+            return texts
         }
 
         func translations(_ json: JSON?, _ path: String) throws(Problem) -> [String: [String: String]] {

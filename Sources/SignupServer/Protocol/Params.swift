@@ -51,6 +51,14 @@ struct Params {
         return text
     }
 
+    func bool(_ name: String) throws(RPCError) -> Bool? {
+        guard let value = value(name) else { return nil }
+        guard case .bool(let flag) = value else {
+            throw .invalidParams(member: "params.\(name)", problem: "must be true or false, not \(value.typeName)")
+        }
+        return flag
+    }
+
     /// A whole number of at least zero that fits in 64 bits.
     func count(_ name: String) throws(RPCError) -> Int64? {
         guard let value = value(name) else { return nil }

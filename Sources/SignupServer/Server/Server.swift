@@ -41,6 +41,9 @@ final class Server {
     private var localizedForms: [LocalizedFormKey: LocalizedForm] = [:]
     private var nextFormNumber = 1
     private var isInitialized = false
+    /// Whether `form.open` describes the form unless asked not to: the client's
+    /// `capabilities.formDescriptions` in `initialize`.
+    private var describesForms = false
     /// The message locale of forms opened without one of their own.
     private var defaultCatalog: MessageCatalog = .english
     private(set) var isShuttingDown = false
@@ -226,7 +229,7 @@ final class Server {
         static let initialize: [String] = ["processId", "clientInfo", "capabilities", "locale"]
         static let initialized: [String] = []
         static let shutdown: [String] = []
-        static let open: [String] = ["kind", "form", "values", "record", "locale", "at"]
+        static let open: [String] = ["kind", "form", "values", "record", "locale", "describe", "at"]
         static let edit: [String] = ["form", "field", "value", "at"]
         static let submit: [String] = ["form", "at"]
         static let snapshot: [String] = ["form", "at"]
@@ -268,17 +271,20 @@ final class Server {
         if let processID, processID < 1 || processID > Int64(Int32.max) {
             throw .invalidParams(member: "params.processId", problem: "must be a process id from 1 to \(Int32.max)")
         }
-        // Free-form, but objects: accepted and otherwise ignored.
+        // Free-form, but objects: accepted and otherwise ignored, but for the one capability
+        // defined so far, `formDescriptions`.
         _ = try params.object("clientInfo")
-        _ = try params.object("capabilities")
+        let describesForms = try Self.wantsFormDescriptions(try params.object("capabilities"))
         let requestedLocale = try params.string("locale")
         if let processID { clientProcessID = Int32(processID) }
         let (messages, unsupportedLocale) = Self.catalog(for: requestedLocale, default: defaultCatalog)
         defaultCatalog = messages
         let locale = messages.locale
         isInitialized = true
+        self.describesForms = describesForms
         let configuration = self.configuration
         let catalog = self.catalog
+        let descriptions = describesForms ? catalog.definitions.map { localized($0, in: messages).formDescription } : nil
         return { result in
             result.object { body in
                 body.key("serverInfo")
@@ -295,7 +301,13 @@ final class Server {
                 body.object { capabilities in
                     capabilities.key("forms")
                     capabilities.array { list in
-                        for definition in catalog.definitions { Self.describe(definition, to: &list) }
+                        for (index, definition) in catalog.definitions.enumerated() {
+                            if let descriptions {
+                                FormDescriptions.write(descriptions[index], definition: definition, to: &list)
+                            } else {
+                                FormDescriptions.writeSummary(of: definition, to: &list)
+                            }
+                        }
                     }
                     capabilities.key("locales")
                     capabilities.array { list in MessageCatalog.builtIn.forEach { list.string($0.locale) } }
@@ -316,27 +328,19 @@ final class Server {
         }
     }
 
+    /// The client's `capabilities.formDescriptions`: whether it draws forms from their descriptions.
+    private static func wantsFormDescriptions(_ capabilities: [JSON.Member]?) throws(RPCError) -> Bool {
+        guard let member = capabilities?.last(where: { $0.key == "formDescriptions" }) else { return false }
+        guard case .bool(let flag) = member.value else {
+            throw .invalidParams(
+                member: "params.capabilities.formDescriptions", problem: "must be true or false, not \(member.value.typeName)")
+        }
+        return flag
+    }
+
     /// LSP's `initialized` notification (after `initialize`'s answer): accepted and ignored.
     private func initialized(_ params: Params) throws(RPCError) -> ResultWriter {
         { $0.null() }
-    }
-
-    private static func describe(_ definition: FormDefinition, to writer: inout JSONWriter) {
-        writer.object { form in
-            form.key("kind"); form.string(definition.kind)
-            form.key("fields")
-            form.array { fields in
-                for field in definition.fields {
-                    fields.object {
-                        $0.key("name"); $0.string(field.name)
-                        $0.key("required"); $0.bool(field.isRequired)
-                        $0.key("secret"); $0.bool(field.isSecret)
-                        $0.key("remoteCheck")
-                        if let check = field.remoteCheck { $0.string(check.kind.rawValue) } else { $0.null() }
-                    }
-                }
-            }
-        }
     }
 
     /// Stops taking work. Submissions in flight finish first: the response is written after them.
@@ -356,6 +360,7 @@ final class Server {
         let kind = try params.string("kind") ?? "signup"
         var values = try params.stringMap("values") ?? []
         let (messages, unsupportedLocale) = Self.catalog(for: try params.string("locale"), default: defaultCatalog)
+        let describe = try params.bool("describe") ?? describesForms
         guard let definition = catalog.definition(kind) else { throw .unknownFormKind(kind, known: catalog.kinds) }
         var recordID: String?
         if let record = try params.stringMap("record") {
@@ -378,6 +383,7 @@ final class Server {
         }
         let session = try open(
             definition, id: id, values: Dictionary(values, uniquingKeysWith: { $1 }), recordID: recordID, catalog: messages)
+        let description = describe ? localized(definition, in: messages).formDescription : nil
         return { result in
             result.object {
                 $0.key("form"); $0.string(session.id)
@@ -389,6 +395,10 @@ final class Server {
                 $0.key("locale"); $0.string(messages.locale)
                 if let unsupportedLocale {
                     $0.key("unsupportedLocale"); $0.string(unsupportedLocale)
+                }
+                if let description {
+                    $0.key("description")
+                    FormDescriptions.write(description, definition: definition, to: &$0)
                 }
             }
         }

@@ -10,7 +10,8 @@ import Testing
     @Test(arguments: [FormDefinition.signup, .githubSignup, .login, .friend])
     func builtInFormsAreCoherentAndTheirPatternsCompile(definition: FormDefinition) throws {
         let rebuilt = try FormDefinition(
-            kind: definition.kind, fields: definition.fields, submit: definition.submit, translations: definition.translations)
+            kind: definition.kind, title: definition.title, fields: definition.fields, submit: definition.submit,
+            translations: definition.translations)
         #expect(rebuilt == definition)
         func patterns(of check: Rule.Check) -> [String] {
             switch check {

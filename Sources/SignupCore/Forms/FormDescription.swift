@@ -1,0 +1,75 @@
+/// Everything a generic frontend needs to draw a form kind it has never seen, in one locale: the
+/// fields in order with their labels and input kinds, the submit button, and what each submission
+/// state and failure says. Built from a `LocalizedForm`, so it speaks the form's locale.
+public struct FormDescription: Hashable, Sendable {
+    public struct Field: Hashable, Sendable {
+        public var name: String
+        public var label: String
+        public var placeholder: String?
+        public var input: InputKind
+        public var isRequired: Bool
+        public var isSecret: Bool
+        /// The longest accepted value in characters as people see them; nil when unbounded.
+        public var maxLength: Int?
+        public var remoteCheck: RemoteCheck.Kind?
+    }
+
+    /// A submission state as the form names it, what it means, and its text.
+    public struct State: Hashable, Sendable {
+        /// The name in `form.submissionChanged` (a login says `loggingIn` for `submitting`).
+        public var name: String
+        /// One of `idle`, `submitting`, `succeeded`, `failed`, whatever the form calls it.
+        public var meaning: String
+        public var text: String
+    }
+
+    /// A way a submission can fail: its code and message.
+    public struct Outcome: Hashable, Sendable {
+        public var code: String
+        public var message: String
+    }
+
+    public var kind: String
+    public var locale: String
+    public var title: String
+    public var fields: [Field]
+    public var submitLabel: String
+    /// The member of a success that carries its result: `account` or `friend`.
+    public var resultName: String
+    /// `idle`, `submitting`, `succeeded`, `failed`, in that order.
+    public var states: [State]
+    public var failures: [Outcome]
+}
+
+extension LocalizedForm {
+    /// The form described in its locale.
+    public var formDescription: FormDescription {
+        let definition = self.definition
+        let submit = definition.submit
+        func text(_ message: Message) -> String { localizer.text(message) }
+        let phases: [(SubmissionState, Message)] = [
+            (.idle, submit.texts.idle), (.submitting, submit.texts.submitting),
+            (.succeeded(account: .null), submit.texts.succeeded),
+            (.failed(SubmissionFailure(code: "", params: [:], message: "")), submit.texts.failed),
+        ]
+        return FormDescription(
+            kind: definition.kind,
+            locale: catalog.locale,
+            title: text(definition.title),
+            fields: definition.fields.map { field in
+                FormDescription.Field(
+                    name: field.name, label: text(field.label), placeholder: field.placeholder.map(text), input: field.input,
+                    isRequired: field.isRequired, isSecret: field.isSecret, maxLength: field.maxLength,
+                    remoteCheck: field.remoteCheck?.kind)
+            },
+            submitLabel: text(submit.texts.label),
+            resultName: submit.resultName,
+            states: phases.map { state, message in
+                FormDescription.State(name: submit.stateNames.name(of: state), meaning: state.name, text: text(message))
+            },
+            failures: submit.possibleFailures.map { failure in
+                let message = submit.message(for: failure)
+                return FormDescription.Outcome(code: message.code, message: text(message))
+            })
+    }
+}
