@@ -1,0 +1,231 @@
+"""The machine-readable contract (schemas/) checked against every message the project shows.
+
+The OpenRPC document is checked by the `openrpc` package's document model and every schema in
+it by JSON Schema's own meta-schemas; then each message in protocol.md's examples, in
+Examples/*.jsonl and in their expected outputs, and in the bad-input corpus's expected outputs
+is validated with `jsonschema`. Requests the server refuses as malformed (-32600, -32601,
+-32602) must be refused by the schemas too, so the schemas are exactly as strict as the server.
+"""
+import copy
+import json
+import pathlib
+import re
+import sys
+
+import jsonschema
+import openrpc
+import pytest
+import referencing
+from referencing.jsonschema import DRAFT202012
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SCHEMAS = ROOT / "schemas"
+OPENRPC = json.loads((SCHEMAS / "signup-rpc.openrpc.json").read_text())
+MESSAGES = json.loads((SCHEMAS / "messages.schema.json").read_text())
+REFUSED_AS_MALFORMED = {-32600, -32601, -32602}
+# Refusals that depend on the server's state, not on the message: no schema can know them.
+STATE_DEPENDENT = ("would move the clock past",)
+sys.set_int_max_str_digits(0)  # ids of any length are echoed as sent
+
+registry = referencing.Registry().with_resources([
+    (MESSAGES["$id"], DRAFT202012.create_resource(MESSAGES)),
+    ("https://signup-rpc.invalid/schemas/signup-rpc.openrpc.json", DRAFT202012.create_resource(OPENRPC)),
+])
+
+
+def validator(definition):
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": f"{MESSAGES['$id']}#/$defs/{definition}"}
+    return jsonschema.Draft202012Validator(schema, registry=registry, format_checker=jsonschema.FormatChecker())
+
+
+CLIENT = validator("clientMessage")
+SERVER = validator("serverMessage")
+METHODS = [method["name"] for method in OPENRPC["methods"] if not method.get("tags")]
+RESULTS = {name: validator(f"result.{name}") for name in METHODS}
+
+
+class Session:
+    """One exchange: the client's lines and the server's, in order."""
+
+    def __init__(self, origin, sent, received):
+        self.origin, self.sent, self.received = origin, sent, received
+
+    def __repr__(self):
+        return self.origin
+
+
+def example_sessions():
+    sessions, current = [], None
+    for number, line in enumerate((ROOT / "protocol.md").read_text().splitlines(), 1):
+        if line == "```example":
+            current = Session(f"protocol.md:{number}", [], [])
+        elif line == "```" and current is not None:
+            sessions.append(current)
+            current = None
+        elif current is not None and line.startswith("→ "):
+            current.sent.append(line[2:])
+        elif current is not None and line.startswith("← "):
+            current.received.append(line[2:])
+    return sessions
+
+
+def fixture_sessions():
+    sessions = []
+    for folder in [ROOT / "Examples", ROOT / "Tests/SignupRPCTests/BadInput"]:
+        for source in sorted(folder.glob("*.jsonl")):
+            if source.name.endswith(".out.jsonl"):
+                continue
+            expected = source.with_name(source.name[: -len(".jsonl")] + ".out.jsonl")
+            if not expected.exists():
+                expected = source.with_suffix(".out")
+            if not expected.exists():
+                continue
+            sent = source.read_bytes().decode("utf-8", "replace").splitlines()
+            received = expected.read_text().splitlines()
+            sessions.append(Session(str(source.relative_to(ROOT)), sent, received))
+    return sessions
+
+
+SESSIONS = example_sessions() + fixture_sessions()
+EXAMPLES = [session for session in SESSIONS if not session.origin.startswith("Tests/")]
+
+
+def parse(text):
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def errors(schema_validator, message):
+    return sorted(str(error.message)[:200] for error in schema_validator.iter_errors(message))
+
+
+def test_the_openrpc_document_is_a_valid_openrpc_document():
+    document = openrpc.OpenRPC(**OPENRPC)
+    assert document.openrpc == "1.3.2"
+    assert [method.name for method in document.methods] == [method["name"] for method in OPENRPC["methods"]]
+    for name, schema in OPENRPC["components"]["schemas"].items():
+        jsonschema.Draft7Validator.check_schema(schema)  # OpenRPC's schemas are draft-07 JSON Schemas
+    for method in OPENRPC["methods"]:
+        for descriptor in method["params"] + [method["result"]]:
+            jsonschema.Draft7Validator.check_schema(descriptor["schema"])
+    jsonschema.Draft202012Validator.check_schema(MESSAGES)
+
+
+def test_the_contract_names_every_method_of_protocol_md():
+    text = (ROOT / "protocol.md").read_text()
+    table = text.split("## 6. Methods", 1)[1].split("###", 1)[0]
+    documented = re.findall(r"^\| `([a-z.]+)` \|", table, re.MULTILINE)
+    assert documented == METHODS
+    notifications = re.findall(r"^### `(form\.[a-zA-Z]+Changed)`", text, re.MULTILINE)
+    assert notifications == [method["name"] for method in OPENRPC["methods"] if method.get("tags")]
+
+
+def test_there_are_messages_to_check():
+    assert len(EXAMPLES) >= 25
+    assert sum(len(session.received) for session in SESSIONS) >= 700
+
+
+@pytest.mark.parametrize("session", SESSIONS, ids=repr)
+def test_every_server_message_validates(session):
+    methods_by_id = {}
+    for line in session.sent:
+        for message in batch(parse(line)):
+            if isinstance(message, dict) and "id" in message and isinstance(message.get("method"), str):
+                methods_by_id.setdefault(json.dumps(message["id"]), message["method"])
+    for line in session.received:
+        message = parse(line)
+        assert message is not None, f"{session}: not JSON: {line}"
+        assert errors(SERVER, message) == [], f"{session}: {line}"
+        for single in batch(message):
+            method = methods_by_id.get(json.dumps(single.get("id")))
+            if "result" in single and method in RESULTS:
+                assert errors(RESULTS[method], single["result"]) == [], f"{session}: {method}: {line}"
+
+
+@pytest.mark.parametrize("session", EXAMPLES, ids=repr)
+def test_every_client_message_validates_exactly_when_the_server_takes_it(session):
+    refused = set()
+    for line in session.received:
+        for message in batch(parse(line)):
+            error = message.get("error")
+            if error and error["code"] in REFUSED_AS_MALFORMED and message["id"] is not None \
+                    and not error.get("data", {}).get("problem", "").startswith(STATE_DEPENDENT):
+                refused.add(json.dumps(message["id"]))
+    for line in session.sent:
+        message = parse(line)
+        if message is None or line.strip() == "":
+            continue
+        for single in batch(message):
+            if not isinstance(single, dict):
+                assert errors(validator("clientSingle"), single) != [], f"{session}: {line}"
+                continue
+            if "id" not in single:
+                # A notification's refusal is not answered; the examples send only good ones.
+                assert errors(validator("clientSingle"), single) == [] or single.get("method") in UNANSWERED_BAD, f"{session}: {line}"
+                continue
+            verdict = errors(validator("clientSingle"), single)
+            if json.dumps(single["id"]) in refused:
+                assert verdict != [], f"{session}: the server refuses this request but the schemas accept it: {line}"
+            else:
+                assert verdict == [], f"{session}: {line}"
+
+
+# Notifications in the examples that show what happens to a bad one (nothing is answered).
+UNANSWERED_BAD = {"nope"}
+
+
+def batch(message):
+    return message if isinstance(message, list) else [message]
+
+
+FIELD_CHANGED = {"jsonrpc": "2.0", "method": "form.fieldChanged", "params": {
+    "form": "f", "field": "username", "state": "ok", "code": "username.available", "params": {},
+    "message": "Username available", "version": 1, "at": 500}}
+
+
+@pytest.mark.parametrize("change", [
+    lambda m: m["params"].update(colour="red"),
+    lambda m: m["params"].pop("version"),
+    lambda m: m["params"].update(state="pending"),
+    lambda m: m["params"].update(at=9007199254740992),
+    lambda m: m.update(id=3),
+    lambda m: m.update(method="form.fieldChange"),
+])
+def test_a_change_to_the_wire_that_the_schemas_do_not_know_fails(change):
+    assert errors(SERVER, FIELD_CHANGED) == []
+    changed = copy.deepcopy(FIELD_CHANGED)
+    change(changed)
+    assert errors(SERVER, changed) != []
+
+
+def test_the_openrpc_document_uses_only_members_openrpc_defines():
+    """pydantic ignores members it does not know; walk the document against the models' own fields."""
+    import typing
+
+    import pydantic
+
+    def models_in(annotation):
+        if isinstance(annotation, type) and issubclass(annotation, pydantic.BaseModel):
+            return [annotation]
+        return [model for argument in typing.get_args(annotation) for model in models_in(argument)]
+
+    def walk(value, model, path):
+        if isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, model, f"{path}[{index}]")
+            return
+        if model.__name__ == "Schema" or not isinstance(value, dict):
+            return  # JSON Schemas are checked against their meta-schema above
+        fields = {(info.alias or name): info for name, info in model.model_fields.items()}
+        for key, member in value.items():
+            assert key in fields or key.startswith("x-"), f"{path}.{key} is not an OpenRPC {model.__name__} member"
+            for nested in models_in(fields[key].annotation) if key in fields else []:
+                walk(member, nested, f"{path}.{key}")
+
+    walk(OPENRPC, openrpc.OpenRPC, "$")
+    misspelt = copy.deepcopy(OPENRPC)
+    misspelt["methods"][0]["sumary"] = "a typo"
+    with pytest.raises(AssertionError):
+        walk(misspelt, openrpc.OpenRPC, "$")
