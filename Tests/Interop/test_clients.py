@@ -147,3 +147,26 @@ def test_neovim_lsp_rpc_and_jobstart():
         ["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-c", f"luafile {script}"],
         env={**os.environ, "SIGNUP_RPC_BINARY": BINARY}, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
+
+
+def test_the_projects_python_client():
+    """clients/python, installed from its folder as a user would (pip install ./clients/python)."""
+    from signup_rpc import Client
+
+    events, results = [], {}
+    with Client.spawn(BINARY, ARGS) as client:
+        client.on_event(lambda event: events.append(event))
+        results["initialize"] = client.initialize().raw
+        form = client.open("signup", form="f")
+        form.edit("username", "root", at=0)
+        client.advance_clock(to=600)
+        form.edit("username", "alice", at=600)
+        form.edit("password", "secret1", at=610)
+        form.edit("repeatedPassword", "secret1", at=620)
+        client.advance_clock(to=1200)
+        submitted = form.submit(at=1200)
+        results["form.submit"] = {"form": form.id, "accepted": submitted.accepted}
+        client.advance_clock(to=2300)
+        results["shutdown"] = client.shutdown()
+    assert client.process.returncode == 0
+    check([(f"form.{type(e).__name__[0].lower()}{type(e).__name__[1:]}", vars(e)) for e in events], results)

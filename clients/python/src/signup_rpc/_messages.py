@@ -1,0 +1,211 @@
+"""What goes over the wire, as Python values: events, results, descriptions and errors.
+
+Shapes follow protocol.md and schemas/messages.schema.json in the signup-rpc repository.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Union
+
+JSONObject = Dict[str, Any]
+
+
+class RPCError(Exception):
+    """The server answered a request with an error (protocol.md §9)."""
+
+    def __init__(self, code: int, message: str, data: Optional[JSONObject] = None) -> None:
+        super().__init__(f"{message} ({code})")
+        self.code = code
+        self.message = message
+        self.data = data
+
+
+class ConnectionClosed(ConnectionError):
+    """The server's output ended (it exited, or the stream was closed)."""
+
+
+@dataclass(frozen=True)
+class FieldChanged:
+    """A field's result changed: what to show under it."""
+
+    form: str
+    field: str
+    state: str  # empty, validating, ok, failed
+    code: str
+    params: Mapping[str, Any]
+    message: str
+    version: int
+    at: int
+
+
+@dataclass(frozen=True)
+class SubmitEnabledChanged:
+    form: str
+    enabled: bool
+    at: int
+
+
+@dataclass(frozen=True)
+class SubmissionChanged:
+    """A submission's state changed. `result` is the success's `account` or `friend`."""
+
+    form: str
+    state: str
+    at: int
+    result: Optional[Mapping[str, Any]] = None
+    code: Optional[str] = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    message: Optional[str] = None
+
+
+Event = Union[FieldChanged, SubmitEnabledChanged, SubmissionChanged]
+
+
+@dataclass(frozen=True)
+class FieldDescription:
+    name: str
+    label: str
+    placeholder: Optional[str]
+    input: str
+    required: bool
+    secret: bool
+    max_length: Optional[int]
+    remote_check: Optional[str]
+
+
+@dataclass(frozen=True)
+class SubmissionStateDescription:
+    state: str
+    meaning: str  # idle, submitting, succeeded or failed
+    message: str
+
+
+@dataclass(frozen=True)
+class FormDescription:
+    """What a frontend draws a form from (protocol.md, "Describing forms")."""
+
+    kind: str
+    title: str
+    fields: List[FieldDescription]
+    submit_label: str
+    result: str
+    states: List[SubmissionStateDescription]
+    failures: Dict[str, str]  # code -> message
+
+    def state(self, name: str) -> SubmissionStateDescription:
+        """The description of a submission state as `SubmissionChanged.state` names it."""
+        return next(state for state in self.states if state.state == name)
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    name: str
+    version: str
+    protocol_version: str
+    locale: str
+    clock: str
+    debounce_ms: int
+    kinds: List[str]
+    descriptions: Dict[str, FormDescription]
+    unsupported_locale: Optional[str] = None
+    raw: JSONObject = field(default_factory=dict, repr=False)
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    accepted: bool
+    reason: Optional[str] = None  # invalid, validating or submitting when not accepted
+
+
+@dataclass(frozen=True)
+class FieldSnapshot:
+    field: str
+    state: str
+    code: str
+    params: Mapping[str, Any]
+    message: str
+    version: int
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    form: str
+    kind: str
+    version: int
+    fields: List[FieldSnapshot]
+    submit_enabled: bool
+    submission: Mapping[str, Any]
+    record_id: Optional[str] = None
+
+
+def encode(message: JSONObject) -> bytes:
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+
+
+def event_from(message: JSONObject) -> Optional[Event]:
+    """The event a notification carries, or None for a method this client does not know."""
+    method, params = message.get("method"), message.get("params") or {}
+    if method == "form.fieldChanged":
+        return FieldChanged(params["form"], params["field"], params["state"], params["code"], params["params"],
+                            params["message"], params["version"], params["at"])
+    if method == "form.submitEnabledChanged":
+        return SubmitEnabledChanged(params["form"], params["enabled"], params["at"])
+    if method == "form.submissionChanged":
+        result = params.get("account", params.get("friend"))
+        return SubmissionChanged(params["form"], params["state"], params["at"], result, params.get("code"),
+                                 params.get("params", {}), params.get("message"))
+    return None
+
+
+def description_from(value: JSONObject) -> FormDescription:
+    submit = value["submit"]
+    return FormDescription(
+        kind=value["kind"], title=value["title"],
+        fields=[FieldDescription(f["name"], f["label"], f["placeholder"], f["input"], f["required"], f["secret"],
+                                 f["maxLength"], f["remoteCheck"]) for f in value["fields"]],
+        submit_label=submit["label"], result=submit["result"],
+        states=[SubmissionStateDescription(s["state"], s["meaning"], s["message"]) for s in submit["states"]],
+        failures={f["code"]: f["message"] for f in submit["failures"]})
+
+
+def server_info_from(result: JSONObject) -> ServerInfo:
+    capabilities = result["capabilities"]
+    forms = capabilities["forms"]
+    return ServerInfo(
+        name=result["serverInfo"]["name"], version=result["serverInfo"]["version"],
+        protocol_version=result["protocolVersion"], locale=result["locale"], clock=capabilities["clock"],
+        debounce_ms=capabilities["debounceMs"], kinds=[form["kind"] for form in forms],
+        descriptions={form["kind"]: description_from(form) for form in forms if "title" in form},
+        unsupported_locale=result.get("unsupportedLocale"), raw=result)
+
+
+def snapshot_from(result: JSONObject) -> Snapshot:
+    return Snapshot(
+        form=result["form"], kind=result["kind"], version=result["version"],
+        fields=[FieldSnapshot(f["field"], f["state"], f["code"], f["params"], f["message"], f["version"])
+                for f in result["fields"]],
+        submit_enabled=result["submitEnabled"], submission=result["submission"], record_id=result.get("recordId"))
+
+
+def open_params(kind: str, form: Optional[str], values: Optional[Mapping[str, str]], record: Optional[Mapping[str, str]],
+                locale: Optional[str], describe: Optional[bool], at: Optional[int]) -> JSONObject:
+    params: JSONObject = {"kind": kind}
+    for name, value in (("form", form), ("values", values), ("record", record), ("locale", locale),
+                        ("describe", describe), ("at", at)):
+        if value is not None:
+            params[name] = dict(value) if isinstance(value, Mapping) else value
+    return params
+
+
+def initialize_params(locale: Optional[str], describe_forms: bool, client_name: str, process_id: Optional[int]) -> JSONObject:
+    params: JSONObject = {"clientInfo": {"name": client_name}, "capabilities": {"formDescriptions": describe_forms}}
+    if locale is not None:
+        params["locale"] = locale
+    if process_id is not None:
+        params["processId"] = process_id
+    return params
+
+
+def error_from(error: JSONObject) -> RPCError:
+    return RPCError(int(error.get("code", 0)), str(error.get("message", "")), error.get("data"))

@@ -1,0 +1,178 @@
+"""The client against the real signup-rpc ($SIGNUP_RPC_BINARY, else `signup-rpc` on the PATH).
+
+Virtual-clock tests assert the exact events in order; the real-clock ones wait on conditions
+with generous bounds.
+"""
+import asyncio
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from signup_rpc import (AsyncClient, Client, ConnectionClosed, FieldChanged, RPCError, SubmissionChanged,
+                        SubmitEnabledChanged, SubmitResult, find_binary)
+
+VIRTUAL = ["--clock", "virtual"]
+
+
+def field(form, name, state, code, message, version, at, params=None):
+    return FieldChanged(form, name, state, code, params or {}, message, version, at)
+
+
+def test_a_signup_in_virtual_time_gives_exactly_the_sessions_events():
+    with Client.spawn(args=VIRTUAL) as client:
+        info = client.initialize()
+        assert (info.name, info.protocol_version, info.clock) == ("signup-rpc", "1.0", "virtual")
+        assert info.kinds == ["signup", "signup-github", "login", "friend"]
+        assert info.descriptions["login"].state("loggingIn").meaning == "submitting"
+        form = client.open("signup", form="f")
+        assert (form.id, form.kind, form.version, form.locale) == ("f", "signup", 0, "en")
+        assert form.description is not None and form.description.submit_label == "Sign up"
+        assert [f.label for f in form.description.fields] == ["Username", "Password", "Repeat password"]
+        assert form.pending_events() == [
+            field("f", "username", "empty", "username.empty", "", 0, 0),
+            field("f", "password", "empty", "password.empty", "", 0, 0),
+            field("f", "repeatedPassword", "empty", "repeatedPassword.empty", "", 0, 0),
+            SubmitEnabledChanged("f", False, 0),
+        ]
+        assert form.type("username", "octocat") == 7
+        assert client.advance_clock(by=500) == 500
+        assert form.pending_events() == [
+            field("f", "username", "validating", "username.checking", "Checking availability...", 1, 0),
+            field("f", "username", "failed", "username.taken", "Username already taken", 7, 500),
+        ]
+        form.edit("username", "octopus")
+        form.edit("password", "hunter2")
+        form.edit("repeatedPassword", "hunter2")
+        assert client.advance_clock(by=500) == 1000
+        assert form.submit() == SubmitResult(True)
+        assert form.submit() == SubmitResult(False, "submitting")
+        client.advance_clock(by=1000)
+        assert form.pending_events() == [
+            field("f", "username", "validating", "username.checking", "Checking availability...", 8, 500),
+            field("f", "password", "ok", "password.acceptable", "Password acceptable", 9, 500),
+            field("f", "repeatedPassword", "ok", "repeatedPassword.matches", "Password repeated", 10, 500),
+            field("f", "username", "ok", "username.available", "Username available", 8, 1000),
+            SubmitEnabledChanged("f", True, 1000),
+            SubmissionChanged("f", "submitting", 1000),
+            SubmitEnabledChanged("f", False, 1000),
+            SubmissionChanged("f", "succeeded", 2000, {"username": "octopus"}),
+            SubmitEnabledChanged("f", True, 2000),
+        ]
+        snapshot = form.snapshot()
+        assert snapshot.submission == {"state": "succeeded", "account": {"username": "octopus"}}
+        client.shutdown()
+    assert client.process is not None and client.process.returncode == 0
+
+
+def test_errors_are_exceptions_with_the_servers_code_and_data():
+    with Client.spawn(args=VIRTUAL) as client:
+        with pytest.raises(RPCError) as unknown:
+            client.open("survey")
+        assert unknown.value.code == -32012
+        assert unknown.value.data == {"kind": "survey", "known": ["signup", "signup-github", "login", "friend"]}
+        form = client.open("login", form="door", locale="zh-Hans")
+        with pytest.raises(RPCError) as field_error:
+            form.edit("email", "a@b.c")
+        assert field_error.value.code == -32013
+        assert form.description is None  # not initialized with describe_forms, and not asked
+        client.shutdown()
+
+
+def test_attaching_to_a_server_someone_else_started():
+    process = subprocess.Popen([find_binary(), *VIRTUAL], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        client = Client.attach(process.stdout, process.stdin)
+        form = client.open("friend", values={"firstName": "Ada", "lastName": "Lovelace", "phone": "+442079460000"})
+        assert form.id == "form-1"
+        assert form.submit() == SubmitResult(True)
+        client.advance_clock(by=1000)
+        event = form.wait_for(lambda e: isinstance(e, SubmissionChanged) and e.state == "succeeded")
+        assert event.result == {"firstName": "Ada", "id": "1", "lastName": "Lovelace", "phone": "+442079460000"}
+        client.shutdown()
+        assert client.close() is None
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def test_a_server_that_ends_fails_what_waits_instead_of_hanging():
+    with Client.spawn(args=VIRTUAL) as client:
+        form = client.open("signup", form="f")
+        form.pending_events()
+        client.exit()
+        with pytest.raises(ConnectionClosed):
+            form.next_event(timeout=30)
+        with pytest.raises(ConnectionClosed):
+            client.request("form.snapshot", {"form": "f"})
+    assert client.process.returncode == 1  # exit without shutdown
+
+
+def test_a_callback_may_call_the_client_from_inside_an_event():
+    with Client.spawn(args=VIRTUAL) as client:
+        seen = []
+
+        def on_event(event):
+            seen.append(event)
+            if isinstance(event, SubmitEnabledChanged) and event.form == "f":
+                client.notify("form.close", {"form": "f"})  # from the reader thread, mid-stream
+
+        client.on_event(on_event)
+        client.open("signup", form="f")
+        with pytest.raises(RPCError) as closed:
+            client.request("form.snapshot", {"form": "f"})
+        assert closed.value.code == -32010
+        assert [type(event).__name__ for event in seen] == ["FieldChanged"] * 3 + ["SubmitEnabledChanged"]
+        client.shutdown()
+
+
+def test_the_asyncio_client_on_the_real_clock():
+    async def session():
+        async with await AsyncClient.spawn(args=["--debounce-ms", "50"]) as client:
+            info = await client.initialize(locale="zh-Hans")
+            assert info.locale == "zh-Hans"
+            form = await client.open("signup", form="w")
+            assert form.description is not None and form.description.title == "注册"
+            await form.type("username", "octocat")
+            taken = await form.wait_for(lambda e: isinstance(e, FieldChanged) and e.state == "failed", timeout=30)
+            assert (taken.code, taken.message, taken.version) == ("username.taken", "用户名已被占用", 7)
+            await form.edit("username", "octopus")
+            await form.edit("password", "hunter2")
+            await form.edit("repeatedPassword", "hunter2")
+            await form.wait_for(lambda e: isinstance(e, SubmitEnabledChanged) and e.enabled, timeout=30)
+            assert await form.submit() == SubmitResult(True)
+            done = await form.wait_for(lambda e: isinstance(e, SubmissionChanged) and e.state != "submitting", timeout=30)
+            assert (done.state, done.result) == ("succeeded", {"username": "octopus"})
+            await client.shutdown()
+        return client.process.returncode
+
+    assert asyncio.run(session()) == 0
+
+
+def test_the_asyncio_client_in_virtual_time_gives_exact_events():
+    async def session():
+        async with await AsyncClient.spawn(args=VIRTUAL) as client:
+            form = await client.open("signup", form="a", values={"username": "root"})
+            assert form.pending_events()[0] == field("a", "username", "validating", "username.checking",
+                                                     "Checking availability...", 0, 0)
+            await client.advance_clock(to=500)
+            assert [event async for event in form.events(quiet=0.2)][-1] == field(
+                "a", "username", "failed", "username.taken", "Username already taken", 0, 500)
+            await client.shutdown()
+
+    asyncio.run(session())
+
+
+def test_the_example_prints_what_a_user_sees():
+    example = pathlib.Path(__file__).resolve().parents[1] / "examples" / "type_a_name.py"
+    output = subprocess.run([sys.executable, str(example), "octocat"], capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "SIGNUP_RPC_BINARY": find_binary()})
+    assert output.returncode == 0, output.stderr
+    lines = output.stdout.splitlines()
+    assert lines[0] == "Sign up"
+    assert lines[5] == "typed 'o'"
+    assert lines[6].split() == ["username", "validating", "Checking", "availability..."]
+    assert lines[-2:] == ["paused", "  username         failed     Username already taken"]
