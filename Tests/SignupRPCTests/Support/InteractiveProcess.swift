@@ -54,6 +54,18 @@ final class InteractiveProcess: @unchecked Sendable {
         }
     }
 
+    /// Everything left on stdout, to its end.
+    func readToEnd() -> String {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(output.fileHandleForReading.fileDescriptor, &chunk, chunk.count)
+            if count <= 0 { break }
+            buffer += chunk[0..<count]
+        }
+        defer { buffer.removeAll() }
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
     /// Reads lines until one satisfies `isWanted`; returns every line read, that one last.
     func readLines(until isWanted: (String) -> Bool) -> [String] {
         var lines: [String] = []
