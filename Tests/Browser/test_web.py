@@ -1,0 +1,291 @@
+"""The web frontend in headless Chromium, through websocketd, against the real signup-rpc.
+
+websocketd serves frontends/web and runs one signup-rpc per connection, all sharing one SQLite
+store, so tabs see each other's registrations. The tests type as a person does, key by key with
+real delays, and read only what the page shows (the DOM), never the wire. They wait on
+conditions with generous bounds; nothing depends on how fast the machine is.
+"""
+import os
+import pathlib
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webdriver import WebDriver
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BINARY = os.environ.get("SIGNUP_RPC_BINARY", str(ROOT / ".build" / "debug" / "signup-rpc"))
+SCREENSHOTS = pathlib.Path(os.environ.get("SIGNUP_SCREENSHOTS", tempfile.mkdtemp(prefix="signup-screens-")))
+KEY_DELAY = 0.08  # seconds between keystrokes: a quick typist
+PATIENCE = 20.0  # seconds any expected state may take to show
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def site():
+    """websocketd on a free loopback port; yields its base URL and process."""
+    folder = tempfile.TemporaryDirectory()
+    port = free_port()
+    process = subprocess.Popen([
+        "websocketd", "--address=127.0.0.1", f"--port={port}", f"--staticdir={ROOT / 'frontends' / 'web'}",
+        "--loglevel=error", BINARY, "--store", os.path.join(folder.name, "users.sqlite"),
+        "--forms", str(ROOT / "Examples" / "forms"), "--debounce-ms", "400",
+    ])
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            assert time.monotonic() < deadline and process.poll() is None, "websocketd did not start"
+            time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}/", process
+    process.terminate()
+    process.wait(timeout=PATIENCE)
+    folder.cleanup()
+
+
+@pytest.fixture
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=900,760"]:
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+    yield driver
+    driver.quit()
+
+
+def wait_until(condition, what):
+    deadline = time.monotonic() + PATIENCE
+    while time.monotonic() < deadline:
+        try:
+            value = condition()
+            if value:
+                return value
+        except Exception:  # the page may be redrawing
+            pass
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def open_page(driver: WebDriver, url, query=""):
+    driver.get(url + query)
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, ".field input"), "the form to be drawn")
+
+
+def field_input(driver, name):
+    return driver.find_element(By.ID, f"field-{name}")
+
+
+def message(driver, name):
+    """(state, text) of a field's message line, as shown."""
+    line = driver.find_element(By.ID, f"message-{name}")
+    return line.get_attribute("data-state"), line.text
+
+
+def spinner_visible(driver, name):
+    return driver.find_element(By.CSS_SELECTOR, f"#message-{name} .spinner").is_displayed()
+
+
+def type_slowly(element, text):
+    for character in text:
+        element.send_keys(character)
+        time.sleep(KEY_DELAY)
+
+
+def wait_for_message(driver, name, state, text):
+    wait_until(lambda: message(driver, name) == (state, text), f"{name} to show {state} '{text}'; shows {message(driver, name)}")
+
+
+def submit_enabled(driver):
+    return driver.find_element(By.ID, "submit").is_enabled()
+
+
+def submission(driver):
+    line = driver.find_element(By.ID, "submission")
+    return line.get_attribute("data-meaning"), line.text
+
+
+def fill_signup(driver, username, password="hunter22", repeated=None):
+    type_slowly(field_input(driver, "username"), username)
+    type_slowly(field_input(driver, "password"), password)
+    type_slowly(field_input(driver, "repeatedPassword"), password if repeated is None else repeated)
+
+
+def test_signing_up_shows_every_message_and_registers(site, browser):
+    url, _ = site
+    open_page(browser, url)
+    assert browser.find_element(By.ID, "title").text == "Sign up"
+    assert browser.find_element(By.ID, "submit").text == "Sign up"
+    assert field_input(browser, "password").get_attribute("type") == "password"
+    assert browser.find_element(By.ID, "message-username").get_attribute("aria-live") == "polite"
+    username = field_input(browser, "username")
+    username.send_keys("a")
+    # The spinner appears at the keystroke, before any check has run.
+    wait_until(lambda: message(browser, "username") == ("validating", "Checking availability...") and spinner_visible(browser, "username"), "the spinner")
+    type_slowly(username, "lice")
+    wait_for_message(browser, "username", "ok", "Username available")
+    assert not spinner_visible(browser, "username")
+    type_slowly(field_input(browser, "password"), "abc")
+    wait_for_message(browser, "password", "failed", "Password must be at least 5 characters")
+    type_slowly(field_input(browser, "password"), "de12")
+    wait_for_message(browser, "password", "ok", "Password acceptable")
+    type_slowly(field_input(browser, "repeatedPassword"), "abcde1")
+    wait_for_message(browser, "repeatedPassword", "failed", "Password different")
+    assert not submit_enabled(browser)
+    type_slowly(field_input(browser, "repeatedPassword"), "2")
+    wait_for_message(browser, "repeatedPassword", "ok", "Password repeated")
+    wait_until(lambda: submit_enabled(browser), "the button to enable")
+    browser.find_element(By.ID, "submit").click()
+    wait_until(lambda: submission(browser) == ("succeeded", "Signed up: alice"), f"success; shows {submission(browser)}")
+
+
+def test_a_taken_name_shows_the_spinner_then_taken(site, browser):
+    url, _ = site
+    open_page(browser, url)
+    type_slowly(field_input(browser, "username"), "alice")
+    wait_until(lambda: spinner_visible(browser, "username"), "the spinner")
+    browser.save_screenshot(str(SCREENSHOTS / "validating.png"))
+    wait_for_message(browser, "username", "failed", "Username already taken")
+    browser.save_screenshot(str(SCREENSHOTS / "taken.png"))
+    assert field_input(browser, "username").get_attribute("aria-invalid") == "true"
+
+
+def test_a_second_registration_of_the_same_name_in_another_tab_is_refused(site, browser):
+    url, _ = site
+    open_page(browser, url)
+    first = browser.current_window_handle
+    fill_signup(browser, "bob")
+    wait_until(lambda: submit_enabled(browser), "the first tab's button")
+    browser.switch_to.new_window("tab")
+    open_page(browser, url)
+    fill_signup(browser, "bob")
+    wait_until(lambda: submit_enabled(browser), "the second tab's button")
+    second = browser.current_window_handle
+    browser.switch_to.window(first)
+    browser.find_element(By.ID, "submit").click()
+    wait_until(lambda: submission(browser) == ("succeeded", "Signed up: bob"), "the first registration")
+    browser.switch_to.window(second)
+    browser.find_element(By.ID, "submit").click()
+    wait_until(lambda: submission(browser) == ("failed", "Username already taken"), f"the refusal; shows {submission(browser)}")
+
+
+def test_the_login_form_logs_in_with_the_registered_account(site, browser):
+    url, _ = site
+    open_page(browser, url, "?kind=login")
+    assert browser.find_element(By.ID, "title").text == "Log in"
+    assert field_input(browser, "password").get_attribute("autocomplete") == "current-password"
+    type_slowly(field_input(browser, "username"), "alice")
+    type_slowly(field_input(browser, "password"), "wrong-password")
+    wait_until(lambda: submit_enabled(browser), "the button")
+    browser.find_element(By.ID, "submit").click()
+    wait_until(lambda: submission(browser) == ("failed", "Wrong username or password"), f"the refusal; shows {submission(browser)}")
+    password = field_input(browser, "password")
+    password.clear()
+    type_slowly(password, "abcde12")
+    wait_until(lambda: submit_enabled(browser), "the button again")
+    browser.find_element(By.ID, "submit").click()
+    wait_until(lambda: submission(browser) == ("succeeded", "Logged in: alice"), f"the login; shows {submission(browser)}")
+
+
+def test_the_friend_form_adds_then_updates(site, browser):
+    url, _ = site
+    open_page(browser, url, "?kind=friend")
+    assert [label.text for label in browser.find_elements(By.CSS_SELECTOR, ".field label")] == ["First name", "Last name", "Phone"]
+    type_slowly(field_input(browser, "firstName"), "Ada")
+    type_slowly(field_input(browser, "lastName"), "Lovelace")
+    type_slowly(field_input(browser, "phone"), "+44 20")
+    wait_for_message(browser, "phone", "failed", "Phone number must be 7 to 15 digits, optionally starting with +")
+    phone = field_input(browser, "phone")
+    phone.clear()
+    type_slowly(phone, "+442079460000")
+    wait_until(lambda: submit_enabled(browser), "the button")
+    browser.find_element(By.ID, "submit").click()
+    wait_until(lambda: submission(browser) == ("succeeded", "Saved: Ada Lovelace"), f"the add; shows {submission(browser)}")
+    last = field_input(browser, "lastName")
+    last.clear()
+    type_slowly(last, "King")
+    wait_until(lambda: submit_enabled(browser), "the button again")
+    browser.find_element(By.ID, "submit").click()
+    wait_until(lambda: submission(browser) == ("succeeded", "Saved: Ada King"), f"the update; shows {submission(browser)}")
+
+
+def test_chinese_shows_chinese_messages_and_keeps_what_was_typed(site, browser):
+    url, _ = site
+    open_page(browser, url)
+    type_slowly(field_input(browser, "username"), "alice")
+    wait_for_message(browser, "username", "failed", "Username already taken")
+    browser.find_element(By.CSS_SELECTOR, "#locale option[value='zh-Hans']").click()
+    wait_until(lambda: browser.find_element(By.ID, "title").text == "注册", "the Chinese form")
+    assert field_input(browser, "username").get_attribute("value") == "alice"
+    wait_for_message(browser, "username", "failed", "用户名已被占用")
+    assert browser.find_element(By.ID, "submit").text == "注册"
+    type_slowly(field_input(browser, "password"), "abc")
+    wait_for_message(browser, "password", "failed", "密码至少需要 5 个字符")
+
+
+def test_a_kind_loaded_with_forms_works_without_page_changes(site, browser):
+    url, _ = site
+    open_page(browser, url, "?kind=phone-signup")
+    assert browser.find_element(By.ID, "title").text == "Sign up with your phone"
+    assert browser.find_element(By.ID, "submit").text == "Create account"
+    assert field_input(browser, "phone").get_attribute("type") == "tel"
+    assert field_input(browser, "phone").get_attribute("placeholder") == "+44 20 7946 0000"
+    type_slowly(field_input(browser, "phone"), "12ab")
+    wait_for_message(browser, "phone", "failed", "A phone number has only digits and an optional leading +")
+
+
+def test_keyboard_only_tab_typing_and_enter_complete_a_sign_up(site, browser):
+    url, _ = site
+    open_page(browser, url)
+    field_input(browser, "username").click()
+    active = lambda: browser.switch_to.active_element
+    type_slowly(active(), "carol")
+    active().send_keys(Keys.TAB)
+    assert active().get_attribute("id") == "field-password"
+    type_slowly(active(), "secret1")
+    active().send_keys(Keys.TAB)
+    assert active().get_attribute("id") == "field-repeatedPassword"
+    type_slowly(active(), "secret1")
+    wait_until(lambda: submit_enabled(browser), "the button")
+    active().send_keys(Keys.ENTER)
+    wait_until(lambda: submission(browser) == ("succeeded", "Signed up: carol"), f"success by Enter; shows {submission(browser)}")
+
+
+def children_of(pid):
+    found = []
+    for task in pathlib.Path(f"/proc/{pid}/task").iterdir():
+        found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def test_killing_the_tabs_server_shows_the_banner_and_the_page_recovers(site, browser):
+    url, websocketd = site
+    open_page(browser, url)
+    type_slowly(field_input(browser, "username"), "dave")
+    wait_for_message(browser, "username", "ok", "Username available")
+    banner = browser.find_element(By.ID, "banner")
+    assert not banner.is_displayed()
+    servers = wait_until(lambda: children_of(websocketd.pid), "the tab's signup-rpc")
+    assert len(servers) == 1, "only this test's tab is connected"
+    os.kill(servers[0], signal.SIGKILL)  # a crash: no goodbye
+    wait_until(lambda: banner.is_displayed() and banner.text == "Connection lost. Reconnecting…", "the banner")
+    wait_until(lambda: not banner.is_displayed(), "the reconnection")
+    assert children_of(websocketd.pid) != servers
+    assert field_input(browser, "username").get_attribute("value") == "dave"
+    wait_for_message(browser, "username", "ok", "Username available")
+    type_slowly(field_input(browser, "password"), "abc")
+    wait_for_message(browser, "password", "failed", "Password must be at least 5 characters")

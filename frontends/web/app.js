@@ -1,0 +1,249 @@
+// The page: draws whatever form the server describes, shows what the server says, and validates
+// nothing itself. One signup-rpc per connection (websocketd); reconnects with the values typed.
+import { SignupClient } from "./signup-client.js";
+
+/** @typedef {import('./signup-client.js').SignupForm} SignupForm */
+/** @typedef {import('./signup-client.js').FormEvent} FormEvent */
+/** @typedef {import('./protocol-types.js').FormDescription} FormDescription */
+/** @typedef {import('./protocol-types.js').DescribedField} DescribedField */
+
+/** The page's own words (everything about the form itself comes from the server). */
+const CHROME = {
+  en: { lost: "Connection lost. Reconnecting…", failedToOpen: "Could not open the form: " },
+  "zh-Hans": { lost: "连接已断开，正在重新连接…", failedToOpen: "无法打开表单：" },
+};
+
+/** What each input kind becomes in HTML, so keyboards and password managers do the right thing. */
+const INPUTS = {
+  text: { type: "text", autocomplete: "off" },
+  name: { type: "text", autocomplete: "name" },
+  username: { type: "text", autocomplete: "username" },
+  password: { type: "password", autocomplete: "current-password" },
+  newPassword: { type: "password", autocomplete: "new-password" },
+  email: { type: "email", autocomplete: "email" },
+  phone: { type: "tel", autocomplete: "tel" },
+  number: { type: "text", autocomplete: "off", inputmode: "numeric" },
+};
+
+/** @param {string} id @returns {HTMLElement} */
+const element = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const kindSelect = /** @type {HTMLSelectElement} */ (element("kind"));
+const localeSelect = /** @type {HTMLSelectElement} */ (element("locale"));
+const banner = element("banner");
+const formElement = /** @type {HTMLFormElement} */ (element("form"));
+const submitButton = /** @type {HTMLButtonElement} */ (element("submit"));
+const submission = element("submission");
+
+const query = new URLSearchParams(location.search);
+const state = {
+  kind: query.get("kind") ?? "signup",
+  locale: query.get("locale") ?? "en",
+  /** @type {SignupClient | null} */ client: null,
+  /** @type {SignupForm | null} */ form: null,
+  /** @type {FormDescription | null} */ description: null,
+  retryDelay: 250,
+};
+localeSelect.value = state.locale;
+
+/** @returns {string} */
+function serverURL() {
+  return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/";
+}
+
+/** Connects, says hello, and opens the form with whatever has been typed so far. */
+async function connect() {
+  /** @type {SignupClient} */
+  let client;
+  try {
+    client = await SignupClient.connect(serverURL());
+  } catch {
+    return scheduleReconnect();
+  }
+  state.client = client;
+  client.onClose(() => connectionLost(client));
+  try {
+    const info = await client.initialize({ locale: state.locale, clientName: "signup-rpc web page" });
+    listKinds(info.capabilities.forms.map((form) => form.kind));
+    await openForm(typedValues());
+    banner.hidden = true;
+    state.retryDelay = 250;
+  } catch (error) {
+    if (client.closedReason === null) showProblem(String(error));
+  }
+}
+
+/** @param {SignupClient} client */
+function connectionLost(client) {
+  if (state.client !== client) return;
+  state.client = null;
+  state.form = null;
+  banner.textContent = chrome().lost;
+  banner.hidden = false;
+  submitButton.disabled = true;
+  scheduleReconnect();
+}
+
+function scheduleReconnect() {
+  setTimeout(connect, state.retryDelay);
+  state.retryDelay = Math.min(state.retryDelay * 2, 4000);
+}
+
+/** @param {string[]} kinds */
+function listKinds(kinds) {
+  kindSelect.replaceChildren(...kinds.map((kind) => new Option(kind, kind, false, kind === state.kind)));
+}
+
+/** The values in the inputs now, left out when empty. */
+function typedValues() {
+  /** @type {Object<string, string>} */
+  const values = {};
+  for (const input of Array.from(formElement.querySelectorAll("input"))) {
+    if (input.value !== "" && input.name) values[input.name] = input.value;
+  }
+  return values;
+}
+
+/** Opens `state.kind` in `state.locale` with `values`, closing the form shown before. */
+async function openForm(/** @type {Object<string, string>} */ values) {
+  const client = state.client;
+  if (!client) return;
+  const previous = state.form;
+  state.form = null;
+  if (previous) await previous.close().catch(() => {});
+  const description = state.description?.kind === state.kind ? state.description : null;
+  const known = description ? Object.fromEntries(Object.entries(values).filter(([name]) => description.fields.some((f) => f.name === name))) : values;
+  const form = await client.open(state.kind, { values: known, locale: state.locale, describe: true });
+  if (!form.description) throw new Error("the server sent no description");
+  state.form = form;
+  state.description = form.description;
+  draw(form.description, known);
+  form.on(show);
+}
+
+/**
+ * Builds the form from its description: a labelled input and a live message per field.
+ * @param {FormDescription} description
+ * @param {Object<string, string>} values
+ */
+function draw(description, values) {
+  document.documentElement.lang = state.locale;
+  element("title").textContent = description.title;
+  document.title = description.title;
+  submitButton.textContent = description.submit.label;
+  submitButton.disabled = true;
+  submission.textContent = "";
+  delete submission.dataset.meaning;
+  element("fields").replaceChildren(...description.fields.map((field) => fieldElement(field, values[field.name] ?? "")));
+}
+
+/**
+ * @param {DescribedField} field
+ * @param {string} value
+ */
+function fieldElement(field, value) {
+  const wrapper = document.createElement("div");
+  wrapper.className = "field";
+  wrapper.dataset.field = field.name;
+  const label = document.createElement("label");
+  label.htmlFor = `field-${field.name}`;
+  label.textContent = field.label;
+  const input = document.createElement("input");
+  const kind = INPUTS[/** @type {keyof INPUTS} */ (field.input)] ?? (field.secret ? INPUTS.password : INPUTS.text);
+  input.id = `field-${field.name}`;
+  input.name = field.name;
+  input.type = kind.type;
+  input.setAttribute("autocomplete", kind.autocomplete);
+  if ("inputmode" in kind) input.inputMode = kind.inputmode;
+  if (field.placeholder !== null) input.placeholder = field.placeholder;
+  input.required = field.required;
+  input.value = value;
+  input.setAttribute("aria-describedby", `message-${field.name}`);
+  input.addEventListener("input", () => {
+    state.form?.edit(field.name, input.value).catch(() => {});
+  });
+  const message = document.createElement("p");
+  message.className = "message";
+  message.id = `message-${field.name}`;
+  message.setAttribute("aria-live", "polite");
+  const spinner = document.createElement("span");
+  spinner.className = "spinner";
+  spinner.setAttribute("aria-hidden", "true");
+  const text = document.createElement("span");
+  text.className = "text";
+  message.append(spinner, text);
+  wrapper.append(label, input, message);
+  return wrapper;
+}
+
+/**
+ * Shows one event exactly as the server says it.
+ * @param {FormEvent} event
+ */
+function show(event) {
+  if (event.type === "fieldChanged") {
+    const { field, state: fieldState, message } = event.params;
+    const wrapper = formElement.querySelector(`.field[data-field="${CSS.escape(field)}"]`);
+    if (!(wrapper instanceof HTMLElement)) return;
+    wrapper.dataset.state = fieldState;
+    const line = /** @type {HTMLElement} */ (wrapper.querySelector(".message"));
+    line.dataset.state = fieldState;
+    /** @type {HTMLElement} */ (line.querySelector(".text")).textContent = message;
+    wrapper.querySelector("input")?.setAttribute("aria-invalid", String(fieldState === "failed"));
+  } else if (event.type === "submitEnabledChanged") {
+    submitButton.disabled = !event.params.enabled;
+  } else {
+    showSubmission(event.params);
+  }
+}
+
+/** @param {import('./protocol-types.js').SubmissionChangedParams} params */
+function showSubmission(params) {
+  const description = state.description;
+  const known = description?.submit.states.find((candidate) => candidate.state === params.state);
+  const meaning = known?.meaning ?? params.state;
+  submission.dataset.meaning = meaning;
+  if (meaning === "failed") {
+    submission.textContent = params.message ?? known?.message ?? params.state;
+  } else if (meaning === "succeeded") {
+    submission.textContent = [known?.message ?? params.state, successDetail(params)].filter(Boolean).join(": ");
+  } else {
+    submission.textContent = known?.message ?? "";
+  }
+}
+
+/**
+ * Who was registered, logged in or saved; never a token.
+ * @param {import('./protocol-types.js').SubmissionChangedParams} params
+ */
+function successDetail(params) {
+  if (params.friend) return [params.friend.firstName, params.friend.lastName].filter(Boolean).join(" ");
+  return params.account?.username ? String(params.account.username) : "";
+}
+
+/** @param {string} text */
+function showProblem(text) {
+  submission.dataset.meaning = "failed";
+  submission.textContent = chrome().failedToOpen + text;
+}
+
+function chrome() {
+  return CHROME[/** @type {keyof CHROME} */ (state.locale)] ?? CHROME.en;
+}
+
+formElement.addEventListener("submit", (event) => {
+  event.preventDefault();
+  if (submitButton.disabled || !state.form) return;
+  state.form.submit().catch(() => {});
+});
+
+kindSelect.addEventListener("change", () => {
+  state.kind = kindSelect.value;
+  openForm({}).catch((error) => showProblem(String(error)));
+});
+
+localeSelect.addEventListener("change", () => {
+  state.locale = localeSelect.value;
+  openForm(typedValues()).catch((error) => showProblem(String(error)));
+});
+
+connect();
