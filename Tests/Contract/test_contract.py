@@ -229,3 +229,14 @@ def test_the_openrpc_document_uses_only_members_openrpc_defines():
     misspelt["methods"][0]["sumary"] = "a typo"
     with pytest.raises(AssertionError):
         walk(misspelt, openrpc.OpenRPC, "$")
+
+
+def test_the_javascript_clients_types_are_generated_from_these_schemas():
+    """frontends/web/protocol-types.js is what Scripts/generate-js-types.py makes of the schemas."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("generate_js_types", ROOT / "Scripts" / "generate-js-types.py")
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    assert (ROOT / "frontends" / "web" / "protocol-types.js").read_text() == generator.generate(), \
+        "run Scripts/generate-js-types.py after changing the schemas"
