@@ -1,0 +1,67 @@
+import SignupCore
+
+/// The clock policy: virtual time moves only when a message says so (`at`, `clock.advance`) or
+/// input ends; real time moves by itself, and waits are the caller's.
+extension Server {
+    func advanceClock(_ params: Params) throws(RPCError) -> ResultWriter {
+        guard case .virtual(let scheduler) = clock else { throw .clockNotVirtual(method: "clock.advance") }
+        let by = try params.count("by")
+        let to = try params.count("to")
+        switch (by, to) {
+        case (let by?, nil):
+            let now = scheduler.now.milliseconds
+            let (target, overflow) = now.addingReportingOverflow(by)
+            guard !overflow, target <= TimePoint.horizon.milliseconds else {
+                throw .invalidParams(
+                    member: "params.by",
+                    problem: "would move the clock past \(TimePoint.horizon.milliseconds) ms, the latest time (it is \(now) ms)")
+            }
+            try advanceVirtualTime(to: target, member: "params.by", for: "clock.advance")
+        case (nil, let to?): try advanceVirtualTime(to: to, member: "params.to", for: "clock.advance")
+        case (nil, nil): throw .invalidParams(member: "params", problem: "needs either by or to")
+        case (_?, _?): throw .invalidParams(member: "params", problem: "takes by or to, not both")
+        }
+        let now = scheduler.now.milliseconds
+        return { result in result.object { $0.key("now"); $0.int(now) } }
+    }
+
+    /// Moves virtual time to the message's `at`, running everything due first.
+    func advanceToMessageTime(_ params: Params) throws(RPCError) {
+        guard let at = try params.count("at") else { return }
+        try advanceToMessageTime(at)
+    }
+
+    func advanceToMessageTime(_ at: Int64) throws(RPCError) {
+        try advanceVirtualTime(to: at, member: "params.at", for: "at")
+    }
+
+    /// Moves virtual time forward to `time`, running everything due first. `member` names the
+    /// param that asked, for the error past the horizon; `method`, for the error when the clock is real.
+    func advanceVirtualTime(to time: Int64, member: String, for method: String) throws(RPCError) {
+        guard let virtualScheduler else { throw .clockNotVirtual(method: method) }
+        let now = virtualScheduler._withUnsafeGuaranteedRef { $0.now.milliseconds }
+        guard time >= now else { throw .timeWentBackwards(now: now, requested: time) }
+        guard time <= TimePoint.horizon.milliseconds else {
+            throw .invalidParams(
+                member: member, problem: "must be at most \(TimePoint.horizon.milliseconds) ms, the latest time, not \(time)")
+        }
+        virtualScheduler._withUnsafeGuaranteedRef { $0.advance(to: TimePoint(milliseconds: time)) }
+    }
+
+    /// Lets every submission in flight finish: in virtual time by running the clock until they
+    /// have; in real time the caller waits (see `finishDraining`). Returns whether any remain
+    /// that the caller should wait for: in virtual time none, as what is left is due past the
+    /// horizon and never finishes.
+    func settleSubmissions() -> Bool {
+        guard case .virtual(let scheduler) = clock else { return hasSubmissionsInFlight }
+        while hasSubmissionsInFlight, let next = scheduler.nextDueTime {
+            scheduler.advance(to: next)
+        }
+        return false
+    }
+
+    /// At the end of input in virtual time, runs the clock until nothing is pending.
+    func runToIdle() {
+        if case .virtual(let scheduler) = clock { scheduler.run() }
+    }
+}
