@@ -1,6 +1,8 @@
-/// A form's whole visible state, changed in place by edits, remote answers and submissions.
-/// Each change is applied whole before any event about it is sent, so views never see a mix of old
-/// and new results (no glitch in `submitEnabled`).
+/// A form's whole state as a value, changed in place by `FormReducer`: what it shows (each
+/// field's value and result, the submission, whether submit is enabled) and what its policies
+/// remember (each checked field's last answer, whether a submission runs). Each change is applied
+/// whole before any event about it is sent, so views never see a mix of old and new results (no
+/// glitch in `submitEnabled`).
 struct FormState {
     // In this order the members pack into 32 bytes (the stride of 40 in declaration order):
     // a form's fields fill fewer cache lines.
@@ -28,6 +30,12 @@ struct FormState {
     /// enabled, and the submission (41 bytes) comes last, away from what a keystroke reads.
     private var isSubmitting = false
     private(set) var submission: SubmissionState = .idle
+    /// Whether a submission runs, from the tap until it ends: a tap meanwhile starts nothing
+    /// (`flatMapFirst`). It outlasts `submitting` by the moment between the last state and the end.
+    var isSubmissionRunning = false
+    /// Each checked field's last answer, by position (empty for a form without remote checks):
+    /// settling on the same value again reuses it instead of asking again.
+    private var remembered: [(value: String, result: ResultID)?] = []
 
     /// The opening state: `values` at version 0, with their verdicts by position.
     init(values: [String], verdicts: [LocalVerdict]) {
@@ -36,6 +44,22 @@ struct FormState {
         }
         notOK = fields.count { $0.result.state != .ok }
         validating = fields.count { $0.result.state == .validating }
+    }
+
+    /// The answer remembered for `value` of the field at `index`, if that is the value last answered.
+    func rememberedAnswer(forField index: Int, value: String) -> ResultID? {
+        guard index < remembered.count, let answer = remembered[index], answer.value == value else { return nil }
+        return answer.result
+    }
+
+    mutating func remember(_ result: ResultID, for value: String, ofField index: Int) {
+        if remembered.isEmpty { remembered = Array(repeating: nil, count: fields.count) }
+        remembered[index] = (value, result)
+    }
+
+    /// Forgets every remembered answer: a registration can change what the backend says.
+    mutating func forgetAnswers() {
+        remembered = []
     }
 
     /// Every field's value as it is now, by position, for a submission.

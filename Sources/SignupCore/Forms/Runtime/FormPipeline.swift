@@ -1,9 +1,10 @@
-/// A running form: a `FormDefinition` brought to life over a scheduler and services.
+/// A running form: the runtime of a `FormDefinition` over a scheduler and services.
 ///
-/// Edits run the local rules at once; a field with a remote check shows `validating` at the
-/// keystroke and is checked once its value has been quiet for the debounce interval, for the latest
-/// value only. A tap is accepted only while submit is enabled, snapshots the values, and runs one
-/// submission at a time. Use it from the scheduler's executor only.
+/// Every edit, tap and effect outcome is a `FormAction`; `FormReducer` decides what it does to
+/// the `FormState`, which events go out and which `FormEffect`s run. This class only keeps the
+/// state, sends the events to the receivers, and runs the effects under their policies (each
+/// field's checks latest-only and debounced in `FieldCheck`, one submission at a time). Use it
+/// from the scheduler's executor only.
 ///
 /// The state is changed in place and each change sends only what it changed, so an edit costs the
 /// same however many forms are open and however many fields the form has that the edit leaves alone.
@@ -15,16 +16,16 @@ public final class FormPipeline {
     public let localized: LocalizedForm
     public let debounce: TimeSpan
     private var receivers = FormReceivers()
-    /// One runner per field with a remote check; nil for the others.
-    private var remoteChecks: [RemoteCheckRunner?] = []
+    /// The check effects of each field with a remote check; nil for the others.
+    private var checks: [FieldCheck?] = []
     private var isClosed = false
     private var state: FormState
 
     let scheduler: any Scheduler
     let services: FormServices
     private let record: RecordIdentity
+    /// The running submission (`FormEffect.submit`), until it ends.
     private var submission: (any Disposable)?
-    private var isSubmissionRunning = false
     let link = FormLink()
 
     public var definition: FormDefinition { localized.definition }
@@ -62,16 +63,15 @@ public final class FormPipeline {
         self.services = services
         record = RecordIdentity(recordID)
         let fields = form.definition.fields
-        let values = fields.map { initialValues[$0.name] ?? "" }
-        let verdicts = values.indices.map { form.validator.verdict(forField: $0, version: 0, valueAt: { values[$0] }) }
-        state = FormState(values: values, verdicts: verdicts)
+        var effects = FormEffects()
+        state = FormReducer.opening(fields.map { initialValues[$0.name] ?? "" }, in: form, effects: &effects)
         link.form = self
         if fields.contains(where: { $0.remoteCheck != nil }) {
-            remoteChecks = fields.indices.map { index in
-                fields[index].remoteCheck.map { RemoteCheckRunner(field: index, kind: $0.kind, form: self) }
+            checks = fields.indices.map { index in
+                fields[index].remoteCheck.map { FieldCheck(field: index, kind: $0.kind, form: self) }
             }
-            for case let runner? in remoteChecks { runner.restart(with: verdicts[runner.field], in: self) }
         }
+        perform(&effects)
     }
 
     /// A form dropped without `close()` is closed here, cancelling its timers and requests.
@@ -127,47 +127,17 @@ public final class FormPipeline {
     @discardableResult
     public func edit(fieldAt index: Int, to value: String) throws(FormError) -> Int {
         guard !isClosed else { throw .closed }
-        var change = ChangeEvents()
-        // One access to the state for the whole local judgement; the runners only keep verdicts.
-        guard let version = state.edit(index, to: value, in: localized, into: &change, judged: { field, verdict in
-            if localized.remoteResults[field] != nil { remoteChecks[field]?.hold(verdict) }
-        }) else { return state.version }
-        send(&change)
-        // After the local results are out, as a remote answer (even a remembered one) is news
-        // about them; unless a receiver closed the form meanwhile, which cancelled every check.
-        guard !isClosed else { return version }
-        for position in 0..<localized.validator.dependents[index].count {
-            let field = localized.validator.dependents[index][position]
-            if localized.remoteResults[field] != nil { remoteChecks[field]?.restartWithHeldVerdict(in: self) }
-        }
-        return version
+        let version = state.version
+        dispatch(.edit(field: index, value: value))
+        // The edit's own version, whatever a receiver did from inside its events.
+        return state.version == version ? version : version + 1
     }
 
     /// Submits the values as they are now, if submit is enabled; otherwise says why not.
     public func submit() throws(SubmitRejection) {
         if let rejection = state.submitRejection { throw rejection }
-        guard !isClosed, !isSubmissionRunning else { return }
-        let runners = remoteChecks
-        let submitter = Submitter(
-            definition: definition, services: services, localizer: localized.localizer, record: record,
-            onSuccess: { runners.forEach { $0?.forget() } })
-        let outcome = submitter.run(with: state.values)
-        isSubmissionRunning = true
-        apply(.submitting)
-        // A receiver may have closed the form on `submitting`: then nothing is sent.
         guard !isClosed else { return }
-        // Through the link: the form may be dropped while the submission runs; `deinit` closes
-        // it, which disposes the subscription.
-        let subscription = outcome.subscribe(Observer { [link] event in
-            guard let form = link.form else { return }
-            switch event {
-            case .next(let submission): form.apply(submission)
-            case .error, .completed:
-                form.isSubmissionRunning = false
-                form.submission = nil
-            }
-        })
-        if isSubmissionRunning && !isClosed { submission = subscription } else { subscription.dispose() }
+        dispatch(.tap)
     }
 
     /// The current result of every field, whether submit is enabled, and the submission state.
@@ -185,40 +155,76 @@ public final class FormPipeline {
     public var recordID: String? { record.id }
 
     /// Remote checks sent to a backend and not yet answered or cancelled.
-    public var checksInFlight: Int { remoteChecks.count { $0?.isAsking == true } }
+    public var checksInFlight: Int { checks.count { $0?.isAsking == true } }
 
     /// Whether a field is waiting for a remote check (debouncing or asking).
     public var isValidating: Bool { state.isValidating }
 
     /// Whether a submission is running.
-    public var isSubmitting: Bool { isSubmissionRunning }
+    public var isSubmitting: Bool { state.isSubmissionRunning }
 
     /// Stops the form: pending checks and any running submission are cancelled, and every
     /// subscriber's events complete.
     public func close() {
         guard !isClosed else { return }
         isClosed = true
-        remoteChecks.forEach { $0?.cancel() }
+        checks.forEach { $0?.cancel() }
         let running = submission
         submission = nil
-        isSubmissionRunning = false
+        state.isSubmissionRunning = false
         running?.dispose()
         for entry in receivers.removeAll() { entry.receiver.formDidClose() }
     }
 
-    /// A remote check's answer for the version it checked.
-    func receive(_ result: ResultID, forField index: Int, version: Int) {
+    /// Runs one action through the reducer, sends its events, then runs its effects; unless a
+    /// receiver closed the form meanwhile, which cancelled them all.
+    func dispatch(_ action: consuming FormAction) {
         guard !isClosed else { return }
-        var change = ChangeEvents()
-        state.applyRemote(result, toField: index, version: version, in: localized, into: &change)
-        send(&change)
+        var events = ChangeEvents()
+        var effects = FormEffects()
+        FormReducer.reduce(&state, action, in: localized, events: &events, effects: &effects)
+        send(&events)
+        guard !isClosed else { return }
+        perform(&effects)
     }
 
-    private func apply(_ submission: SubmissionState) {
-        guard !isClosed else { return }
-        var change = ChangeEvents()
-        state.apply(submission, into: &change)
-        send(&change)
+    /// Runs effects in order. A field's `check` or `cancelCheck` made stale by a newer verdict of
+    /// that field (a receiver edited it from inside this action's events) is skipped: the newer
+    /// one has run already.
+    private func perform(_ effects: inout FormEffects) {
+        for index in 0..<effects.count {
+            guard !isClosed else { return }
+            switch effects.take(index) {
+            case .check(let field, let value, let version):
+                guard state.fields[field].version == version else { continue }
+                checks[field]?.check(value, version: version, in: self)
+            case .cancelCheck(let field, let version):
+                guard state.fields[field].version == version else { continue }
+                checks[field]?.cancel()
+            case .ask(let field, let value, let version):
+                checks[field]?.ask(value, version: version, in: self)
+            case .submit(let values):
+                run(Submitter(
+                    definition: definition, services: services, localizer: localized.localizer, record: record
+                ).run(with: values))
+            }
+        }
+    }
+
+    /// Subscribes to a submission and feeds its states back as actions.
+    private func run(_ outcome: EventStream<SubmissionState>) {
+        // Through the link: the form may be dropped while the submission runs; `deinit` closes
+        // it, which disposes the subscription.
+        let subscription = outcome.subscribe(Observer { [link] event in
+            guard let form = link.form else { return }
+            switch event {
+            case .next(let submission): form.dispatch(.submissionChanged(submission))
+            case .error, .completed:
+                form.submission = nil
+                form.dispatch(.submissionEnded)
+            }
+        })
+        if state.isSubmissionRunning && !isClosed { submission = subscription } else { subscription.dispose() }
     }
 
     /// Sends one change's events to every receiver, each receiver getting them all in order, to

@@ -1,4 +1,4 @@
-/// Runs a form's submit action on the values snapshotted at the tap.
+/// Runs a form's submit action (`FormEffect.submit`) on the values snapshotted at the tap.
 struct Submitter {
     let definition: FormDefinition
     let services: FormServices
@@ -6,8 +6,6 @@ struct Submitter {
     /// The record a saving form updates; nil while it adds. A successful add sets it, so saving
     /// again updates the friend just added instead of adding a twin.
     let record: RecordIdentity
-    /// Called when the action succeeds, before its state is emitted.
-    let onSuccess: () -> Void
 
     /// The outcome of one submission of `values` (every field's, by position, as at the tap); a
     /// backend error ends it as `unavailable`.
@@ -32,11 +30,9 @@ struct Submitter {
     }
 
     private func register(username: String, password: String) -> EventStream<SubmissionState> {
-        let onSuccess = self.onSuccess
         return services.registration.register(username: username, password: password).map { outcome in
             switch outcome {
             case .registered(let account):
-                onSuccess()
                 return .succeeded(account: account)
             case .usernameTaken:
                 return self.failed(.taken)

@@ -1,0 +1,18 @@
+/// Everything that can happen to a form, as data: what the person does (edit, tap) and what the
+/// form's effects report back (a check came due or answered, the submission moved on).
+/// `FormReducer` turns each into the form's next state, the events to send and the effects to run.
+enum FormAction {
+    /// The field at this position now holds `value`.
+    case edit(field: Int, value: String)
+    /// A field's value has been quiet for the debounce interval: check it, or reuse the answer
+    /// remembered for the same value.
+    case checkDue(field: Int, value: String, version: Int)
+    /// The backend answered the check of `value` at `version` (a failure is `unavailable`).
+    case checkAnswered(field: Int, value: String, version: Int, answer: Result<Availability, any Error>)
+    /// Submit was tapped.
+    case tap
+    /// The running submission reached a new state.
+    case submissionChanged(SubmissionState)
+    /// The running submission ended (after its last state, or cancelled).
+    case submissionEnded
+}

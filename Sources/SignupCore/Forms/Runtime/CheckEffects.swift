@@ -1,0 +1,91 @@
+/// Runs one field's check effects under their policies: latest only (each new effect cancels the
+/// pending or running one, as `flatMapLatest` does) and debounced (a `check` comes due once the
+/// value has been quiet for the interval). It decides nothing: what is due or answered goes back
+/// to the form as an action.
+final class FieldCheck {
+    let field: Int
+    private let kind: RemoteCheck.Kind
+    /// Whether a question is with the backend and not yet answered or cancelled.
+    private(set) var isAsking = false
+    /// The form, which owns this and cancels it when it closes (also on deinit). Through its
+    /// link, so that a timer or answer that finds the form gone does nothing.
+    private let formLink: FormLink
+    /// How timers and requests reach this: cleared as it goes, so one that outlives it calls nothing.
+    private let link = FieldCheckLink()
+    /// The debounce timer, or the request once `isAsking`: never both, so one slot.
+    private var inFlight: (any Disposable)?
+    /// The value (and its version) the timer or the request is about.
+    private var pending: (value: String, version: Int)?
+
+    // Made once and handed to every timer and request, rather than a closure per keystroke.
+    private lazy var quietPeriodElapsed: () -> Void = { [link] in link.check?.comeDue() }
+    private lazy var answerArrived: (Result<Availability, any Error>) -> Void = { [link] in link.check?.receive($0) }
+
+    init(field: Int, kind: RemoteCheck.Kind, form: FormPipeline) {
+        self.field = field
+        self.kind = kind
+        formLink = form.link
+        link.check = self
+    }
+
+    deinit {
+        link.check = nil
+        cancel()
+    }
+
+    /// `FormEffect.check`: replaces whatever was pending; due after the quiet period (at once
+    /// without one).
+    func check(_ value: String, version: Int, in form: FormPipeline) {
+        cancel()
+        if form.debounce > .zero {
+            pending = (value, version)
+            inFlight = form.scheduler.schedule(after: form.debounce, quietPeriodElapsed)
+        } else {
+            form.dispatch(.checkDue(field: field, value: value, version: version))
+        }
+    }
+
+    /// `FormEffect.ask`: asks the backend about `value`, replacing whatever was pending.
+    func ask(_ value: String, version: Int, in form: FormPipeline) {
+        cancel()
+        pending = (value, version)
+        isAsking = true
+        let request: any Disposable
+        switch kind {
+        case .usernameAvailability:
+            request = form.services.availability.checkAvailability(of: value, answer: answerArrived)
+        }
+        // An answer given synchronously has already cleared `isAsking`.
+        if isAsking { inFlight = request }
+    }
+
+    /// `FormEffect.cancelCheck`, and closing: drops the pending or running check.
+    func cancel() {
+        pending = nil
+        isAsking = false
+        if let inFlight {
+            self.inFlight = nil
+            inFlight.dispose()
+        }
+    }
+
+    private func comeDue() {
+        inFlight = nil
+        guard let pending, let form = formLink.form else { return }
+        self.pending = nil
+        form.dispatch(.checkDue(field: field, value: pending.value, version: pending.version))
+    }
+
+    private func receive(_ answer: Result<Availability, any Error>) {
+        guard let pending, let form = formLink.form else { return }
+        self.pending = nil
+        isAsking = false
+        inFlight = nil
+        form.dispatch(.checkAnswered(field: field, value: pending.value, version: pending.version, answer: answer))
+    }
+}
+
+/// How a field check's timers and requests reach it without holding it; see `FormLink`.
+private final class FieldCheckLink {
+    unowned var check: FieldCheck?
+}
