@@ -6,7 +6,7 @@
 ///   debounce interval (`debounce`) before it comes due.
 /// - `submit` runs **one at a time** (`flatMapFirst`): the reducer asks for it only when none is
 ///   running, on the values as they were at the tap.
-enum FormEffect {
+enum FormEffect: Equatable {
     /// After the quiet period, `FormAction.checkDue` for this value.
     case check(field: Int, value: String, version: Int)
     /// Drop the field's pending or running check: its value needs none now.
