@@ -17,6 +17,24 @@ import Testing
         }
     }
 
+    /// Streams of the shapes a backend may give, built by hand.
+    private static func elements(_ answers: [Availability]) -> EventStream<Availability> {
+        EventStream { observer in
+            answers.forEach(observer.onNext)
+            observer.onCompleted()
+            return Disposables.empty
+        }
+    }
+
+    private static func taken(after delay: TimeSpan, on scheduler: VirtualTimeScheduler) -> EventStream<Availability> {
+        EventStream { observer in
+            scheduler.schedule(after: delay) {
+                observer.onNext(.taken)
+                observer.onCompleted()
+            }
+        }
+    }
+
     private static func describe(_ answer: Result<Availability, any Error>) -> String {
         switch answer {
         case .success(let availability): availability.rawValue
@@ -26,12 +44,11 @@ import Testing
 
     @Test func byDefaultTheStreamsFirstEventIsTheOneAnswer() {
         let scheduler = VirtualTimeScheduler()
-        let later = EventStream<Void>.timer(after: .milliseconds(5), on: scheduler).map { _ in Availability.taken }
         let directory = StreamOnlyDirectory([
-            "ann": .from([.available, .taken]),
+            "ann": Self.elements([.available, .taken]),
             "bob": .fail(BackendError.timedOut),
-            "cat": .empty(),
-            "dan": later,
+            "cat": Self.elements([]),
+            "dan": Self.taken(after: .milliseconds(5), on: scheduler),
         ])
         var answers: [String] = []
         for name in ["ann", "bob", "cat", "dan"] {
@@ -50,7 +67,7 @@ import Testing
     @Test func byDefaultDisposingBeforeTheAnswerCancelsIt() {
         let scheduler = VirtualTimeScheduler()
         let directory = StreamOnlyDirectory([
-            "dan": EventStream<Void>.timer(after: .milliseconds(5), on: scheduler).map { _ in Availability.taken },
+            "dan": Self.taken(after: .milliseconds(5), on: scheduler),
         ])
         var answers: [String] = []
         let check = directory.checkAvailability(of: "dan") { answers.append(Self.describe($0)) }

@@ -21,23 +21,6 @@ import Testing
         #expect(!subject.hasObservers)
     }
 
-    @Test func behaviorSubjectReplaysItsCurrentValueFirst() {
-        let scheduler = VirtualTimeScheduler()
-        let subject = BehaviorSubject("a")
-        let early = Recorder<String>(scheduler: scheduler)
-        subject.stream.subscribe(early.observer)
-        subject.onNext("b")
-        let late = Recorder<String>(scheduler: scheduler)
-        let subscription = subject.stream.subscribe(late.observer)
-        subject.onNext("c")
-        subscription.dispose()
-        subject.onNext("d")
-        subject.onError(TestError())
-        #expect(early.events == [.next(0, "a"), .next(0, "b"), .next(0, "c"), .next(0, "d"), .error(0, "boom")])
-        #expect(late.events == [.next(0, "b"), .next(0, "c")])
-        #expect(subject.value == "d")
-    }
-
     @Test func aSubscriptionSeesNothingAfterItsTerminalEvent() {
         let scheduler = VirtualTimeScheduler()
         let recorder = Recorder<Int>(scheduler: scheduler)
