@@ -20,4 +20,8 @@ public final class RealTimeScheduler: Scheduler {
         let item = loop.scheduleTransferring(after: delay, action)
         return Disposables.create { item.cancel() }
     }
+
+    public func preconditionOnExecutor() {
+        loop.assertOnLoop()
+    }
 }

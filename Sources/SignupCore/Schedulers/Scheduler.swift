@@ -11,4 +11,14 @@ public protocol Scheduler: AnyObject {
     /// over, not copied: a caller handing on a stored closure pays one count, not two.
     @discardableResult
     func schedule(after delay: TimeSpan, _ action: consuming @escaping () -> Void) -> any Disposable
+
+    /// Traps unless called from the executor this scheduler runs its actions on, which is the
+    /// only place the forms' state may be touched. Forms and the server call it in debug builds.
+    func preconditionOnExecutor()
+}
+
+extension Scheduler {
+    /// A scheduler with no executor of its own (the virtual clock runs wherever it is driven from,
+    /// one call at a time) has nothing to check.
+    public func preconditionOnExecutor() {}
 }

@@ -94,6 +94,9 @@ final class Server {
 
     /// Handles one unit of input from the line splitter.
     func handle(_ item: consuming InputItem) {
+        #if DEBUG
+        clock.scheduler.preconditionOnExecutor()
+        #endif
         switch consume item {
         case .line(let bytes): bytes.withUnsafeBufferPointer { handle(line: $0) }
         case .edit(let edit): handle(edit)

@@ -4,7 +4,7 @@
 /// the `FormState`, which events go out and which `FormEffect`s run. This class only keeps the
 /// state, sends the events to the receivers, and runs the effects under their policies (each
 /// field's checks latest-only and debounced in `FieldCheck`, one submission at a time). Use it
-/// from the scheduler's executor only.
+/// from the scheduler's executor only (checked in debug builds: `Scheduler.preconditionOnExecutor`).
 ///
 /// The state is changed in place and each change sends only what it changed, so an edit costs the
 /// same however many forms are open and however many fields the form has that the edit leaves alone.
@@ -78,7 +78,8 @@ public final class FormPipeline {
     deinit {
         // First, so that nothing called from `close()` reaches a form being destroyed.
         link.form = nil
-        close()
+        // Wherever the last reference went: the timers and requests it cancels are its own.
+        stop()
     }
 
     /// The form's events for one subscriber: first the current result of every field and whether
@@ -95,6 +96,9 @@ public final class FormPipeline {
     /// does, but with one call per event and no stream between. The form holds the receiver
     /// meanwhile. A closed form calls `formDidClose()` at once.
     public func attach(_ receiver: some FormEventReceiver) -> any Disposable {
+        #if DEBUG
+        scheduler.preconditionOnExecutor()
+        #endif
         guard !isClosed else {
             receiver.formDidClose()
             return Disposables.empty
@@ -166,6 +170,13 @@ public final class FormPipeline {
     /// Stops the form: pending checks and any running submission are cancelled, and every
     /// subscriber's events complete.
     public func close() {
+        #if DEBUG
+        scheduler.preconditionOnExecutor()
+        #endif
+        stop()
+    }
+
+    private func stop() {
         guard !isClosed else { return }
         isClosed = true
         checks.forEach { $0?.cancel() }
@@ -179,6 +190,9 @@ public final class FormPipeline {
     /// Runs one action through the reducer, sends its events, then runs its effects; unless a
     /// receiver closed the form meanwhile, which cancelled them all.
     func dispatch(_ action: consuming FormAction) {
+        #if DEBUG
+        scheduler.preconditionOnExecutor()
+        #endif
         guard !isClosed else { return }
         var events = ChangeEvents()
         var effects = FormEffects()
