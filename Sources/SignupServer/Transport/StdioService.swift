@@ -44,16 +44,13 @@ final class StdioService {
             destinations: traceDestinations,
             secretFields: Set(catalog.definitions.flatMap { $0.fields.filter(\.isSecret).map(\.name) }),
             maxDepth: configuration.limits.maxDepth)
-        // Virtual time never conflates, so its output depends on the input alone; pausing stdin
-        // bounds its memory. Real time conflates while the client is behind.
+        // How it batches and whether it may conflate follow the clock (`ClockPolicy.swift`).
         writer = StdoutWriter(fd: messageFD, clock: configuration.clock, framing: framing, tracer: tracer, loop: loop) {
             logger.info("the client closed stdout; exiting")
             store?.close()
             Foundation.exit(0)
         }
-        let clock: Server.Clock = configuration.clock == .virtual
-            ? .virtual(VirtualTimeScheduler())
-            : .real(RealTimeScheduler(loop: loop))
+        let clock = configuration.clock.makeClock(loop: loop)
         let services = Self.services(for: configuration, clock: clock, loop: loop, store: store)
         server = Server(configuration: configuration, clock: clock, services: services, sink: writer,
                         catalog: catalog)
@@ -64,13 +61,9 @@ final class StdioService {
     private static func services(
         for configuration: ServerConfiguration, clock: Server.Clock, loop: EventLoop, store: UserStore?
     ) -> FormServices {
-        // Virtual time must give byte-identical output, so its login tokens are reproducible.
-        let tokens: TokenSource = configuration.clock == .virtual ? .reproducible(seed: configuration.script.seed) : .secure()
+        let tokens = configuration.clock.tokens(seed: configuration.script.seed)
         if let store {
-            let runner: any BlockingWorkRunner = switch clock {
-            case .virtual(let scheduler): InlineWorkRunner(scheduler: scheduler)
-            case .real: BackgroundWorkRunner(loop: loop)
-            }
+            let runner = configuration.clock.blockingWorkRunner(on: clock, loop: loop)
             return FormServices(directory: SQLiteDirectory(store: store, runner: runner, tokens: tokens))
         }
         if case .http(let endpoints) = configuration.backend {
@@ -88,10 +81,8 @@ final class StdioService {
             loop.execute { transfer.value.stop(reason: "signal \(signal)") }
         }
         keepAlive.append(loop.every(.seconds(1)) { transfer.value.checkClientIsAlive() })
-        // With the real clock a keystroke's answer should not wait for a thread to wake: the reader
-        // runs the loop's work itself (`sync` runs it on the calling thread once the loop is free).
-        // With the virtual clock throughput matters more, so reading goes on while the loop works.
-        let handsOverSynchronously = server.configuration.clock == .real
+        // Synchronously, `sync` runs the loop's work on the reader's thread once the loop is free.
+        let handsOverSynchronously = server.configuration.clock.handsInputOverSynchronously
         let limits = server.configuration.limits
         let reader = StdinReader(
             framing: framing, maxLineBytes: limits.maxLineBytes, editsMaxDepth: limits.maxDepth, fieldNames: KnownFieldNames(server.catalog)

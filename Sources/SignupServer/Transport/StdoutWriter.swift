@@ -46,8 +46,8 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         self.framing = framing
         self.tracer = tracer
         self.loop = loop
-        writesDirectlyWhenIdle = clock == .real
-        queue = OutgoingQueue(conflationThreshold: clock == .real ? Self.lowWater : nil, deferWake: { loop.execute($0) })
+        writesDirectlyWhenIdle = clock.writesDirectlyWhenIdle
+        queue = OutgoingQueue(conflationThreshold: clock.conflatesOutput ? Self.lowWater : nil, deferWake: { loop.execute($0) })
         self.onBrokenPipe = onBrokenPipe
         let thread = Thread { [self] in run() }
         thread.name = "signup-rpc.stdout"
