@@ -22,7 +22,8 @@ import Testing
         mutating func send(_ action: FormAction) -> (events: [String], effects: [FormEffect], rejection: SubmitRejection?) {
             var events = ChangeEvents()
             var effects = FormEffects()
-            let rejection = FormReducer.reduce(&state, action, in: form, events: &events, effects: &effects)
+            let answer = FormReducer.reduce(&state, action, in: form, events: &events, effects: &effects)
+            let rejection: SubmitRejection? = if case .refused(let reason) = answer { reason } else { nil }
             return ((0..<events.count).map { FormHarness.describe(events[$0]) }, Self.list(&effects), rejection)
         }
 

@@ -14,20 +14,30 @@
 ///   accepted only while submit is enabled, takes the values as they are, and starts a `submit`
 ///   that runs alone (`flatMapFirst`); its states come back as actions.
 enum FormReducer {
-    /// Applies `action`; returns why a tap was refused, or nil.
+    /// What an action came to, for the caller that sent it.
+    enum Answer: Equatable {
+        case done
+        /// An edit: the form's version after it (unchanged when the field held the value already).
+        case edited(version: Int)
+        /// A tap turned down, and why.
+        case refused(SubmitRejection)
+    }
+
+    /// Applies `action`.
     @discardableResult
     static func reduce(
         _ state: inout FormState, _ action: consuming FormAction, in form: LocalizedForm,
         events: inout ChangeEvents, effects: inout FormEffects
-    ) -> SubmitRejection? {
+    ) -> Answer {
         switch consume action {
         case .edit(let field, let value):
-            _ = state.edit(field, to: value, in: form, into: &events, judged: { judged, verdict in
+            let version = state.edit(field, to: value, in: form, into: &events, judged: { judged, verdict in
                 guard form.remoteResults[judged] != nil else { return }
                 effects.append(verdict.needsRemoteCheck
                     ? .check(field: judged, value: verdict.value, version: verdict.version)
                     : .cancelCheck(field: judged, version: verdict.version))
             })
+            return .edited(version: version ?? state.version)
 
         case .checkDue(let field, let value, let version):
             if let answer = state.rememberedAnswer(forField: field, value: value) {
@@ -37,7 +47,7 @@ enum FormReducer {
             }
 
         case .checkAnswered(let field, let value, let version, let answer):
-            guard let results = form.remoteResults[field] else { return nil }
+            guard let results = form.remoteResults[field] else { return .done }
             let result: ResultID
             switch answer {
             case .success(let availability):
@@ -49,8 +59,8 @@ enum FormReducer {
             state.applyRemote(result, toField: field, version: version, in: form, into: &events)
 
         case .tap:
-            if let rejection = state.submitRejection { return rejection }
-            guard !state.isSubmissionRunning else { return nil }
+            if let rejection = state.submitRejection { return .refused(rejection) }
+            guard !state.isSubmissionRunning else { return .done }
             state.isSubmissionRunning = true
             effects.append(.submit(values: state.values))
             state.apply(.submitting, into: &events)
@@ -63,7 +73,7 @@ enum FormReducer {
         case .submissionEnded:
             state.isSubmissionRunning = false
         }
-        return nil
+        return .done
     }
 
     /// The opening state of a form with `values` (by position), and the checks its opening

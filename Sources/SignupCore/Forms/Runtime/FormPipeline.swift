@@ -131,10 +131,8 @@ public final class FormPipeline {
     @discardableResult
     public func edit(fieldAt index: Int, to value: String) throws(FormError) -> Int {
         guard !isClosed else { throw .closed }
-        let version = state.version
-        dispatch(.edit(field: index, value: value))
-        // The edit's own version, whatever a receiver did from inside its events.
-        return state.version == version ? version : version + 1
+        guard case .edited(let version) = dispatch(.edit(field: index, value: value)) else { return state.version }
+        return version
     }
 
     /// Submits the values as they are now, if submit is enabled; otherwise says why not.
@@ -189,17 +187,19 @@ public final class FormPipeline {
 
     /// Runs one action through the reducer, sends its events, then runs its effects; unless a
     /// receiver closed the form meanwhile, which cancelled them all.
-    func dispatch(_ action: consuming FormAction) {
+    @discardableResult
+    func dispatch(_ action: consuming FormAction) -> FormReducer.Answer {
         #if DEBUG
         scheduler.preconditionOnExecutor()
         #endif
-        guard !isClosed else { return }
+        guard !isClosed else { return .done }
         var events = ChangeEvents()
         var effects = FormEffects()
-        FormReducer.reduce(&state, action, in: localized, events: &events, effects: &effects)
+        let answer = FormReducer.reduce(&state, action, in: localized, events: &events, effects: &effects)
         send(&events)
-        guard !isClosed else { return }
+        guard !isClosed, effects.count > 0 else { return answer }
         perform(&effects)
+        return answer
     }
 
     /// Runs effects in order. A field's `check` or `cancelCheck` made stale by a newer verdict of
