@@ -1,5 +1,17 @@
 extension FormDefinition {
-    /// The sign-up screen of RxSwift's GitHubSignup sample: its rules and its messages.
+    /// The sign-up screen of RxSwift's GitHubSignup sample: its rules and its messages, declared.
+    /// Beside `GithubSignupViewModel1`:
+    ///
+    /// | view model | declaration |
+    /// |---|---|
+    /// | `validatedUsername = username.flatMapLatest { validationService.validateUsername($0) }` | `username`: its rule, then `remoteCheck` (latest only; `FormEffect.check`) |
+    /// | `validateUsername`: empty, invalid characters, `validating`, then the API's answer | `emptyMessage`, the `allowedCharacters` rule, `RemoteCheck.validating`, `passed`/`rejected`/`unavailable` |
+    /// | `validatedPassword = password.map { validatePassword($0) }` (at least 5 characters) | `password`: the `minLength(5)` rule |
+    /// | `validatedPasswordRepeated = combineLatest(password, repeatedPassword, resultSelector: validateRepeatedPassword)` | `repeatedPassword`: the `equalsField("password")` rule, judged again when `password` changes |
+    /// | `signupEnabled = combineLatest(the three, signingIn) { all valid && !signingIn }` | submit is enabled when every field is `ok` and no submission runs (`FormState.submitEnabled`) |
+    /// | `signedIn = signupTaps.withLatestFrom(usernameAndPassword).flatMapLatest { API.signup }` | `submit`: `registerAccount(usernameField:passwordField:)`, on the values at the tap, one at a time |
+    ///
+    /// The sample has no debounce; the server adds one (`--debounce-ms`, default 300 ms).
     public static let signup: FormDefinition = {
         let username = FieldDefinition(
             name: "username",
