@@ -15,7 +15,10 @@ let package = Package(
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
         // libcurl for the HTTP backend, loaded with dlopen on first use (see CCurl.h).
         .target(name: "CCurl"),
-        .target(name: "SignupCore", dependencies: ["CSQLite", "CCrypt", "CCurl"]),
+        // libpq for `--store postgresql://…`, loaded with dlopen on first use (see CPostgres.h);
+        // its header comes from Debian's libpq-dev.
+        .target(name: "CPostgres"),
+        .target(name: "SignupCore", dependencies: ["CSQLite", "CCrypt", "CCurl", "CPostgres"]),
         .target(name: "SignupServer", dependencies: ["SignupCore"]),
         // Blocks SIGTERM and SIGINT before main, so that none is lost while the process starts.
         .target(name: "CEarlySignals"),

@@ -72,6 +72,8 @@ public enum SignupRPCCommand {
                 let service = try StdioService(configuration: settings.value, loop: loop, messageFD: messageFD)
                 service.start()
             } catch {
+                // A database that cannot be reached is a service unavailable (69), not a file error.
+                if case .databaseUnreachable = error { fail(error.description, exitCode: 69) }
                 fail(error.description, exitCode: 74)
             }
         }

@@ -29,7 +29,9 @@ enum Options {
           --trace FILE             write every message in and out to FILE, timed, secrets hidden
           --debounce-ms N          quiet time before a remote check runs (default 300; 0 = at once)
           --directory FILE         scripted user directory as JSON (default: the built-in one)
-          --store PATH             durable SQLite user directory (created if missing)
+          --store PATH|URI         durable user directory: an SQLite file (created if missing), or a
+                                   PostgreSQL database shared by many processes (postgresql://…
+                                   or a libpq key=value string; PG* environment variables apply)
           --availability-url URL   HTTP backend: GET URL with {username}; 404 means available
           --signup-url URL         HTTP backend: POST {"username","password"} as JSON to register
           --login-url URL          HTTP backend: POST {"username","password"} as JSON to log in
@@ -152,6 +154,13 @@ enum Options {
         return .run(configuration, directoryFile: directoryFile, formsFolder: formsFolder, tracePath: tracePath)
     }
 
+    /// A libpq connection string (a `postgresql://` or `postgres://` URI, or `key=value` pairs);
+    /// anything else names an SQLite file.
+    static func isPostgres(_ store: String) -> Bool {
+        store.hasPrefix("postgresql://") || store.hasPrefix("postgres://")
+            || store.split(separator: " ").contains { $0.range(of: #"^[a-z_]+="#, options: .regularExpression) != nil }
+    }
+
     /// Exactly one source of truth per process.
     private static func backend(
         directoryFile: String?, storePath: String?, availabilityTemplate: String?, signupURL: String?,
@@ -163,7 +172,7 @@ enum Options {
         if sources.count > 1 {
             throw UsageError(description: "choose one user directory: \(sources.joined(separator: " or ")), not several")
         }
-        if let storePath { return .store(path: storePath) }
+        if let storePath { return isPostgres(storePath) ? .postgres(conninfo: storePath) : .store(path: storePath) }
         guard usesHTTP else { return .scripted }
         guard let availabilityTemplate, let signupURL else {
             throw UsageError(description: "the HTTP backend needs both --availability-url and --signup-url")

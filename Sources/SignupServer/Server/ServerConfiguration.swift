@@ -22,8 +22,11 @@ struct Limits: Equatable {
 enum BackendChoice: Equatable {
     /// The in-memory scripted directory (built in, or from `--directory`).
     case scripted
-    /// The SQLite user store at a path (`--store`).
+    /// The SQLite user store at a path (`--store PATH`).
     case store(path: String)
+    /// A PostgreSQL database shared by processes on any machine (`--store postgresql://…`, or a
+    /// libpq `key=value` connection string).
+    case postgres(conninfo: String)
     /// The application's own server (`--availability-url`, `--signup-url`, optionally
     /// `--login-url` and `--friends-url`), with `--http-timeout-ms`.
     case http(HTTPDirectory.Configuration)

@@ -10,6 +10,11 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case hashing(String)
     /// The store was closed (as the process ends) before the call.
     case closed(path: String)
+    /// The PostgreSQL server could not be reached, or the connection was lost and retries failed.
+    /// `target` names the database without its password.
+    case databaseUnreachable(target: String, reason: String)
+    /// A PostgreSQL statement failed.
+    case database(target: String, message: String)
 
     public var description: String {
         switch self {
@@ -31,6 +36,10 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the user store '\(path)' failed: \(message) (SQLite code \(code))"
         case .hashing(let reason):
             return reason
+        case .databaseUnreachable(let target, let reason):
+            return "cannot reach the PostgreSQL user directory \(target): \(reason)"
+        case .database(let target, let message):
+            return "the PostgreSQL user directory \(target) failed: \(message)"
         }
     }
 }

@@ -1,0 +1,323 @@
+import Foundation
+
+/// The user directory in PostgreSQL, shared by every `signup-rpc` process, on any machine, that
+/// names the same database: usernames unique case-insensitively by a unique index the database
+/// enforces, only password hashes and token digests stored, login failures counted in the
+/// database so a rate limit holds across processes. Calls block; make them off the event loop.
+///
+/// A small pool of connections; each statement runs with a timeout. A lost connection is
+/// retried on a new one with backoff, and then reported as `StoreError.databaseUnreachable`, so
+/// callers show the server-error outcome and the process goes on; the next call connects again.
+public final class PostgresStore: @unchecked Sendable {
+    /// The schema this build writes; older databases are migrated by the first process to start.
+    public static let schemaVersion = 1
+
+    /// The connection string as given (it may hold a password: never shown).
+    private let conninfo: String
+    /// The database as shown in messages: the connection string without its password.
+    public let target: String
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var idle: [PostgresConnection] = []
+    private var open = 0
+    private var isClosed = false
+    private let poolSize: Int
+    private let statementTimeout: TimeSpan
+    private let retryDelays: [TimeSpan]
+
+    /// Connects, creating or migrating the schema (once, whichever process gets there first).
+    public init(
+        conninfo: String, poolSize: Int = 4, statementTimeout: TimeSpan = .seconds(5),
+        retryDelays: [TimeSpan] = [.milliseconds(100), .milliseconds(400), .milliseconds(1600)]
+    ) throws(StoreError) {
+        self.conninfo = conninfo
+        target = Self.redacted(conninfo)
+        self.poolSize = max(1, poolSize)
+        self.statementTimeout = statementTimeout
+        self.retryDelays = retryDelays
+        try migrate()
+    }
+
+    /// Ends every connection; later calls fail with `StoreError.closed`.
+    public func close() {
+        condition.withLock {
+            isClosed = true
+            idle.removeAll()
+            condition.broadcast()
+        }
+    }
+
+    /// Whether the name is registered (compared case-insensitively).
+    public func isRegistered(_ username: String) throws(StoreError) -> Bool {
+        try !run("SELECT 1 FROM users WHERE username_key = $1", [UserStore.key(username)]).isEmpty
+    }
+
+    /// Registers a name with a password hash, in one statement: false when the name is taken
+    /// (by any process), as the unique index decides. Returns once the row is committed.
+    public func register(_ username: String, passwordHash: String, at createdAt: Date = Date()) throws(StoreError) -> Bool {
+        let rows = try run(
+            """
+            INSERT INTO users (username, username_key, password_hash, created_at) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (username_key) DO NOTHING RETURNING id
+            """,
+            [username, UserStore.key(username), passwordHash, String(Self.milliseconds(createdAt))])
+        return !rows.isEmpty
+    }
+
+    /// The stored hash for a name, or nil when it is not registered.
+    public func passwordHash(of username: String) throws(StoreError) -> String? {
+        try run("SELECT password_hash FROM users WHERE username_key = $1", [UserStore.key(username)]).first?.first ?? nil
+    }
+
+    /// Records a login session by the digest of its token; the token itself is never stored.
+    public func saveSession(token: String, for username: String, at createdAt: Date = Date()) throws(StoreError) {
+        try run("INSERT INTO sessions (token_digest, username_key, created_at) VALUES ($1, $2, $3)",
+                [SHA256.hexDigest(token), UserStore.key(username), String(Self.milliseconds(createdAt))])
+    }
+
+    /// Counts a failed login for the name, and returns how many it has had since `since`.
+    public func recordLoginFailure(of username: String, at time: Date = Date(), countingSince since: Date) throws(StoreError) -> Int {
+        let key = UserStore.key(username)
+        try run("INSERT INTO login_failures (username_key, at) VALUES ($1, $2)", [key, String(Self.milliseconds(time))])
+        return try loginFailures(of: username, since: since)
+    }
+
+    /// How many failed logins the name has had since `since`, counted by every process.
+    public func loginFailures(of username: String, since: Date) throws(StoreError) -> Int {
+        let rows = try run("SELECT count(*) FROM login_failures WHERE username_key = $1 AND at > $2",
+                           [UserStore.key(username), String(Self.milliseconds(since))])
+        return Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
+    }
+
+    /// The registered names in the order they were registered, as written.
+    public func registeredNames() throws(StoreError) -> [String] {
+        try run("SELECT username FROM users ORDER BY id").compactMap { $0.first ?? nil }
+    }
+
+    /// Every stored value of the tables, as text: for tests that look for what must never be stored.
+    public func everyStoredText() throws(StoreError) -> [String] {
+        var texts: [String] = []
+        for table in ["users", "sessions", "friends", "login_failures"] {
+            for row in try run("SELECT * FROM \(table)") { texts += row.compactMap { $0 } }
+        }
+        return texts
+    }
+
+    /// Adds a friend; `.conflict` when another friend has the phone number.
+    public func addFriend(_ friend: Friend, at time: Date = Date()) throws(StoreError) -> FriendSaveOutcome {
+        let rows = try run(
+            """
+            INSERT INTO friends (first_name, last_name, phone, updated_at) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (phone) DO NOTHING RETURNING id
+            """,
+            [friend.firstName, friend.lastName, friend.phone, String(Self.milliseconds(time))])
+        guard let id = rows.first?.first ?? nil else { return .conflict }
+        return .saved(id: id)
+    }
+
+    /// Replaces a friend's details; `.notFound` when no friend has the id, `.conflict` when
+    /// another friend has the phone number.
+    public func updateFriend(_ id: String, to friend: Friend, at time: Date = Date()) throws(StoreError) -> FriendSaveOutcome {
+        guard Int64(id) != nil else { return .notFound }
+        do throws(StoreError) {
+            let rows = try run(
+                "UPDATE friends SET first_name = $1, last_name = $2, phone = $3, updated_at = $4 WHERE id = $5 RETURNING id",
+                [friend.firstName, friend.lastName, friend.phone, String(Self.milliseconds(time)), id],
+                uniqueViolationIsConflict: true)
+            return rows.isEmpty ? .notFound : .saved(id: id)
+        } catch {
+            if case .database(_, Self.conflictMarker) = error { return .conflict }
+            throw error
+        }
+    }
+
+    private static let conflictMarker = "unique violation"
+
+    // MARK: Running statements
+
+    /// Runs one statement on a pooled connection; a lost connection is retried on a new one
+    /// after each of `retryDelays`, then reported as unreachable.
+    @discardableResult
+    private func run(_ sql: String, _ parameters: [String?] = [], uniqueViolationIsConflict: Bool = false) throws(StoreError) -> [[String?]] {
+        var attempt = 0
+        while true {
+            let connection = try checkOut()
+            do throws(PostgresFailure) {
+                let rows = try connection.query(sql, parameters)
+                checkIn(connection)
+                return rows
+            } catch {
+                switch error {
+                case .statement(let state, let message):
+                    checkIn(connection)
+                    if uniqueViolationIsConflict, error.isUniqueViolation { throw .database(target: target, message: Self.conflictMarker) }
+                    throw .database(target: target, message: "\(message) (SQLSTATE \(state))")
+                case .connection(let reason):
+                    discard(connection)
+                    guard attempt < retryDelays.count else { throw .databaseUnreachable(target: target, reason: reason) }
+                    Thread.sleep(forTimeInterval: Double(retryDelays[attempt].milliseconds) / 1000)
+                    attempt += 1
+                }
+            }
+        }
+    }
+
+    /// An idle connection, or a new one while the pool has room; waits for one otherwise.
+    private func checkOut() throws(StoreError) -> PostgresConnection {
+        condition.lock()
+        while true {
+            if isClosed {
+                condition.unlock()
+                throw .closed(path: target)
+            }
+            if let connection = idle.popLast() {
+                condition.unlock()
+                return connection
+            }
+            if open < poolSize {
+                open += 1
+                condition.unlock()
+                do throws(StoreError) {
+                    return try connect()
+                } catch {
+                    condition.withLock {
+                        open -= 1
+                        condition.signal()
+                    }
+                    throw error
+                }
+            }
+            condition.wait()
+        }
+    }
+
+    private func checkIn(_ connection: PostgresConnection) {
+        condition.withLock {
+            if isClosed || !connection.isOK {
+                open -= 1
+            } else {
+                idle.append(connection)
+            }
+            condition.signal()
+        }
+    }
+
+    private func discard(_ connection: PostgresConnection) {
+        condition.withLock {
+            open -= 1
+            condition.signal()
+        }
+    }
+
+    /// A new connection with the statement timeout set; unreachable is retried with backoff.
+    private func connect() throws(StoreError) -> PostgresConnection {
+        var attempt = 0
+        while true {
+            do throws(PostgresFailure) {
+                let connection = try PostgresConnection(conninfo)
+                try connection.query("SET statement_timeout = \(max(1, statementTimeout.milliseconds))")
+                // Notices ("already exists, skipping") would go to stderr from libpq itself.
+                try connection.query("SET client_min_messages = warning")
+                return connection
+            } catch {
+                guard attempt < retryDelays.count else {
+                    switch error {
+                    case .connection(let reason), .statement(_, let reason):
+                        throw .databaseUnreachable(target: target, reason: reason)
+                    }
+                }
+                Thread.sleep(forTimeInterval: Double(retryDelays[attempt].milliseconds) / 1000)
+                attempt += 1
+            }
+        }
+    }
+
+    // MARK: Schema
+
+    /// Creates or migrates the schema under an advisory lock, so processes starting together
+    /// take turns; the first does the work and the others find it done. One connection of its
+    /// own: the lock and the transaction belong to a session.
+    private func migrate() throws(StoreError) {
+        let connection = try connect()
+        func run(_ sql: String) throws(StoreError) -> [[String?]] {
+            do throws(PostgresFailure) {
+                return try connection.query(sql)
+            } catch {
+                switch error {
+                case .connection(let reason): throw .databaseUnreachable(target: target, reason: reason)
+                case .statement(let state, let message): throw .database(target: target, message: "\(message) (SQLSTATE \(state))")
+                }
+            }
+        }
+        // Any constant: it names this schema's lock among the database's users.
+        _ = try run("SELECT pg_advisory_lock(7301205442)")
+        defer { _ = try? run("SELECT pg_advisory_unlock(7301205442)") }
+        _ = try run("CREATE TABLE IF NOT EXISTS signup_schema (version integer NOT NULL)")
+        let found = Int(try run("SELECT coalesce(max(version), 0) FROM signup_schema").first?.first.flatMap { $0 } ?? "0") ?? 0
+        if found > Self.schemaVersion {
+            throw .database(target: target, message: "schema version \(found) is newer than this signup-rpc understands; upgrade signup-rpc")
+        }
+        guard found < 1 else { return }
+        _ = try run("BEGIN")
+        do throws(StoreError) {
+            _ = try run("""
+                CREATE TABLE users (
+                    id bigserial PRIMARY KEY,
+                    username text NOT NULL,
+                    username_key text NOT NULL UNIQUE,
+                    password_hash text NOT NULL,
+                    created_at bigint NOT NULL
+                )
+                """)
+            _ = try run("""
+                CREATE TABLE sessions (
+                    token_digest text PRIMARY KEY,
+                    username_key text NOT NULL,
+                    created_at bigint NOT NULL
+                )
+                """)
+            _ = try run("""
+                CREATE TABLE friends (
+                    id bigserial PRIMARY KEY,
+                    first_name text NOT NULL,
+                    last_name text NOT NULL,
+                    phone text NOT NULL UNIQUE,
+                    updated_at bigint NOT NULL
+                )
+                """)
+            _ = try run("CREATE TABLE login_failures (username_key text NOT NULL, at bigint NOT NULL)")
+            _ = try run("CREATE INDEX login_failures_by_name ON login_failures (username_key, at)")
+            _ = try run("INSERT INTO signup_schema (version) VALUES (1)")
+            _ = try run("COMMIT")
+        } catch {
+            _ = try? run("ROLLBACK")
+            throw error
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func milliseconds(_ time: Date) -> Int64 {
+        Int64(time.timeIntervalSince1970 * 1000)
+    }
+
+    /// The connection string without a password, for messages: `postgresql://user:secret@host/db`
+    /// shows as `postgresql://user@host/db`, and a `password=` pair is left out.
+    static func redacted(_ conninfo: String) -> String {
+        guard let scheme = conninfo.range(of: "://"), conninfo.hasPrefix("postgres") else {
+            return conninfo.split(separator: " ").filter { !$0.hasPrefix("password=") }.joined(separator: " ")
+        }
+        var address = String(conninfo[scheme.upperBound...])
+        var query = ""
+        if let mark = address.firstIndex(of: "?") {
+            query = String(address[address.index(after: mark)...])
+            address = String(address[..<mark])
+        }
+        if let at = address.lastIndex(of: "@") {
+            let user = address[..<at].split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            address = String(user) + String(address[at...])
+        }
+        let kept = query.split(separator: "&").filter { !$0.hasPrefix("password=") }
+        return String(conninfo[..<scheme.upperBound]) + address + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+@testable import SignupCore
+@testable import SignupServer
+
+/// `--store postgresql://…` against a real PostgreSQL server each test starts (Debian's
+/// `postgresql`; `.ci/run` installs it). Processes share the database as processes on several
+/// machines would.
+@Suite(.enabled(if: PostgresServer.isInstalled, "needs Debian's postgresql"))
+struct PostgresStoreTests {
+    private static func signup(_ form: String, _ username: String, _ password: String, id: Int, at time: Int) -> [String] {
+        [#"{"jsonrpc":"2.0","method":"form.open","params":{"form":"\#(form)","values":{"username":"\#(username)","password":"\#(password)","repeatedPassword":"\#(password)"},"at":\#(time)}}"#,
+         #"{"jsonrpc":"2.0","id":\#(id),"method":"form.submit","params":{"form":"\#(form)","at":\#(time + 1)}}"#]
+    }
+
+    private static func login(_ form: String, _ username: String, _ password: String, id: Int, at time: Int) -> [String] {
+        [#"{"jsonrpc":"2.0","method":"form.open","params":{"kind":"login","form":"\#(form)","values":{"username":"\#(username)","password":"\#(password)"},"at":\#(time)}}"#,
+         #"{"jsonrpc":"2.0","id":\#(id),"method":"form.submit","params":{"form":"\#(form)","at":\#(time + 1)}}"#]
+    }
+
+    private static func outcomes(_ output: Subprocess.Output) -> [String: String] {
+        var outcomes: [String: String] = [:]
+        for line in output.lines where line.contains("form.submissionChanged") && !line.contains(#""submitting""#) && !line.contains("loggingIn") {
+            let form = line.components(separatedBy: #""form":""#)[1].prefix { $0 != "\"" }
+            let state = line.components(separatedBy: #""state":""#)[1].prefix { $0 != "\"" }
+            let code = line.components(separatedBy: #""code":""#).dropFirst().first.map { ":" + $0.prefix { $0 != "\"" } } ?? ""
+            outcomes[String(form)] = state + code
+        }
+        return outcomes
+    }
+
+    private static func run(_ server: PostgresServer, _ lines: [String]) throws -> Subprocess.Output {
+        try Subprocess.run(["--clock", "virtual", "--debounce-ms", "0", "--store", server.conninfo],
+                           input: lines.joined(separator: "\n") + "\n")
+    }
+
+    @Test func processesRacingForNamesInDifferentCasesHaveOneWinnerEachAndStoreNoPassword() throws {
+        let server = try PostgresServer()
+        let contested = (0..<20).map { "Rival\($0)" }
+        // Four processes: 25 names of their own each, and the 20 contested names in their own case.
+        let inputs = (0..<4).map { process in
+            (0..<25).flatMap { Self.signup("own\($0)", "p\(process)user\($0)", "secret-\(process)-\($0)", id: $0, at: $0 * 10) }
+                + contested.enumerated().flatMap { index, name in
+                    let spelled = process % 2 == 0 ? name.lowercased() : name.uppercased()
+                    return Self.signup("race\(index)", spelled, "secret-\(process)-race\(index)", id: 100 + index, at: 1000 + index * 10)
+                }
+        }
+        final class Results: @unchecked Sendable {
+            let lock = NSLock()
+            var outputs: [Int: Subprocess.Output] = [:]
+        }
+        let results = Results()
+        let conninfo = server.conninfo
+        DispatchQueue.concurrentPerform(iterations: 4) { process in
+            let output = try? Subprocess.run(["--clock", "virtual", "--debounce-ms", "0", "--store", conninfo],
+                                             input: inputs[process].joined(separator: "\n") + "\n")
+            results.lock.withLock { results.outputs[process] = output }
+        }
+        #expect(results.outputs.count == 4)
+        var winners = [Int](repeating: 0, count: contested.count)
+        for process in 0..<4 {
+            let output = try #require(results.outputs[process])
+            #expect(output.status == 0, "stderr: \(output.stderr)")
+            let outcomes = Self.outcomes(output)
+            for own in 0..<25 { #expect(outcomes["own\(own)"] == "succeeded") }
+            for index in contested.indices {
+                // Won; lost the race at the insert; or saw the name taken already, so the tap was refused.
+                let outcome = outcomes["race\(index)"]
+                let refusedAtTheTap = output.stdout.contains(#"{"jsonrpc":"2.0","id":\#(100 + index),"result":{"form":"race\#(index)","accepted":false,"reason":"invalid"}}"#)
+                #expect(outcome == "succeeded" || outcome == "failed:username.taken" || (outcome == nil && refusedAtTheTap),
+                        "race\(index): \(outcome ?? "none")")
+                if outcome == "succeeded" { winners[index] += 1 }
+            }
+        }
+        #expect(winners == [Int](repeating: 1, count: contested.count))
+        #expect(try server.query("SELECT count(*) FROM users") == ["120"])
+        #expect(try server.query("SELECT count(*) FROM (SELECT username_key FROM users GROUP BY username_key HAVING count(*) > 1) AS twice") == ["0"])
+        // Only yescrypt hashes: no password in any table.
+        let stored = try server.query("SELECT username || ' ' || password_hash FROM users")
+        #expect(stored.allSatisfy { !$0.contains("secret-") && $0.contains(" $y$") })
+    }
+
+    @Test func theLoginRateLimitHoldsAcrossProcesses() throws {
+        let server = try PostgresServer()
+        #expect(Self.outcomes(try Self.run(server, Self.signup("f", "alice", "correct horse", id: 1, at: 0))) == ["f": "succeeded"])
+        // Five wrong passwords in one process...
+        let failures = (0..<5).flatMap { Self.login("l\($0)", "Alice", "wrong \($0)", id: $0, at: $0 * 10) }
+        let first = Self.outcomes(try Self.run(server, failures))
+        #expect(first.values.sorted() == [String](repeating: "loginFailed:login.wrongCredentials", count: 5))
+        // ...and another process, which has counted nothing itself, refuses even the right one.
+        let second = Self.outcomes(try Self.run(server, Self.login("l", "ALICE", "correct horse", id: 1, at: 0)))
+        #expect(second == ["l": "loginFailed:login.rateLimited"])
+        #expect(try server.query("SELECT count(*) FROM login_failures") == ["5"])
+    }
+
+    @Test func friendsAreAddedUpdatedAndClashingPhoneNumbersAreConflicts() throws {
+        let server = try PostgresServer()
+        func friend(_ form: String, _ first: String, _ phone: String, record: String? = nil, id: Int, at time: Int) -> [String] {
+            let opening = record.map { #""record":{"id":"\#($0)","firstName":"\#(first)","lastName":"L","phone":"\#(phone)"}"# }
+                ?? #""values":{"firstName":"\#(first)","lastName":"L","phone":"\#(phone)"}"#
+            return [#"{"jsonrpc":"2.0","method":"form.open","params":{"kind":"friend","form":"\#(form)",\#(opening),"at":\#(time)}}"#,
+                    #"{"jsonrpc":"2.0","id":\#(id),"method":"form.submit","params":{"form":"\#(form)","at":\#(time + 1)}}"#]
+        }
+        let output = try Self.run(server, friend("a", "Ada", "5550001", id: 1, at: 0) + friend("b", "Bea", "5550001", id: 2, at: 10)
+                                  + friend("c", "Cy", "5550003", record: "1", id: 3, at: 20) + friend("d", "Di", "5550004", record: "99", id: 4, at: 30))
+        #expect(Self.outcomes(output) == ["a": "succeeded", "b": "failed:friend.conflict", "c": "succeeded", "d": "failed:friend.notFound"])
+        #expect(try server.query("SELECT id || ' ' || first_name || ' ' || phone FROM friends") == ["1 Cy 5550003"])
+    }
+
+    @Test func anUnreachableDatabaseAtStartUpExits69AndNeverShowsItsPassword() throws {
+        let output = try Subprocess.run(["--store", "postgresql://signup:hunter2secret@127.0.0.1:1/users"], input: "")
+        #expect(output.status == 69)
+        #expect(output.stderr.hasPrefix("signup-rpc: cannot reach the PostgreSQL user directory postgresql://signup@127.0.0.1:1/users: "))
+        #expect(!output.stderr.contains("hunter2secret"))
+        #expect(output.stdout.isEmpty)
+    }
+
+    @Test func aDatabaseStoppedMidRunFailsRegistrationsAsUnavailableAndTheProcessRecovers() throws {
+        let server = try PostgresServer()
+        let child = try InteractiveProcess(["--clock", "virtual", "--debounce-ms", "0", "--store", server.conninfo])
+        let watchdog = DispatchWorkItem { child.killHard() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+        defer { watchdog.cancel() }
+        /// Opens a sign-up and waits until its name has been checked.
+        func open(_ form: String, _ name: String, at time: Int) -> [String] {
+            // Virtual time: the store's work runs as the clock moves.
+            child.send([Self.signup(form, name, "secret-\(name)", id: 0, at: time)[0],
+                        #"{"jsonrpc":"2.0","method":"clock.advance","params":{"to":\#(time + 1)}}"#])
+            return child.readLines { $0.contains(#""form":"\#(form)""#) && $0.contains(#""field":"username""#) && !$0.contains("validating") }
+        }
+        /// Taps submit and waits for the outcome.
+        func submit(_ form: String, id: Int, at time: Int) -> String? {
+            child.send([Self.signup(form, "", "", id: id, at: time)[1],
+                        #"{"jsonrpc":"2.0","method":"clock.advance","params":{"to":\#(time + 2)}}"#])
+            let lines = child.readLines { $0.contains(#""form":"\#(form)""#) && $0.contains("form.submissionChanged") && !$0.contains(#""submitting""#) }
+            return lines.last.map { line in
+                let state = line.components(separatedBy: #""state":""#)[1].prefix { $0 != "\"" }
+                let code = line.components(separatedBy: #""code":""#).dropFirst().first.map { ":" + $0.prefix { $0 != "\"" } } ?? ""
+                return state + code
+            }
+        }
+        #expect(open("before", "before", at: 0).last?.contains(#""state":"ok""#) == true)
+        #expect(submit("before", id: 1, at: 10) == "succeeded")
+        #expect(open("during", "during", at: 100).last?.contains(#""state":"ok""#) == true)
+        server.stop()
+        // The database went away between the check and the tap: the documented server error.
+        #expect(submit("during", id: 2, at: 110) == "failed:backend.unavailable")
+        try server.start()
+        #expect(open("after", "after", at: 200).last?.contains(#""state":"ok""#) == true)
+        #expect(submit("after", id: 3, at: 210) == "succeeded")
+        child.closeInput()
+        #expect(child.wait() == 0)
+        #expect(try server.query("SELECT username FROM users ORDER BY id") == ["before", "after"])
+    }
+}
+
+/// Which `--store` values name PostgreSQL, and what a connection string shows of itself.
+@Suite struct StoreChoiceTests {
+    @Test(arguments: [
+        ("users.db", false), ("/var/lib/signup/users.sqlite", false), ("my store=old.db", true),
+        ("postgresql://signup@db.internal/users", true), ("postgres://localhost/users", true),
+        ("host=/run/postgresql dbname=users", true), ("dbname=users", true),
+    ])
+    func aConnectionStringIsPostgresAndAnythingElseAFile(store: String, isPostgres: Bool) {
+        #expect(Options.isPostgres(store) == isPostgres)
+    }
+
+    @Test(arguments: [
+        ("postgresql://signup:hunter2@db.internal:5432/users", "postgresql://signup@db.internal:5432/users"),
+        ("postgresql://signup@db.internal/users?password=hunter2&sslmode=require", "postgresql://signup@db.internal/users?sslmode=require"),
+        ("host=db user=signup password=hunter2 dbname=users", "host=db user=signup dbname=users"),
+        ("postgresql:///users?host=/run/postgresql", "postgresql:///users?host=/run/postgresql"),
+    ])
+    func messagesNameTheDatabaseWithoutItsPassword(conninfo: String, shown: String) {
+        #expect(PostgresStore.redacted(conninfo) == shown)
+    }
+}
