@@ -80,6 +80,37 @@ struct PostgresStoreTests {
         #expect(stored.allSatisfy { !$0.contains("secret-") && $0.contains(" $y$") })
     }
 
+    @Test func killingAProcessMidBurstLosesNoAcknowledgedRegistrationAndARestartCarriesOn() throws {
+        let server = try PostgresServer()
+        var acknowledged: [String] = []
+        for round in 0..<2 {
+            let child = try InteractiveProcess(["--clock", "virtual", "--debounce-ms", "0", "--store", server.conninfo])
+            let watchdog = DispatchWorkItem { child.killHard() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+            defer { watchdog.cancel() }
+            let first = round * 100
+            // A burst of 60 sign-ups, SIGKILLed once ten more have been acknowledged.
+            child.send((first..<(first + 60)).flatMap { Self.signup("f\($0)", "name\($0)", "pw-\($0)", id: $0, at: ($0 - first) * 10) })
+            for _ in 0..<10 {
+                acknowledged += child.readLines { $0.contains(#""state":"succeeded""#) }.compactMap(Self.acknowledgedName)
+            }
+            child.killHard()
+            #expect(child.wait() == 9)
+        }
+        #expect(acknowledged.count >= 20)
+        let registered = try server.query("SELECT username FROM users")
+        for name in acknowledged { #expect(registered.contains(name), "\(name) was acknowledged but is not in the database") }
+        #expect(Set(registered).count == registered.count)
+        // A new process finds every committed name taken, acknowledged or not.
+        let again = Self.outcomes(try Self.run(server, Self.signup("g", registered[0].uppercased(), "pw", id: 1, at: 0)))
+        #expect(again["g"] == nil)
+    }
+
+    private static func acknowledgedName(_ line: String) -> String? {
+        guard line.contains(#""state":"succeeded""#), let range = line.range(of: #""account":{"username":""#) else { return nil }
+        return String(line[range.upperBound...].prefix { $0 != "\"" })
+    }
+
     @Test func theLoginRateLimitHoldsAcrossProcesses() throws {
         let server = try PostgresServer()
         #expect(Self.outcomes(try Self.run(server, Self.signup("f", "alice", "correct horse", id: 1, at: 0))) == ["f": "succeeded"])
