@@ -106,6 +106,46 @@ struct PostgresStoreTests {
         #expect(again["g"] == nil)
     }
 
+    @Test func aDatabaseRestartedWhileRegistrationsAreInFlightLeavesEachEitherStoredAndSucceededOrNeither() throws {
+        let server = try PostgresServer()
+        let child = try InteractiveProcess(["--debounce-ms", "0", "--store", server.conninfo])
+        let watchdog = DispatchWorkItem { child.killHard() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+        defer { watchdog.cancel() }
+        let names = (0..<30).map { "inflight\($0)" }
+        // Real time: open every form and wait until every name has been checked...
+        child.send(names.map { name in
+            #"{"jsonrpc":"2.0","method":"form.open","params":{"form":"\#(name)","values":{"username":"\#(name)","password":"correct horse","repeatedPassword":"correct horse"}}}"#
+        })
+        var checked = Set<String>()
+        while checked.count < names.count, let line = child.readLine() {
+            if line.contains(#""code":"username.available""#), let form = line.components(separatedBy: #""form":""#).dropFirst().first {
+                checked.insert(String(form.prefix { $0 != "\"" }))
+            }
+        }
+        // ...then tap them all and restart the database while the registrations run.
+        child.send(names.map { #"{"jsonrpc":"2.0","method":"form.submit","params":{"form":"\#($0)"}}"# })
+        server.stop()
+        try server.start()
+        var outcomes: [String: String] = [:]
+        while outcomes.count < names.count, let line = child.readLine() {
+            guard line.contains("form.submissionChanged"), !line.contains(#""submitting""#) else { continue }
+            let form = String(line.components(separatedBy: #""form":""#)[1].prefix { $0 != "\"" })
+            let state = line.components(separatedBy: #""state":""#)[1].prefix { $0 != "\"" }
+            let code = line.components(separatedBy: #""code":""#).dropFirst().first.map { ":" + $0.prefix { $0 != "\"" } } ?? ""
+            outcomes[form] = state + code
+        }
+        #expect(outcomes.count == names.count)
+        for (form, outcome) in outcomes {
+            #expect(outcome == "succeeded" || outcome == "failed:backend.unavailable", "\(form): \(outcome)")
+        }
+        // Never both: what was told succeeded is stored, and nothing else is.
+        let stored = Set(try server.query("SELECT username FROM users"))
+        #expect(stored == Set(outcomes.filter { $0.value == "succeeded" }.keys))
+        child.closeInput()
+        #expect(child.wait() == 0)
+    }
+
     private static func acknowledgedName(_ line: String) -> String? {
         guard line.contains(#""state":"succeeded""#), let range = line.range(of: #""account":{"username":""#) else { return nil }
         return String(line[range.upperBound...].prefix { $0 != "\"" })

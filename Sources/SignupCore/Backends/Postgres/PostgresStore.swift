@@ -54,14 +54,20 @@ public final class PostgresStore: @unchecked Sendable {
 
     /// Registers a name with a password hash, in one statement: false when the name is taken
     /// (by any process), as the unique index decides. Returns once the row is committed.
+    ///
+    /// Each registration carries an id of its own: when a connection is lost after the commit and
+    /// the insert is retried, the row found is recognised as this registration's, not a rival's.
     public func register(_ username: String, passwordHash: String, at createdAt: Date = Date()) throws(StoreError) -> Bool {
+        let registration = UUID().uuidString
+        let key = UserStore.key(username)
         let rows = try run(
             """
-            INSERT INTO users (username, username_key, password_hash, created_at) VALUES ($1, $2, $3, $4)
+            INSERT INTO users (username, username_key, password_hash, created_at, registration_id) VALUES ($1, $2, $3, $4, $5)
             ON CONFLICT (username_key) DO NOTHING RETURNING id
             """,
-            [username, UserStore.key(username), passwordHash, String(Self.milliseconds(createdAt))])
-        return !rows.isEmpty
+            [username, key, passwordHash, String(Self.milliseconds(createdAt)), registration])
+        if !rows.isEmpty { return true }
+        return try run("SELECT registration_id FROM users WHERE username_key = $1", [key]).first?.first == registration
     }
 
     /// The stored hash for a name, or nil when it is not registered.
@@ -104,14 +110,19 @@ public final class PostgresStore: @unchecked Sendable {
     }
 
     /// Adds a friend; `.conflict` when another friend has the phone number.
+    /// Like a registration, an add carries an id of its own, so a retry after a lost connection
+    /// finds its own row rather than a conflict.
     public func addFriend(_ friend: Friend, at time: Date = Date()) throws(StoreError) -> FriendSaveOutcome {
+        let request = UUID().uuidString
         let rows = try run(
             """
-            INSERT INTO friends (first_name, last_name, phone, updated_at) VALUES ($1, $2, $3, $4)
+            INSERT INTO friends (first_name, last_name, phone, updated_at, request_id) VALUES ($1, $2, $3, $4, $5)
             ON CONFLICT (phone) DO NOTHING RETURNING id
             """,
-            [friend.firstName, friend.lastName, friend.phone, String(Self.milliseconds(time))])
-        guard let id = rows.first?.first ?? nil else { return .conflict }
+            [friend.firstName, friend.lastName, friend.phone, String(Self.milliseconds(time)), request])
+        if let id = rows.first?.first ?? nil { return .saved(id: id) }
+        let mine = try run("SELECT id FROM friends WHERE phone = $1 AND request_id = $2", [friend.phone, request])
+        guard let id = mine.first?.first ?? nil else { return .conflict }
         return .saved(id: id)
     }
 
@@ -266,7 +277,8 @@ public final class PostgresStore: @unchecked Sendable {
                     username text NOT NULL,
                     username_key text NOT NULL UNIQUE,
                     password_hash text NOT NULL,
-                    created_at bigint NOT NULL
+                    created_at bigint NOT NULL,
+                    registration_id text
                 )
                 """)
             _ = try run("""
@@ -282,7 +294,8 @@ public final class PostgresStore: @unchecked Sendable {
                     first_name text NOT NULL,
                     last_name text NOT NULL,
                     phone text NOT NULL UNIQUE,
-                    updated_at bigint NOT NULL
+                    updated_at bigint NOT NULL,
+                    request_id text
                 )
                 """)
             _ = try run("CREATE TABLE login_failures (username_key text NOT NULL, at bigint NOT NULL)")
