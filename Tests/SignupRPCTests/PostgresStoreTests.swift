@@ -78,6 +78,10 @@ struct PostgresStoreTests {
         // Only yescrypt hashes: no password in any table.
         let stored = try server.query("SELECT username || ' ' || password_hash FROM users")
         #expect(stored.allSatisfy { !$0.contains("secret-") && $0.contains(" $y$") })
+        // Nor in the database server's log, nor in what the processes wrote.
+        let serverLog = (try? String(contentsOfFile: "\(server.folder)/log", encoding: .utf8)) ?? ""
+        #expect(!serverLog.isEmpty && !serverLog.contains("secret-"))
+        #expect(results.outputs.values.allSatisfy { !$0.stdout.contains("secret-") && !$0.stderr.contains("secret-") })
     }
 
     @Test func killingAProcessMidBurstLosesNoAcknowledgedRegistrationAndARestartCarriesOn() throws {
