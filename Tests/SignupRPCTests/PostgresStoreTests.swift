@@ -249,4 +249,11 @@ struct PostgresStoreTests {
     func messagesNameTheDatabaseWithoutItsPassword(conninfo: String, shown: String) {
         #expect(PostgresStore.redacted(conninfo) == shown)
     }
+
+    @Test func aConnectionGivesUpOnAHostThatDoesNotAnswerWithinSeconds() {
+        #expect(PostgresStore.withConnectTimeout("host=db dbname=users") == "host=db dbname=users connect_timeout=5")
+        #expect(PostgresStore.withConnectTimeout("postgresql://db/users") == "postgresql://db/users?connect_timeout=5")
+        #expect(PostgresStore.withConnectTimeout("postgresql://db/users?sslmode=require") == "postgresql://db/users?sslmode=require&connect_timeout=5")
+        #expect(PostgresStore.withConnectTimeout("host=db connect_timeout=2") == "host=db connect_timeout=2")
+    }
 }

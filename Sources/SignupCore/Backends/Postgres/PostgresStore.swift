@@ -30,7 +30,7 @@ public final class PostgresStore: @unchecked Sendable {
         conninfo: String, poolSize: Int = 4, statementTimeout: TimeSpan = .seconds(5),
         retryDelays: [TimeSpan] = [.milliseconds(100), .milliseconds(400), .milliseconds(1600)]
     ) throws(StoreError) {
-        self.conninfo = conninfo
+        self.conninfo = Self.withConnectTimeout(conninfo)
         target = Self.redacted(conninfo)
         self.poolSize = max(1, poolSize)
         self.statementTimeout = statementTimeout
@@ -312,6 +312,14 @@ public final class PostgresStore: @unchecked Sendable {
 
     private static func milliseconds(_ time: Date) -> Int64 {
         Int64(time.timeIntervalSince1970 * 1000)
+    }
+
+    /// The connection string with a 5 s `connect_timeout` unless it sets one, so that a host that
+    /// does not answer is reported after seconds, not after TCP's own minutes.
+    static func withConnectTimeout(_ conninfo: String) -> String {
+        guard !conninfo.contains("connect_timeout") else { return conninfo }
+        guard conninfo.hasPrefix("postgres"), conninfo.contains("://") else { return conninfo + " connect_timeout=5" }
+        return conninfo + (conninfo.contains("?") ? "&" : "?") + "connect_timeout=5"
     }
 
     /// The connection string without a password, for messages: `postgresql://user:secret@host/db`
