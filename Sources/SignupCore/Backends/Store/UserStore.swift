@@ -17,10 +17,26 @@ public final class UserStore: @unchecked Sendable {
     public init(path: String, busyTimeout: TimeSpan = .seconds(5)) throws(StoreError) {
         self.path = path
         connection = try SQLiteConnection(path: path, busyTimeout: busyTimeout)
-        try connection.execute("PRAGMA journal_mode=WAL")
-        try connection.execute("PRAGMA synchronous=FULL")
-        try migrate()
+        // Opening can meet a lock that SQLite answers at once, without waiting out the busy
+        // timeout: another process's last connection folding the log into the file as it
+        // closes, or recovering it as it opens. Those pass quickly, so try again a few times.
+        var attempt = 0
+        while true {
+            do throws(StoreError) {
+                try connection.execute("PRAGMA journal_mode=WAL")
+                try connection.execute("PRAGMA synchronous=FULL")
+                try migrate()
+                return
+            } catch {
+                guard case .locked = error, attempt < Self.openRetries else { throw error }
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.01 * Double(attempt))
+            }
+        }
     }
+
+    /// How often opening tries again after a lock answered at once (waiting 10, 20, … ms: about 2 s in all).
+    private static let openRetries = 20
 
     /// Closes the store, folding its write-ahead log back into the database file so that a copy
     /// of that file alone is a whole backup once the last process has closed it. Waits for a call
