@@ -150,7 +150,70 @@ struct PostgresStoreTests {
         #expect(child.wait() == 0)
     }
 
-    private static func acknowledgedName(_ line: String) -> String? {
+    /// The issue's durability run: four processes with 100 names each and 20 names all four race
+    /// for (each in its own letter case); two of them SIGKILLed mid-run and started again on the
+    /// same input. Every acknowledged registration is stored, no name twice, and no contested name
+    /// was told `succeeded` to two processes.
+    @Test func fourProcessesTwoKilledAndRestartedLoseNothingAcknowledgedAndNeverRegisterANameTwice() throws {
+        let server = try PostgresServer()
+        let contested = (0..<20).map { "Contested\($0)" }
+        let inputs = (0..<4).map { process in
+            (0..<100).flatMap { Self.signup("own\($0)", "q\(process)name\($0)", "secret-\(process)-\($0)", id: $0, at: $0 * 10) }
+                + contested.enumerated().flatMap { index, name in
+                    let spelled = [name.lowercased(), name.uppercased(), name, name.capitalized][process]
+                    return Self.signup("race\(index)", spelled, "secret-\(process)-race\(index)", id: 1000 + index, at: 2000 + index * 10)
+                }
+        }
+        final class Log: @unchecked Sendable {
+            let lock = NSLock()
+            var acknowledged: [String] = []
+            var toldWon: [String: Int] = [:]
+            var statuses: [Int32] = []
+            func record(_ lines: [String], statusOf status: Int32?) {
+                lock.withLock {
+                    for line in lines {
+                        guard let name = PostgresStoreTests.acknowledgedName(line) else { continue }
+                        acknowledged.append(name)
+                        if line.contains(#""form":"race"#) { toldWon[name.lowercased(), default: 0] += 1 }
+                    }
+                    if let status { statuses.append(status) }
+                }
+            }
+        }
+        let log = Log()
+        let conninfo = server.conninfo
+        DispatchQueue.concurrentPerform(iterations: 4) { process in
+            let arguments = ["--clock", "virtual", "--debounce-ms", "0", "--store", conninfo]
+            if process >= 2 {
+                let output = try? Subprocess.run(arguments, input: inputs[process].joined(separator: "\n") + "\n")
+                log.record(output?.lines ?? [], statusOf: output?.status ?? -1)
+                return
+            }
+            // Killed once it has acknowledged some, then started again on the same input.
+            guard let child = try? InteractiveProcess(arguments) else { return }
+            child.send(inputs[process])
+            var lines: [String] = []
+            for _ in 0..<(20 + process * 15) {
+                lines += child.readLines { $0.contains(#""state":"succeeded""#) }
+            }
+            child.killHard()
+            log.record(lines, statusOf: nil)
+            _ = child.wait()
+            let again = try? Subprocess.run(arguments, input: inputs[process].joined(separator: "\n") + "\n")
+            log.record(again?.lines ?? [], statusOf: again?.status ?? -1)
+        }
+        #expect(log.statuses == [0, 0, 0, 0])
+        let stored = try server.query("SELECT username FROM users")
+        for name in log.acknowledged { #expect(stored.contains(name), "\(name) was acknowledged but is not stored") }
+        #expect(Set(stored.map { $0.lowercased() }).count == stored.count, "a name is stored twice")
+        #expect(stored.count == 420)
+        // The kills fall among the processes' own names, so every race runs to its end: each
+        // contested name has exactly one winner, who was told so.
+        #expect(log.toldWon.count == contested.count && log.toldWon.values.allSatisfy { $0 == 1 }, "\(log.toldWon)")
+        #expect(try server.query("SELECT count(*) FROM users WHERE password_hash NOT LIKE '$y$%'") == ["0"])
+    }
+
+    fileprivate static func acknowledgedName(_ line: String) -> String? {
         guard line.contains(#""state":"succeeded""#), let range = line.range(of: #""account":{"username":""#) else { return nil }
         return String(line[range.upperBound...].prefix { $0 != "\"" })
     }
