@@ -6,11 +6,6 @@ import Foundation
 enum PostgresFailure: Error {
     case connection(String)
     case statement(sqlState: String, message: String)
-
-    var isUniqueViolation: Bool {
-        if case .statement("23505", _) = self { return true }
-        return false
-    }
 }
 
 /// One libpq connection. Blocking; used by one thread at a time (the store's pool hands it out).

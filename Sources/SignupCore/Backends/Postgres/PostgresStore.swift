@@ -81,32 +81,16 @@ public final class PostgresStore: @unchecked Sendable {
                 [SHA256.hexDigest(token), UserStore.key(username), String(Self.milliseconds(createdAt))])
     }
 
-    /// Counts a failed login for the name, and returns how many it has had since `since`.
-    public func recordLoginFailure(of username: String, at time: Date = Date(), countingSince since: Date) throws(StoreError) -> Int {
-        let key = UserStore.key(username)
-        try run("INSERT INTO login_failures (username_key, at) VALUES ($1, $2)", [key, String(Self.milliseconds(time))])
-        return try loginFailures(of: username, since: since)
+    /// Counts a failed login for the name where every process sharing the database sees it.
+    public func recordLoginFailure(of username: String, at time: Date) throws(StoreError) {
+        try run("INSERT INTO login_failures (username_key, at) VALUES ($1, $2)", [UserStore.key(username), String(Self.milliseconds(time))])
     }
 
     /// How many failed logins the name has had since `since`, counted by every process.
-    public func loginFailures(of username: String, since: Date) throws(StoreError) -> Int {
+    public func sharedLoginFailures(of username: String, since: Date) throws(StoreError) -> Int? {
         let rows = try run("SELECT count(*) FROM login_failures WHERE username_key = $1 AND at > $2",
                            [UserStore.key(username), String(Self.milliseconds(since))])
         return Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
-    }
-
-    /// The registered names in the order they were registered, as written.
-    public func registeredNames() throws(StoreError) -> [String] {
-        try run("SELECT username FROM users ORDER BY id").compactMap { $0.first ?? nil }
-    }
-
-    /// Every stored value of the tables, as text: for tests that look for what must never be stored.
-    public func everyStoredText() throws(StoreError) -> [String] {
-        var texts: [String] = []
-        for table in ["users", "sessions", "friends", "login_failures"] {
-            for row in try run("SELECT * FROM \(table)") { texts += row.compactMap { $0 } }
-        }
-        return texts
     }
 
     /// Adds a friend; `.conflict` when another friend has the phone number.
@@ -133,23 +117,20 @@ public final class PostgresStore: @unchecked Sendable {
         do throws(StoreError) {
             let rows = try run(
                 "UPDATE friends SET first_name = $1, last_name = $2, phone = $3, updated_at = $4 WHERE id = $5 RETURNING id",
-                [friend.firstName, friend.lastName, friend.phone, String(Self.milliseconds(time)), id],
-                uniqueViolationIsConflict: true)
+                [friend.firstName, friend.lastName, friend.phone, String(Self.milliseconds(time)), id])
             return rows.isEmpty ? .notFound : .saved(id: id)
         } catch {
-            if case .database(_, Self.conflictMarker) = error { return .conflict }
+            if case .uniqueViolation = error { return .conflict }
             throw error
         }
     }
-
-    private static let conflictMarker = "unique violation"
 
     // MARK: Running statements
 
     /// Runs one statement on a pooled connection; a lost connection is retried on a new one
     /// after each of `retryDelays`, then reported as unreachable.
     @discardableResult
-    private func run(_ sql: String, _ parameters: [String?] = [], uniqueViolationIsConflict: Bool = false) throws(StoreError) -> [[String?]] {
+    private func run(_ sql: String, _ parameters: [String?] = []) throws(StoreError) -> [[String?]] {
         var attempt = 0
         while true {
             let connection = try checkOut()
@@ -158,18 +139,25 @@ public final class PostgresStore: @unchecked Sendable {
                 checkIn(connection)
                 return rows
             } catch {
-                switch error {
-                case .statement(let state, let message):
+                guard case .connection = error else {
                     checkIn(connection)
-                    if uniqueViolationIsConflict, error.isUniqueViolation { throw .database(target: target, message: Self.conflictMarker) }
-                    throw .database(target: target, message: "\(message) (SQLSTATE \(state))")
-                case .connection(let reason):
-                    discard(connection)
-                    guard attempt < retryDelays.count else { throw .databaseUnreachable(target: target, reason: reason) }
-                    Thread.sleep(forTimeInterval: Double(retryDelays[attempt].milliseconds) / 1000)
-                    attempt += 1
+                    throw storeError(error)
                 }
+                discardConnection()
+                guard attempt < retryDelays.count else { throw storeError(error) }
+                Thread.sleep(forTimeInterval: Double(retryDelays[attempt].milliseconds) / 1000)
+                attempt += 1
             }
+        }
+    }
+
+    /// What a failure means to the directory: the database out of reach, a unique value taken,
+    /// or a statement that failed.
+    private func storeError(_ failure: PostgresFailure) -> StoreError {
+        switch failure {
+        case .connection(let reason): .databaseUnreachable(target: target, reason: reason)
+        case .statement("23505", _): .uniqueViolation(target: target)
+        case .statement(let state, let message): .database(target: target, message: "\(message) (SQLSTATE \(state))")
         }
     }
 
@@ -213,7 +201,7 @@ public final class PostgresStore: @unchecked Sendable {
         }
     }
 
-    private func discard(_ connection: PostgresConnection) {
+    private func discardConnection() {
         condition.withLock {
             open -= 1
             condition.signal()
@@ -254,10 +242,7 @@ public final class PostgresStore: @unchecked Sendable {
             do throws(PostgresFailure) {
                 return try connection.query(sql)
             } catch {
-                switch error {
-                case .connection(let reason): throw .databaseUnreachable(target: target, reason: reason)
-                case .statement(let state, let message): throw .database(target: target, message: "\(message) (SQLSTATE \(state))")
-                }
+                throw storeError(error)
             }
         }
         // Any constant: it names this schema's lock among the database's users.
@@ -342,3 +327,5 @@ public final class PostgresStore: @unchecked Sendable {
         return String(conninfo[..<scheme.upperBound]) + address + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
     }
 }
+
+extension PostgresStore: AccountStore {}

@@ -15,6 +15,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case databaseUnreachable(target: String, reason: String)
     /// A PostgreSQL statement failed.
     case database(target: String, message: String)
+    /// A PostgreSQL write met a value that must be unique and is taken.
+    case uniqueViolation(target: String)
 
     public var description: String {
         switch self {
@@ -40,6 +42,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "cannot reach the PostgreSQL user directory \(target): \(reason)"
         case .database(let target, let message):
             return "the PostgreSQL user directory \(target) failed: \(message)"
+        case .uniqueViolation(let target):
+            return "the PostgreSQL user directory \(target) refused a value that must be unique"
         }
     }
 }

@@ -1,0 +1,27 @@
+import Foundation
+
+/// What a durable user directory keeps, whichever holds it: the SQLite file (`UserStore`) or the
+/// PostgreSQL database (`PostgresStore`). Calls block; `StoreDirectory` makes them off the loop.
+public protocol AccountStore: AnyObject, Sendable {
+    /// Whether the name is registered (compared case-insensitively).
+    func isRegistered(_ username: String) throws(StoreError) -> Bool
+    /// Registers a name with a password hash; false when the name is taken (by any process).
+    func register(_ username: String, passwordHash: String, at createdAt: Date) throws(StoreError) -> Bool
+    /// The stored hash for a name, or nil when it is not registered.
+    func passwordHash(of username: String) throws(StoreError) -> String?
+    /// Records a login session by the digest of its token.
+    func saveSession(token: String, for username: String, at createdAt: Date) throws(StoreError)
+    func addFriend(_ friend: Friend, at time: Date) throws(StoreError) -> FriendSaveOutcome
+    func updateFriend(_ id: String, to friend: Friend, at time: Date) throws(StoreError) -> FriendSaveOutcome
+    /// Failed logins of the name since `since`, as every process sharing the store counted them;
+    /// nil for a store that counts none (each process's own `LoginRateLimiter` does).
+    func sharedLoginFailures(of username: String, since: Date) throws(StoreError) -> Int?
+    /// Counts a failed login where every process sharing the store sees it, if the store counts them.
+    func recordLoginFailure(of username: String, at time: Date) throws(StoreError)
+}
+
+extension UserStore: AccountStore {
+    /// A local file is shared by one machine's processes; each counts its own failed logins.
+    public func sharedLoginFailures(of username: String, since: Date) throws(StoreError) -> Int? { nil }
+    public func recordLoginFailure(of username: String, at time: Date) throws(StoreError) {}
+}
