@@ -47,10 +47,10 @@ extension LocalizedForm {
         let definition = self.definition
         let submit = definition.submit
         func text(_ message: Message) -> String { localizer.text(message) }
-        let phases: [(SubmissionState, Message)] = [
-            (.idle, submit.texts.idle), (.submitting, submit.texts.submitting),
-            (.succeeded(account: .null), submit.texts.succeeded),
-            (.failed(SubmissionFailure(code: "", params: [:], message: "")), submit.texts.failed),
+        let names = submit.stateNames, texts = submit.texts
+        let phases: [(meaning: String, name: String, text: Message)] = [
+            ("idle", names.idle, texts.idle), ("submitting", names.submitting, texts.submitting),
+            ("succeeded", names.succeeded, texts.succeeded), ("failed", names.failed, texts.failed),
         ]
         return FormDescription(
             kind: definition.kind,
@@ -64,9 +64,7 @@ extension LocalizedForm {
             },
             submitLabel: text(submit.texts.label),
             resultName: submit.resultName,
-            states: phases.map { state, message in
-                FormDescription.State(name: submit.stateNames.name(of: state), meaning: state.name, text: text(message))
-            },
+            states: phases.map { FormDescription.State(name: $0.name, meaning: $0.meaning, text: text($0.text)) },
             failures: submit.possibleFailures.map { failure in
                 let message = submit.message(for: failure)
                 return FormDescription.Outcome(code: message.code, message: text(message))

@@ -19,15 +19,6 @@ extension ClockMode {
         self == .virtual ? .reproducible(seed: seed) : .secure()
     }
 
-    /// How the store's blocking work runs: inline and in order on the virtual clock, on a
-    /// background thread (answering on the loop) in real time.
-    func blockingWorkRunner(on clock: Server.Clock, loop: EventLoop) -> any BlockingWorkRunner {
-        switch clock {
-        case .virtual(let scheduler): InlineWorkRunner(scheduler: scheduler)
-        case .real: BackgroundWorkRunner(loop: loop)
-        }
-    }
-
     /// Whether the stdin reader hands each batch to the loop and waits (real time: a keystroke's
     /// answer should not wait for a thread to wake) or queues it and reads on (virtual time:
     /// throughput counts more).
@@ -40,4 +31,15 @@ extension ClockMode {
     /// Whether a small message that finds nothing waiting is written at once by its sender,
     /// sparing the writer thread's wake-up (real time); virtual time batches.
     var writesDirectlyWhenIdle: Bool { self == .real }
+}
+
+extension Server.Clock {
+    /// How the store's blocking work runs: inline and in order on the virtual clock, on a
+    /// background thread (answering on the loop) in real time.
+    func blockingWorkRunner(loop: EventLoop) -> any BlockingWorkRunner {
+        switch self {
+        case .virtual(let scheduler): InlineWorkRunner(scheduler: scheduler)
+        case .real: BackgroundWorkRunner(loop: loop)
+        }
+    }
 }

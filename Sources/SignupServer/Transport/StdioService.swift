@@ -22,10 +22,9 @@ final class StdioService {
     private var pendingDone: (@Sendable () -> Void)?
     private var isStopping = false
     private var keepAlive: [any DispatchSourceProtocol] = []
-    /// The SQLite store, if any: closed as the process ends, which folds its log into its file.
-    private let store: UserStore?
-    /// The PostgreSQL store, if any: its connections are closed as the process ends.
-    private let postgres: PostgresStore?
+    /// The durable store, if any: closed as the process ends (SQLite folds its log into its
+    /// file; PostgreSQL's connections end).
+    private let store: (any AccountStore)?
     /// The framing of both directions, decided by the reader from the first bytes under `auto`.
     private let framing: FramingChoice
     /// Every message in and out, when `--trace` or `--log-level debug` asks for it.
@@ -37,12 +36,12 @@ final class StdioService {
         logger = Logger(level: configuration.logLevel)
         parentProcessID = configuration.parentProcessID
         let logger = self.logger
-        let store: UserStore? = if case .store(let path) = configuration.backend { try UserStore(path: path) } else { nil }
+        let store: (any AccountStore)? = switch configuration.backend {
+        case .store(let path): try UserStore(path: path)
+        case .postgres(let conninfo): try PostgresStore(conninfo: conninfo)
+        case .scripted, .http: nil
+        }
         self.store = store
-        let postgres: PostgresStore? = if case .postgres(let conninfo) = configuration.backend {
-            try PostgresStore(conninfo: conninfo)
-        } else { nil }
-        self.postgres = postgres
         framing = FramingChoice(configuration.framing)
         let catalog = FormCatalog(definitions: FormCatalog.builtIn.definitions + configuration.customForms)
         let traceDestinations = [configuration.traceFile, configuration.logLevel == .debug ? 2 : nil].compactMap { $0 }
@@ -54,11 +53,10 @@ final class StdioService {
         writer = StdoutWriter(fd: messageFD, clock: configuration.clock, framing: framing, tracer: tracer, loop: loop) {
             logger.info("the client closed stdout; exiting")
             store?.close()
-            postgres?.close()
             Foundation.exit(0)
         }
         let clock = configuration.clock.makeClock(loop: loop)
-        let services = Self.services(for: configuration, clock: clock, loop: loop, store: store, postgres: postgres)
+        let services = Self.services(for: configuration, clock: clock, loop: loop, store: store)
         server = Server(configuration: configuration, clock: clock, services: services, sink: writer,
                         catalog: catalog)
     }
@@ -66,17 +64,14 @@ final class StdioService {
     /// The backend the configuration names: the store already opened, the HTTP directory, or the
     /// scripted one.
     private static func services(
-        for configuration: ServerConfiguration, clock: Server.Clock, loop: EventLoop, store: UserStore?,
-        postgres: PostgresStore?
+        for configuration: ServerConfiguration, clock: Server.Clock, loop: EventLoop, store: (any AccountStore)?
     ) -> FormServices {
         let tokens = configuration.clock.tokens(seed: configuration.script.seed)
         if let store {
-            let runner = configuration.clock.blockingWorkRunner(on: clock, loop: loop)
-            return FormServices(directory: SQLiteDirectory(store: store, runner: runner, tokens: tokens))
-        }
-        if let postgres {
-            let runner = configuration.clock.blockingWorkRunner(on: clock, loop: loop)
-            return FormServices(directory: PostgresDirectory(store: postgres, runner: runner, tokens: tokens))
+            func directory(_ store: some AccountStore) -> FormServices {
+                FormServices(directory: StoreDirectory(store: store, runner: clock.blockingWorkRunner(loop: loop), tokens: tokens))
+            }
+            return directory(store)
         }
         if case .http(let endpoints) = configuration.backend {
             return FormServices(directory: HTTPDirectory(configuration: endpoints, loop: loop))
@@ -203,7 +198,6 @@ final class StdioService {
     private func finish(_ code: Int32) {
         writer.flush()
         store?.close()
-        postgres?.close()
         Foundation.exit(code)
     }
 }

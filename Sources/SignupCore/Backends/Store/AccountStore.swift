@@ -18,6 +18,8 @@ public protocol AccountStore: AnyObject, Sendable {
     func sharedLoginFailures(of username: String, since: Date) throws(StoreError) -> Int?
     /// Counts a failed login where every process sharing the store sees it, if the store counts them.
     func recordLoginFailure(of username: String, at time: Date) throws(StoreError)
+    /// Closes the store as the process ends; later calls fail with `StoreError.closed`.
+    func close()
 }
 
 extension UserStore: AccountStore {

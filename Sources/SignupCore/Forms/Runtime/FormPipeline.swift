@@ -137,9 +137,12 @@ public final class FormPipeline {
 
     /// Submits the values as they are now, if submit is enabled; otherwise says why not.
     public func submit() throws(SubmitRejection) {
-        if let rejection = state.submitRejection { throw rejection }
-        guard !isClosed else { return }
-        dispatch(.tap)
+        guard !isClosed else {
+            // A closed form starts nothing, but still says why a tap would have been refused.
+            if let rejection = state.submitRejection { throw rejection }
+            return
+        }
+        if case .refused(let rejection) = dispatch(.tap) { throw rejection }
     }
 
     /// The current result of every field, whether submit is enabled, and the submission state.
