@@ -18,15 +18,19 @@ struct PostgresStoreTests {
          #"{"jsonrpc":"2.0","id":\#(id),"method":"form.submit","params":{"form":"\#(form)","at":\#(time + 1)}}"#]
     }
 
-    private static func outcomes(_ output: Subprocess.Output) -> [String: String] {
-        var outcomes: [String: String] = [:]
-        for line in output.lines where line.contains("form.submissionChanged") && !line.contains(#""submitting""#) && !line.contains("loggingIn") {
-            let form = line.components(separatedBy: #""form":""#)[1].prefix { $0 != "\"" }
-            let state = line.components(separatedBy: #""state":""#)[1].prefix { $0 != "\"" }
-            let code = line.components(separatedBy: #""code":""#).dropFirst().first.map { ":" + $0.prefix { $0 != "\"" } } ?? ""
-            outcomes[String(form)] = state + code
+    /// A submission's end, as "state" or "state:code", with its form; nil for any other line
+    /// (a submission still running included).
+    fileprivate static func ending(_ line: String) -> (form: String, outcome: String)? {
+        guard line.contains("form.submissionChanged"), !line.contains(#""submitting""#), !line.contains("loggingIn") else { return nil }
+        func member(_ name: String) -> String? {
+            line.components(separatedBy: #""\#(name)":""#).dropFirst().first.map { String($0.prefix { $0 != "\"" }) }
         }
-        return outcomes
+        guard let form = member("form"), let state = member("state") else { return nil }
+        return (form, state + (member("code").map { ":" + $0 } ?? ""))
+    }
+
+    private static func outcomes(_ output: Subprocess.Output) -> [String: String] {
+        Dictionary(output.lines.compactMap(ending), uniquingKeysWith: { $1 })
     }
 
     private static func run(_ server: PostgresServer, _ lines: [String]) throws -> Subprocess.Output {
@@ -133,11 +137,7 @@ struct PostgresStoreTests {
         try server.start()
         var outcomes: [String: String] = [:]
         while outcomes.count < names.count, let line = child.readLine() {
-            guard line.contains("form.submissionChanged"), !line.contains(#""submitting""#) else { continue }
-            let form = String(line.components(separatedBy: #""form":""#)[1].prefix { $0 != "\"" })
-            let state = line.components(separatedBy: #""state":""#)[1].prefix { $0 != "\"" }
-            let code = line.components(separatedBy: #""code":""#).dropFirst().first.map { ":" + $0.prefix { $0 != "\"" } } ?? ""
-            outcomes[form] = state + code
+            if let ending = Self.ending(line) { outcomes[ending.form] = ending.outcome }
         }
         #expect(outcomes.count == names.count)
         for (form, outcome) in outcomes {
@@ -270,12 +270,8 @@ struct PostgresStoreTests {
         func submit(_ form: String, id: Int, at time: Int) -> String? {
             child.send([Self.signup(form, "", "", id: id, at: time)[1],
                         #"{"jsonrpc":"2.0","method":"clock.advance","params":{"to":\#(time + 2)}}"#])
-            let lines = child.readLines { $0.contains(#""form":"\#(form)""#) && $0.contains("form.submissionChanged") && !$0.contains(#""submitting""#) }
-            return lines.last.map { line in
-                let state = line.components(separatedBy: #""state":""#)[1].prefix { $0 != "\"" }
-                let code = line.components(separatedBy: #""code":""#).dropFirst().first.map { ":" + $0.prefix { $0 != "\"" } } ?? ""
-                return state + code
-            }
+            let lines = child.readLines { Self.ending($0)?.form == form }
+            return lines.last.flatMap(Self.ending)?.outcome
         }
         #expect(open("before", "before", at: 0).last?.contains(#""state":"ok""#) == true)
         #expect(submit("before", id: 1, at: 10) == "succeeded")
