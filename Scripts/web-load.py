@@ -70,7 +70,11 @@ class Session:
         async with connect(self.url, max_size=None) as socket_:
             self.socket = socket_
             self.waiting = {}
+            self.next_id = 0
             self.first_key_sent = None
+            # Made before anything is sent: the events may come before the answer that precedes them.
+            loop = asyncio.get_running_loop()
+            self.enabled, self.done = loop.create_future(), loop.create_future()
             reader = asyncio.create_task(self.read())
             started = time.perf_counter()
             await self.call("initialize", {"clientInfo": {"name": "web-load"}})
@@ -88,15 +92,13 @@ class Session:
                 await asyncio.sleep(self.key_delay)
             for field in ("password", "repeatedPassword"):
                 await self.call("form.edit", {"form": "f", "field": field, "value": "correct horse"})
-            self.enabled = asyncio.get_running_loop().create_future()
             await self.enabled
-            self.done = asyncio.get_running_loop().create_future()
             await self.call("form.submit", {"form": "f"})
             self.registered = await self.done
             reader.cancel()
 
     async def call(self, method, params):
-        self.next_id = getattr(self, "next_id", 0) + 1
+        self.next_id += 1
         future = asyncio.get_running_loop().create_future()
         self.waiting[self.next_id] = future
         await self.socket.send(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}))
@@ -113,11 +115,11 @@ class Session:
                     self.to_event.append(now - self.first_key_sent)
                     self.first_key_sent = None
             elif method == "form.submitEnabledChanged":
-                if message["params"]["enabled"] and getattr(self, "enabled", None) and not self.enabled.done():
+                if message["params"]["enabled"] and not self.enabled.done():
                     self.enabled.set_result(True)
             elif method == "form.submissionChanged":
                 state = message["params"]["state"]
-                if state in ("succeeded", "failed") and getattr(self, "done", None) and not self.done.done():
+                if state in ("succeeded", "failed") and not self.done.done():
                     self.done.set_result(state == "succeeded")
             elif "id" in message:
                 future = self.waiting.pop(message["id"], None)
