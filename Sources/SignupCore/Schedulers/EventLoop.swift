@@ -8,26 +8,46 @@ import Foundation
 /// unless the process calls `dispatchMain()`.
 public final class EventLoop: Sendable {
     private let queue: DispatchQueue
+    private let step = StepStart()
 
     public init(label: String = "signup.event-loop") {
         queue = DispatchQueue(label: label)
     }
 
+    /// When the work the loop is running began (uptime nanoseconds): the one time every event of
+    /// that work is stamped with, as on the virtual clock, so a recording's times and the events'
+    /// agree. On the loop only.
+    public var currentStepStart: UInt64 {
+        #if DEBUG
+        assertOnLoop()
+        #endif
+        return step.uptimeNanoseconds
+    }
+
     /// Runs `work` on the loop, after everything already queued. Safe from any thread.
     public func execute(_ work: @escaping @Sendable () -> Void) {
-        queue.async(execute: work)
+        queue.async { [step] in
+            step.begin()
+            work()
+        }
     }
 
     /// Runs non-`Sendable` work on the loop. Sound only because the loop is the one executor that
     /// ever touches the reactive core's state, and callers hand their closure over entirely.
     public func executeTransferring(_ work: @escaping () -> Void) {
         let box = UncheckedTransfer(work)
-        queue.async { box.value() }
+        queue.async { [step] in
+            step.begin()
+            box.value()
+        }
     }
 
     /// Runs `work` on the loop and waits for it. Never call this from the loop itself.
     public func sync<T>(_ work: () throws -> T) rethrows -> T {
-        try queue.sync(execute: work)
+        try queue.sync {
+            step.begin()
+            return try work()
+        }
     }
 
     /// Runs `handler` on the loop every `interval` of wall-clock time. Keep the returned source alive.
@@ -35,7 +55,10 @@ public final class EventLoop: Sendable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let nanoseconds = Self.nanoseconds(interval)
         timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
-        timer.setEventHandler(handler: handler)
+        timer.setEventHandler { [step] in
+            step.begin()
+            handler()
+        }
         timer.resume()
         return timer
     }
@@ -47,7 +70,10 @@ public final class EventLoop: Sendable {
 
     func scheduleTransferring(after delay: TimeSpan, _ work: @escaping () -> Void) -> DispatchWorkItem {
         let box = UncheckedTransfer(work)
-        let item = DispatchWorkItem { box.value() }
+        let item = DispatchWorkItem { [step] in
+            step.begin()
+            box.value()
+        }
         queue.asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(delay)), execute: item)
         return item
     }
@@ -55,6 +81,15 @@ public final class EventLoop: Sendable {
     /// A span in nanoseconds for Dispatch, from zero up to the largest `Int` (never trapping).
     private static func nanoseconds(_ span: TimeSpan) -> Int {
         Int(clamping: Saturating.multiply(max(0, span.milliseconds), 1_000_000))
+    }
+}
+
+/// The start of the loop's current work. Written and read on the loop only, which serialises it.
+private final class StepStart: @unchecked Sendable {
+    private(set) var uptimeNanoseconds = DispatchTime.now().uptimeNanoseconds
+
+    func begin() {
+        uptimeNanoseconds = DispatchTime.now().uptimeNanoseconds
     }
 }
 

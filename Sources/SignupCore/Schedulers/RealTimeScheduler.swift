@@ -1,7 +1,8 @@
 import Dispatch
 
 /// A scheduler on the wall clock (monotonic, milliseconds since the scheduler was made) that runs
-/// every action on the event loop. Use it only from the loop.
+/// every action on the event loop. Use it only from the loop. `now` is when the loop's current
+/// work began, so everything one input or one answer causes carries one time.
 public final class RealTimeScheduler: Scheduler {
     public let loop: EventLoop
     private let origin: UInt64
@@ -12,7 +13,9 @@ public final class RealTimeScheduler: Scheduler {
     }
 
     public var now: TimePoint {
-        TimePoint(milliseconds: Int64((DispatchTime.now().uptimeNanoseconds - origin) / 1_000_000))
+        let start = loop.currentStepStart
+        // Work that began before the scheduler was made (the one that made it) is at 0.
+        return TimePoint(milliseconds: Int64((start > origin ? start - origin : 0) / 1_000_000))
     }
 
     @discardableResult

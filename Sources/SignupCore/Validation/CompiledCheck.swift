@@ -12,15 +12,20 @@ enum CompiledCheck: Sendable {
     case anyOf([[CompiledCheck]])
 
     init(_ check: Rule.Check, in definition: FormDefinition) {
+        self.init(check, indexOf: definition.index(of:))
+    }
+
+    /// `indexOf` places the other field a rule names; nil reads it as empty.
+    init(_ check: Rule.Check, indexOf: (String) -> Int?) {
         switch check {
         case .minLength(let minimum): self = .minLength(minimum)
         case .maxLength(let maximum): self = .maxLength(maximum)
         case .allowedCharacters(let characterClass): self = .allowedCharacters(characterClass)
         case .pattern(let pattern): self = .pattern(pattern)
         case .notOneOf(let reserved): self = .notOneOf(Set(reserved.map { $0.lowercased() }))
-        case .equalsField(let other): self = .equalsField(definition.index(of: other))
+        case .equalsField(let other): self = .equalsField(indexOf(other))
         case .anyOf(let alternatives):
-            self = .anyOf(alternatives.map { checks in checks.map { CompiledCheck($0, in: definition) } })
+            self = .anyOf(alternatives.map { checks in checks.map { CompiledCheck($0, indexOf: indexOf) } })
         }
     }
 

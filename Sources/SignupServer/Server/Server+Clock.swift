@@ -1,10 +1,11 @@
 import SignupCore
 
 /// The clock policy: virtual time moves only when a message says so (`at`, `clock.advance`) or
-/// input ends; real time moves by itself, and waits are the caller's.
+/// input ends; real time moves by itself, and waits are the caller's. A replay of a real-clock
+/// session is real time to the protocol: its replayer moves the virtual clock.
 extension Server {
     func advanceClock(_ params: Params) throws(RPCError) -> ResultWriter {
-        guard case .virtual(let scheduler) = clock else { throw .clockNotVirtual(method: "clock.advance") }
+        guard let scheduler = virtualScheduler?.takeUnretainedValue() else { throw .clockNotVirtual(method: "clock.advance") }
         let by = try params.count("by")
         let to = try params.count("to")
         switch (by, to) {
@@ -53,7 +54,7 @@ extension Server {
     /// that the caller should wait for: in virtual time none, as what is left is due past the
     /// horizon and never finishes.
     func settleSubmissions() -> Bool {
-        guard case .virtual(let scheduler) = clock else { return hasSubmissionsInFlight }
+        guard let scheduler = virtualScheduler?.takeUnretainedValue() else { return hasSubmissionsInFlight }
         while hasSubmissionsInFlight, let next = scheduler.nextDueTime {
             scheduler.advance(to: next)
         }
@@ -62,6 +63,6 @@ extension Server {
 
     /// At the end of input in virtual time, runs the clock until nothing is pending.
     func runToIdle() {
-        if case .virtual(let scheduler) = clock { scheduler.run() }
+        virtualScheduler?.takeUnretainedValue().run()
     }
 }

@@ -26,9 +26,11 @@ final class Server {
 
     let configuration: ServerConfiguration
     let clock: Clock
-    /// The clock's virtual scheduler, which `clock` holds for the server's life: advanced on every
-    /// line that carries `at`, through a guaranteed reference that counts nothing, where taking it
-    /// out of `clock` retained and released it around each advance.
+    /// The clock's virtual scheduler when the client moves time (`--clock virtual`), which `clock`
+    /// holds for the server's life: advanced on every line that carries `at`, through a guaranteed
+    /// reference that counts nothing, where taking it out of `clock` retained and released it
+    /// around each advance. Nil in real time, and when a replay of a real-clock session moves a
+    /// virtual clock itself (the client was told the clock is real, and is answered so).
     let virtualScheduler: Unmanaged<VirtualTimeScheduler>?
     let catalog: FormCatalog
     let logger: Logger
@@ -67,7 +69,11 @@ final class Server {
          catalog: FormCatalog = .builtIn) {
         self.configuration = configuration
         self.clock = clock
-        if case .virtual(let scheduler) = clock { virtualScheduler = .passUnretained(scheduler) } else { virtualScheduler = nil }
+        if case .virtual(let scheduler) = clock, configuration.clock == .virtual {
+            virtualScheduler = .passUnretained(scheduler)
+        } else {
+            virtualScheduler = nil
+        }
         var services = services
         if services.loginLimiter == nil { services.loginLimiter = LoginRateLimiter(scheduler: clock.scheduler) }
         self.services = services
