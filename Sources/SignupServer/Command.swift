@@ -22,7 +22,9 @@ public enum SignupRPCCommand {
         case .version:
             FileHandle.standardOutput.write(Data("\(Server.name) \(Server.version) (protocol \(Server.protocolVersion))\n".utf8))
             exit(0)
-        case .run(var configuration, let directoryFile, let formsFolder, let tracePath):
+        case .replay(let recording, let fixture):
+            ReplayCommand.run(recording: recording, fixture: fixture)
+        case .run(var configuration, let directoryFile, let formsFolder, let tracePath, let recordPath):
             if let tracePath {
                 let fd = open(tracePath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
                 guard fd >= 0 else {
@@ -30,27 +32,51 @@ public enum SignupRPCCommand {
                 }
                 configuration.traceFile = fd
             }
-            if let directoryFile {
-                guard let contents = FileManager.default.contents(atPath: directoryFile) else {
-                    fail("cannot read the directory file '\(directoryFile)'", exitCode: 66)
+            if let recordPath {
+                let fd = open(recordPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+                guard fd >= 0 else {
+                    fail("cannot create the recording '\(recordPath)': \(String(cString: strerror(errno)))", exitCode: 73)
                 }
-                do throws(DirectoryFile.Problem) {
-                    configuration.script = try DirectoryFile.parse(Array(contents))
-                } catch {
-                    fail("\(directoryFile): \(error.description)", exitCode: 78)
-                }
+                configuration.recordFile = fd
             }
-            if let formsFolder {
-                do throws(FormFile.Problem) {
-                    configuration.customForms = try FormFile.loadFolder(formsFolder, builtInKinds: FormCatalog.builtIn.kinds)
-                } catch {
-                    fail(error.description, exitCode: 78)
-                }
+            do throws(LoadProblem) {
+                try load(directoryFile: directoryFile, formsFolder: formsFolder, into: &configuration)
+            } catch {
+                fail(error.message, exitCode: error.exitCode)
             }
             if case .http = configuration.backend, let reason = HTTPDirectory.unavailableReason {
                 fail(reason, exitCode: 69)
             }
             serve(configuration)
+        }
+    }
+
+    /// A file the command line names that cannot be used.
+    struct LoadProblem: Error {
+        var message: String
+        var exitCode: Int32
+    }
+
+    /// Reads the `--directory` file and the `--forms` folder into the configuration.
+    static func load(directoryFile: String?, formsFolder: String?, into configuration: inout ServerConfiguration) throws(LoadProblem) {
+        if let directoryFile {
+            guard let contents = FileManager.default.contents(atPath: directoryFile) else {
+                throw LoadProblem(message: "cannot read the directory file '\(directoryFile)'", exitCode: 66)
+            }
+            do throws(DirectoryFile.Problem) {
+                configuration.script = try DirectoryFile.parse(Array(contents))
+            } catch {
+                throw LoadProblem(message: "\(directoryFile): \(error.description)", exitCode: 78)
+            }
+        }
+        if let formsFolder {
+            do throws(FormFile.Problem) {
+                let loaded = try FormFile.loadFolderWithDocuments(formsFolder, builtInKinds: FormCatalog.builtIn.kinds)
+                configuration.customForms = loaded.map(\.definition)
+                configuration.customFormDocuments = loaded.map(\.document)
+            } catch {
+                throw LoadProblem(message: error.description, exitCode: 78)
+            }
         }
     }
 
@@ -81,7 +107,7 @@ public enum SignupRPCCommand {
         while true { sleep(3600) }
     }
 
-    private static func fail(_ message: String, exitCode: Int32) -> Never {
+    static func fail(_ message: String, exitCode: Int32) -> Never {
         FileHandle.standardError.write(Data("signup-rpc: \(message)\n".utf8))
         exit(exitCode)
     }

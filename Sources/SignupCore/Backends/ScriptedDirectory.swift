@@ -33,6 +33,23 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         public var protectedFriends: Set<String>
         /// Saving a friend with one of these phone numbers fails as if the server were down.
         public var failingPhones: Set<String>
+        /// Answers given as a recording gave them: each question like one of these is answered
+        /// by the first unused one, at its time, before any rule above is consulted.
+        public var replies: [Reply] = []
+
+        /// One recorded answer: to `question`, `answer` at `time` (virtual milliseconds; at once
+        /// if that has passed); no answer means the question is never answered.
+        public struct Reply: Hashable, Sendable {
+            public var question: BackendQuestion
+            public var time: Int64
+            public var answer: BackendAnswer?
+
+            public init(question: BackendQuestion, time: Int64, answer: BackendAnswer?) {
+                self.question = question
+                self.time = time
+                self.answer = answer
+            }
+        }
 
         public init(
             takenNames: Set<String> = [],
@@ -88,6 +105,8 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     /// How many registrations were sent.
     public private(set) var registrationAttempts = 0
     private let recordsRequests: Bool
+    /// The script's replies not used yet.
+    private var replies: [Script.Reply]
 
     /// `tokens` defaults to reproducible ones from the script's seed: this is a scripted backend.
     /// `recordsRequests` keeps `checkedNames` and `registeredNames` for tests to read; a server
@@ -95,6 +114,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     public init(script: Script = Script(), scheduler: any Scheduler, tokens: TokenSource? = nil, recordsRequests: Bool = true) {
         self.recordsRequests = recordsRequests
         self.script = script
+        replies = script.replies
         self.tokens = tokens ?? .reproducible(seed: script.seed)
         self.scheduler = scheduler
         generator = SeededGenerator(seed: script.seed)
@@ -137,6 +157,11 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         of username: String, answer: @escaping (Result<Availability, any Error>) -> Void
     ) -> any Disposable {
         if recordsRequests { checkedNames.append(username) }
+        if let replied = replied(.availability(username: username), { answer -> Availability? in
+            if case .availability(let value) = answer { value } else { nil }
+        }) {
+            return replied.subscribe(onNext: { answer(.success($0)) }, onError: { answer(.failure($0)) })
+        }
         let latency = script.checkLatency.sample(using: &generator)
         return scheduler.schedule(after: latency) { [self] in
             switch verdict(for: username) {
@@ -148,7 +173,12 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     }
 
     public func register(username: String, password: String) -> EventStream<RegistrationOutcome> {
-        EventStream { observer in
+        if let replied = replied(.registration(username: username, password: password), { answer -> RegistrationOutcome? in
+            if case .registration(let value) = answer { value } else { nil }
+        }) {
+            return replied
+        }
+        return EventStream { observer in
             self.registrationAttempts += 1
             let latency = self.script.registrationLatency.sample(using: &self.generator)
             return self.scheduler.schedule(after: latency) {
@@ -165,7 +195,12 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     /// Checks the password against an account registered here. An unknown name is checked against
     /// a decoy hash, so it answers the same way in the same time as a wrong password.
     public func logIn(username: String, password: String) -> EventStream<LoginOutcome> {
-        EventStream { observer in
+        if let replied = replied(.login(username: username, password: password), { answer -> LoginOutcome? in
+            if case .login(let value) = answer { value } else { nil }
+        }) {
+            return replied
+        }
+        return EventStream { observer in
             let latency = self.script.checkLatency.sample(using: &self.generator)
             return self.scheduler.schedule(after: latency) {
                 let stored = self.passwordHashes[Self.key(username)]
@@ -185,7 +220,13 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     }
 
     private func saving(_ friend: Friend, id: String?) -> EventStream<FriendSaveOutcome> {
-        EventStream { observer in
+        let question: BackendQuestion = if let id { .updateFriend(id: id, friend) } else { .addFriend(friend) }
+        if let replied = replied(question, { answer -> FriendSaveOutcome? in
+            if case .friend(let value) = answer { value } else { nil }
+        }) {
+            return replied
+        }
+        return EventStream { observer in
             let latency = self.script.registrationLatency.sample(using: &self.generator)
             return self.scheduler.schedule(after: latency) {
                 if self.script.failingPhones.contains(friend.phone) {
@@ -194,6 +235,26 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
                 }
                 observer.onNext(self.completeSave(of: friend, id: id))
                 observer.onCompleted()
+            }
+        }
+    }
+
+    /// The answer a reply gives `question`, if the script has one for it: the first unused one.
+    private func replied<Value>(_ question: BackendQuestion, _ extract: @escaping (BackendAnswer) -> Value?) -> EventStream<Value>? {
+        guard !replies.isEmpty, let index = replies.firstIndex(where: { $0.question == question }) else { return nil }
+        let reply = replies.remove(at: index)
+        return EventStream { observer in
+            guard let answer = reply.answer else { return Disposables.empty }
+            let delay = TimeSpan.milliseconds(max(0, reply.time - self.scheduler.now.milliseconds))
+            return self.scheduler.schedule(after: delay) {
+                if case .failure(let error) = answer {
+                    observer.onError(error)
+                } else if let value = extract(answer) {
+                    observer.onNext(value)
+                    observer.onCompleted()
+                } else {
+                    observer.onError(BackendError.unavailable(reason: "the reply to \(question.call) answers another call"))
+                }
             }
         }
     }

@@ -54,11 +54,37 @@ enum DirectoryFile {
             case "friends": script.friends = try friends(member.value, path)
             case "protectedFriends": script.protectedFriends = try names(member.value, path)
             case "failingPhones": script.failingPhones = try names(member.value, path)
+            case "replies": script.replies = try replies(member.value, path)
             default:
-                throw Problem(path: path, reason: "is not a directory setting (taken, free, failing, defaultVerdict, checkLatencyMs, registrationLatencyMs, refusedRegistrations, registrationFailureRate, seed, accounts, friends, protectedFriends, failingPhones)")
+                throw Problem(path: path, reason: "is not a directory setting (taken, free, failing, defaultVerdict, checkLatencyMs, registrationLatencyMs, refusedRegistrations, registrationFailureRate, seed, accounts, friends, protectedFriends, failingPhones, replies)")
             }
         }
         return script
+    }
+
+    /// `[{"ask": {"call": …, …}, "at": 500, "answer": {…}}]`: recorded answers (`signup-rpc replay
+    /// --write-fixture` writes them); without `answer`, the question is never answered.
+    private static func replies(_ value: JSON, _ path: String) throws(Problem) -> [ScriptedDirectory.Script.Reply] {
+        guard case .array(let elements) = value else { throw Problem(path: path, reason: "must be an array of replies") }
+        var replies: [ScriptedDirectory.Script.Reply] = []
+        for (index, element) in elements.enumerated() {
+            let itemPath = "\(path)[\(index)]"
+            guard let ask = element["ask"] else { throw Problem(path: itemPath, reason: "needs ask, the question") }
+            let question: BackendQuestion
+            var answer: BackendAnswer?
+            do throws(BackendExchangeJSON.Problem) {
+                question = try BackendExchangeJSON.question(ask)
+                if let json = element["answer"] { answer = try BackendExchangeJSON.answer(json) }
+            } catch {
+                throw Problem(path: itemPath, reason: error.description)
+            }
+            let time = element["at"]?.int64 ?? 0
+            guard answer == nil || time >= 0, answer == nil || element["at"]?.int64 != nil else {
+                throw Problem(path: "\(itemPath).at", reason: "must be a whole number of milliseconds, from 0")
+            }
+            replies.append(.init(question: question, time: time, answer: answer))
+        }
+        return replies
     }
 
     /// `[{"username": …, "password": …}]`, or `"passwordHash"` (yescrypt) instead of the password.

@@ -14,10 +14,15 @@ enum FormFile {
 
     /// Loads every `*.json` file in a folder, in name order.
     static func loadFolder(_ folder: String, builtInKinds: [String]) throws(Problem) -> [FormDefinition] {
+        try loadFolderWithDocuments(folder, builtInKinds: builtInKinds).map(\.definition)
+    }
+
+    /// As `loadFolder`, with each kind's document as read (for a recording's header).
+    static func loadFolderWithDocuments(_ folder: String, builtInKinds: [String]) throws(Problem) -> [(definition: FormDefinition, document: JSON)] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             throw Problem(file: folder, path: "$", reason: "is not a readable folder")
         }
-        var definitions: [FormDefinition] = []
+        var definitions: [(definition: FormDefinition, document: JSON)] = []
         var kinds = Set(builtInKinds)
         for name in names.filter({ $0.hasSuffix(".json") }).sorted() {
             let file = (folder as NSString).appendingPathComponent(name)
@@ -28,7 +33,7 @@ enum FormFile {
             guard kinds.insert(definition.kind).inserted else {
                 throw Problem(file: file, path: "$.kind", reason: "the kind '\(definition.kind)' is already defined")
             }
-            definitions.append(definition)
+            definitions.append((definition, (try? JSONParser.parse(Array(data))) ?? .null))
         }
         return definitions
     }

@@ -3,7 +3,9 @@ import SignupCore
 
 /// What the command line asks for.
 enum Invocation {
-    case run(ServerConfiguration, directoryFile: String?, formsFolder: String?, tracePath: String? = nil)
+    case run(ServerConfiguration, directoryFile: String?, formsFolder: String?, tracePath: String? = nil, recordPath: String? = nil)
+    /// `signup-rpc replay FILE [--write-fixture PATH]`.
+    case replay(recording: String, fixture: String?)
     case help
     case version
 }
@@ -27,6 +29,15 @@ enum Options {
           --framing auto|lines|lsp one message per line, or LSP's Content-Length headers;
                                    auto (default) follows the client's first bytes
           --trace FILE             write every message in and out to FILE, timed, secrets hidden
+          --record FILE            record the session to FILE for `signup-rpc replay` and
+                                   signup-marbles: messages and backend answers, timed, secrets
+                                   replaced by placeholders of the same validity
+
+        signup-rpc replay FILE [--write-fixture PATH]
+                                   replays a recording on the virtual clock, its backend
+                                   answering as recorded; exits 1 at the first difference.
+                                   --write-fixture writes PATH.jsonl, PATH.out.jsonl,
+                                   PATH.directory.json and PATH.flags, a fixture of it
           --debounce-ms N          quiet time before a remote check runs (default 300; 0 = at once)
           --directory FILE         scripted user directory as JSON (default: the built-in one)
           --store PATH|URI         durable user directory: an SQLite file (created if missing), or a
@@ -50,6 +61,7 @@ enum Options {
         """
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        if arguments.first == "replay" { return try parseReplay(Array(arguments.dropFirst())) }
         var configuration = ServerConfiguration()
         var directoryFile: String?
         var storePath: String?
@@ -60,6 +72,7 @@ enum Options {
         var httpTimeout = TimeSpan.milliseconds(5000)
         var formsFolder: String?
         var tracePath: String?
+        var recordPath: String?
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -95,6 +108,8 @@ enum Options {
                 return .version
             case "--trace":
                 tracePath = try value()
+            case "--record":
+                recordPath = try value()
             case "--framing":
                 let text = try value()
                 guard let framing = Framing(rawValue: text) else {
@@ -151,7 +166,34 @@ enum Options {
             directoryFile: directoryFile, storePath: storePath,
             availabilityTemplate: availabilityTemplate, signupURL: signupURL, loginURL: loginURL, friendsURL: friendsURL,
             httpTimeout: httpTimeout, clock: configuration.clock)
-        return .run(configuration, directoryFile: directoryFile, formsFolder: formsFolder, tracePath: tracePath)
+        return .run(configuration, directoryFile: directoryFile, formsFolder: formsFolder, tracePath: tracePath,
+                    recordPath: recordPath)
+    }
+
+    /// `replay FILE [--write-fixture PATH]`.
+    private static func parseReplay(_ arguments: [String]) throws(UsageError) -> Invocation {
+        var recording: String?
+        var fixture: String?
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            if argument == "--write-fixture" || argument.hasPrefix("--write-fixture=") {
+                if let equals = argument.firstIndex(of: "=") {
+                    fixture = String(argument[argument.index(after: equals)...])
+                } else {
+                    guard let path = rest.popFirst() else { throw UsageError(description: "--write-fixture needs a path") }
+                    fixture = path
+                }
+            } else if argument.hasPrefix("-") {
+                throw UsageError(description: "unknown option '\(argument)' for replay")
+            } else if recording == nil {
+                recording = argument
+            } else {
+                throw UsageError(description: "replay takes one recording, not also '\(argument)'")
+            }
+        }
+        guard let recording else { throw UsageError(description: "replay needs a recording file") }
+        if fixture?.isEmpty == true { throw UsageError(description: "--write-fixture needs a path") }
+        return .replay(recording: recording, fixture: fixture)
     }
 
     /// A libpq connection string (a `postgresql://` or `postgres://` URI, or `key=value` pairs);

@@ -39,11 +39,15 @@ struct ServerConfiguration {
     var framing: Framing = .auto
     /// Where `--trace` writes every message in and out; opened by the command before serving.
     var traceFile: Int32?
+    /// Where `--record` writes the session; opened by the command before serving.
+    var recordFile: Int32?
     var debounce: TimeSpan = .milliseconds(300)
     var backend: BackendChoice = .scripted
     var script: ScriptedDirectory.Script = .builtIn
     /// Form kinds loaded from `--forms`, offered after the built-in ones.
     var customForms: [FormDefinition] = []
+    /// The `--forms` documents the custom kinds were read from, for a recording's header.
+    var customFormDocuments: [JSON] = []
     /// The client's process id from `--parent-pid`; the server exits when it dies.
     var parentProcessID: Int32?
     var limits = Limits()

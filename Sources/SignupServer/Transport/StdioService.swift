@@ -29,6 +29,10 @@ final class StdioService {
     private let framing: FramingChoice
     /// Every message in and out, when `--trace` or `--log-level debug` asks for it.
     private let tracer: Tracer?
+    /// The session, when `--record` asks for it.
+    private let recorder: SessionRecorder?
+    /// Why the process ends, for the recording's last line.
+    private var endReason = "input"
 
     /// Builds everything on the loop; call from the loop only. Fails when the user store cannot be opened.
     init(configuration: ServerConfiguration, loop: EventLoop, messageFD: Int32) throws(StoreError) {
@@ -56,9 +60,51 @@ final class StdioService {
             Foundation.exit(0)
         }
         let clock = configuration.clock.makeClock(loop: loop)
-        let services = Self.services(for: configuration, clock: clock, loop: loop, store: store)
-        server = Server(configuration: configuration, clock: clock, services: services, sink: writer,
+        var services = Self.services(for: configuration, clock: clock, loop: loop, store: store)
+        var sink: any MessageSink = writer
+        if let recordFile = configuration.recordFile {
+            let recorder = Self.recorder(for: configuration, file: recordFile, clock: clock, services: services, catalog: catalog,
+                                         logger: logger, loop: loop)
+            services = ObservedBackend.observing(services, with: recorder)
+            sink = RecordingSink(writer, recorder: recorder)
+            self.recorder = recorder
+        } else {
+            recorder = nil
+        }
+        server = Server(configuration: configuration, clock: clock, services: services, sink: sink,
                         catalog: catalog)
+        if let recorder {
+            recorder.secretField = { [weak server] form, kind, field in
+                server?.secretField(field, inForm: form, kind: kind)
+            }
+        }
+    }
+
+    private static func recorder(
+        for configuration: ServerConfiguration, file: Int32, clock: Server.Clock, services: FormServices, catalog: FormCatalog,
+        logger: Logger, loop: EventLoop
+    ) -> SessionRecorder {
+        let backend = switch configuration.backend {
+        case .scripted: "scripted"
+        case .store: "sqlite"
+        case .postgres: "postgresql"
+        case .http: "http"
+        }
+        let header = SessionRecorder.Header(
+            clock: configuration.clock, debounce: configuration.debounce, limits: configuration.limits, backend: backend,
+            logsIn: services.authentication != nil, savesFriends: services.friends != nil,
+            formFiles: configuration.customFormDocuments)
+        let scheduler = clock.scheduler
+        let recorder = SessionRecorder(
+            destination: .file(file), header: header,
+            secretFieldNames: Set(catalog.definitions.flatMap { $0.fields.filter(\.isSecret).map(\.name) }),
+            maxDepth: configuration.limits.maxDepth, logger: logger, now: { scheduler.now.milliseconds })
+        // In real time each piece of work's records are written when it is done, so a session
+        // killed outright loses at most the work it was in; virtual time writes as the buffer fills.
+        if configuration.clock == .real {
+            recorder.flushAfterWork = { flush in loop.executeTransferring(flush) }
+        }
+        return recorder
     }
 
     /// The backend the configuration names: the store already opened, the HTTP directory, or the
@@ -131,8 +177,12 @@ final class StdioService {
             swap(&item, &pending[nextPending])
             nextPending += 1
             tracer?.traceIn(item)
+            recorder?.recordIn(item)
             server.handle(consume item)
-            if let code = server.exitCode { return finish(code) }
+            if let code = server.exitCode {
+                endReason = "exit"
+                return finish(code)
+            }
         }
         if server.isDraining { return waitForDrain() }
         if pendingIsEnd { return endOfInput() }
@@ -171,6 +221,7 @@ final class StdioService {
     private func stop(reason: String) {
         guard !isStopping else { return }
         isStopping = true
+        endReason = reason.hasPrefix("signal") ? "signal" : "clientGone"
         logger.info("\(reason): finishing submissions in flight, then exiting")
         switch server.clock {
         case .virtual:
@@ -196,6 +247,7 @@ final class StdioService {
     }
 
     private func finish(_ code: Int32) {
+        recorder?.recordEnd(endReason)
         writer.flush()
         store?.close()
         Foundation.exit(code)

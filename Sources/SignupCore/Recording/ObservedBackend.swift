@@ -1,0 +1,115 @@
+/// A form's backends with an observer looking on: every question, its answer or its withdrawal
+/// is told to the observer (a session recording) as it happens, and passed on unchanged.
+public final class ObservedBackend: UsernameAvailabilityChecking, AccountRegistering, Authenticating, FriendSaving {
+    private let services: FormServices
+    private let observer: any BackendObserver
+
+    public init(_ services: FormServices, observer: any BackendObserver) {
+        self.services = services
+        self.observer = observer
+    }
+
+    /// The same services, each role observed (a role the backend lacks stays missing).
+    public static func observing(_ services: FormServices, with observer: any BackendObserver) -> FormServices {
+        let backend = ObservedBackend(services, observer: observer)
+        return FormServices(
+            availability: backend, registration: backend,
+            authentication: services.authentication == nil ? nil : backend,
+            friends: services.friends == nil ? nil : backend,
+            loginLimiter: services.loginLimiter)
+    }
+
+    public func availability(of username: String) -> EventStream<Availability> {
+        observed(.availability(username: username), services.availability.availability(of: username), BackendAnswer.availability)
+    }
+
+    public func checkAvailability(
+        of username: String, answer: @escaping (Result<Availability, any Error>) -> Void
+    ) -> any Disposable {
+        let number = observer.backendAsked(.availability(username: username))
+        let state = Question(number: number)
+        let check = services.availability.checkAvailability(of: username) { [observer] result in
+            if !state.isOver {
+                state.isOver = true
+                switch result {
+                case .success(let availability): observer.backendAnswered(number, .availability(availability))
+                case .failure(let error): observer.backendAnswered(number, .failure(Self.backendError(error)))
+                }
+            }
+            answer(result)
+        }
+        return Disposables.create { [observer] in
+            if !state.isOver {
+                state.isOver = true
+                observer.backendCancelled(number)
+            }
+            check.dispose()
+        }
+    }
+
+    public func register(username: String, password: String) -> EventStream<RegistrationOutcome> {
+        observed(.registration(username: username, password: password),
+                 services.registration.register(username: username, password: password), BackendAnswer.registration)
+    }
+
+    public func logIn(username: String, password: String) -> EventStream<LoginOutcome> {
+        guard let authentication = services.authentication else { return .fail(BackendError.unavailable(reason: "no login backend")) }
+        return observed(.login(username: username, password: password),
+                        authentication.logIn(username: username, password: password), BackendAnswer.login)
+    }
+
+    public func add(_ friend: Friend) -> EventStream<FriendSaveOutcome> {
+        guard let friends = services.friends else { return .fail(BackendError.unavailable(reason: "no friends backend")) }
+        return observed(.addFriend(friend), friends.add(friend), BackendAnswer.friend)
+    }
+
+    public func update(_ id: String, to friend: Friend) -> EventStream<FriendSaveOutcome> {
+        guard let friends = services.friends else { return .fail(BackendError.unavailable(reason: "no friends backend")) }
+        return observed(.updateFriend(id: id, friend), friends.update(id, to: friend), BackendAnswer.friend)
+    }
+
+    /// Whether a question has had its answer or been withdrawn.
+    private final class Question {
+        let number: Int
+        var isOver = false
+        init(number: Int) { self.number = number }
+    }
+
+    private func observed<Value>(
+        _ question: BackendQuestion, _ stream: EventStream<Value>, _ answer: @escaping (Value) -> BackendAnswer
+    ) -> EventStream<Value> {
+        EventStream { [observer] downstream in
+            let state = Question(number: observer.backendAsked(question))
+            let subscription = stream.subscribe(Observer { event in
+                switch event {
+                case .next(let value):
+                    if !state.isOver {
+                        state.isOver = true
+                        observer.backendAnswered(state.number, answer(value))
+                    }
+                    downstream.onNext(value)
+                case .error(let error):
+                    if !state.isOver {
+                        state.isOver = true
+                        observer.backendAnswered(state.number, .failure(Self.backendError(error)))
+                    }
+                    downstream.onError(error)
+                case .completed:
+                    downstream.onCompleted()
+                }
+            })
+            return Disposables.create {
+                if !state.isOver {
+                    state.isOver = true
+                    observer.backendCancelled(state.number)
+                }
+                subscription.dispose()
+            }
+        }
+    }
+
+    /// Errors as the forms show them: a `BackendError`, or anything else as unavailable.
+    static func backendError(_ error: any Error) -> BackendError {
+        (error as? BackendError) ?? .unavailable(reason: String(describing: error))
+    }
+}

@@ -1,0 +1,143 @@
+import SignupCore
+
+/// Backend questions and answers as a recording (and a directory file's `replies`) spells them:
+/// `{"call":"availability","username":…}`, `{"availability":"taken"}`, `{"error":"timedOut"}`…
+enum BackendExchangeJSON {
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func write(_ question: BackendQuestion, to writer: inout JSONWriter) {
+        writer.key("call"); writer.string(question.call)
+        switch question {
+        case .availability(let username):
+            writer.key("username"); writer.string(username)
+        case .registration(let username, let password), .login(let username, let password):
+            writer.key("username"); writer.string(username)
+            writer.key("password"); writer.string(password)
+        case .addFriend(let friend):
+            writer.key("friend"); write(friend, to: &writer)
+        case .updateFriend(let id, let friend):
+            writer.key("id"); writer.string(id)
+            writer.key("friend"); write(friend, to: &writer)
+        }
+    }
+
+    static func write(_ answer: BackendAnswer, to writer: inout JSONWriter) {
+        switch answer {
+        case .availability(let availability):
+            writer.key("availability"); writer.string(availability.rawValue)
+        case .registration(.registered(let account)):
+            writer.key("registration"); writer.string("registered")
+            writer.key("account"); writer.value(account)
+        case .registration(.usernameTaken):
+            writer.key("registration"); writer.string("usernameTaken")
+        case .registration(.refused(let reason, let details)):
+            writer.key("registration"); writer.string("refused")
+            writer.key("reason"); writer.string(reason)
+            writer.key("details"); writer.fields(details)
+        case .login(.loggedIn(let token)):
+            writer.key("login"); writer.string("loggedIn")
+            writer.key("token"); writer.string(token)
+        case .login(.wrongCredentials): writer.key("login"); writer.string("wrongCredentials")
+        case .login(.rateLimited): writer.key("login"); writer.string("rateLimited")
+        case .friend(.saved(let id)):
+            writer.key("friend"); writer.string("saved")
+            writer.key("id"); writer.string(id)
+        case .friend(.notFound): writer.key("friend"); writer.string("notFound")
+        case .friend(.unauthorised): writer.key("friend"); writer.string("unauthorised")
+        case .friend(.conflict): writer.key("friend"); writer.string("conflict")
+        case .failure(.unavailable(let reason)):
+            writer.key("error"); writer.string("unavailable")
+            writer.key("reason"); writer.string(reason)
+        case .failure(.timedOut):
+            writer.key("error"); writer.string("timedOut")
+        }
+    }
+
+    private static func write(_ friend: Friend, to writer: inout JSONWriter) {
+        writer.object { body in
+            body.key("firstName"); body.string(friend.firstName)
+            body.key("lastName"); body.string(friend.lastName)
+            body.key("phone"); body.string(friend.phone)
+        }
+    }
+
+    // MARK: Reading
+
+    static func question(_ json: JSON) throws(Problem) -> BackendQuestion {
+        let call = try string(json, "call")
+        switch call {
+        case "availability": return .availability(username: try string(json, "username"))
+        case "register": return .registration(username: try string(json, "username"), password: try string(json, "password"))
+        case "logIn": return .login(username: try string(json, "username"), password: try string(json, "password"))
+        case "addFriend": return .addFriend(try friend(json["friend"]))
+        case "updateFriend": return .updateFriend(id: try string(json, "id"), try friend(json["friend"]))
+        default: throw Problem(description: "unknown call '\(call)' (availability, register, logIn, addFriend, updateFriend)")
+        }
+    }
+
+    static func answer(_ json: JSON) throws(Problem) -> BackendAnswer {
+        if case .string(let text)? = json["availability"] {
+            guard let availability = Availability(rawValue: text) else { throw Problem(description: "availability '\(text)' is not available or taken") }
+            return .availability(availability)
+        }
+        if case .string(let text)? = json["registration"] {
+            switch text {
+            case "registered": return .registration(.registered(account: value(json["account"] ?? .object([]))))
+            case "usernameTaken": return .registration(.usernameTaken)
+            case "refused":
+                let details: [String: JSONValue] = if case .object(let members) = value(json["details"] ?? .null) { members } else { [:] }
+                return .registration(.refused(reason: try string(json, "reason"), details: details))
+            default: throw Problem(description: "registration '\(text)' is not registered, usernameTaken or refused")
+            }
+        }
+        if case .string(let text)? = json["login"] {
+            switch text {
+            case "loggedIn": return .login(.loggedIn(token: try string(json, "token")))
+            case "wrongCredentials": return .login(.wrongCredentials)
+            case "rateLimited": return .login(.rateLimited)
+            default: throw Problem(description: "login '\(text)' is not loggedIn, wrongCredentials or rateLimited")
+            }
+        }
+        if case .string(let text)? = json["friend"] {
+            switch text {
+            case "saved": return .friend(.saved(id: try string(json, "id")))
+            case "notFound": return .friend(.notFound)
+            case "unauthorised": return .friend(.unauthorised)
+            case "conflict": return .friend(.conflict)
+            default: throw Problem(description: "friend '\(text)' is not saved, notFound, unauthorised or conflict")
+            }
+        }
+        if case .string(let text)? = json["error"] {
+            switch text {
+            case "unavailable": return .failure(.unavailable(reason: try string(json, "reason")))
+            case "timedOut": return .failure(.timedOut)
+            default: throw Problem(description: "error '\(text)' is not unavailable or timedOut")
+            }
+        }
+        throw Problem(description: "an answer needs availability, registration, login, friend or error")
+    }
+
+    private static func string(_ json: JSON, _ key: String) throws(Problem) -> String {
+        guard case .string(let text)? = json[key] else { throw Problem(description: "needs the string \(key)") }
+        return text
+    }
+
+    private static func friend(_ json: JSON?) throws(Problem) -> Friend {
+        guard let json else { throw Problem(description: "needs the object friend") }
+        return Friend(firstName: try string(json, "firstName"), lastName: try string(json, "lastName"), phone: try string(json, "phone"))
+    }
+
+    /// A wire value as a core value: whole numbers that fit stay whole.
+    static func value(_ json: JSON) -> JSONValue {
+        switch json {
+        case .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .number(let text): return Int64(text).map(JSONValue.int) ?? .double(Double(text) ?? 0)
+        case .string(let text): return .string(text)
+        case .array(let elements): return .array(elements.map(value))
+        case .object(let members): return .object(Dictionary(members.map { ($0.key, value($0.value)) }, uniquingKeysWith: { $1 }))
+        }
+    }
+}

@@ -1,0 +1,374 @@
+import Foundation
+import SignupCore
+
+/// `--record FILE`: the session as JSON lines — a header, then every message in and out and every
+/// backend question and answer, each with its time on the server's clock, in the order the event
+/// loop took them. Secrets are replaced by placeholders of the same shape and validity
+/// (`SecretPlaceholders`). The format is in protocol.md §15; `Recording` reads it back.
+///
+/// Used on the event loop only (in process, by whoever drives the server).
+final class SessionRecorder: BackendObserver {
+    /// What a recording needs to be replayed under the same conditions.
+    struct Header {
+        var clock: ClockMode
+        var debounce: TimeSpan
+        var limits: Limits
+        /// What the session's users were checked against: `scripted`, `sqlite`, `postgresql` or `http`.
+        var backend: String
+        /// The roles the backend plays beyond availability and registration.
+        var logsIn: Bool
+        var savesFriends: Bool
+        /// The `--forms` documents, as loaded.
+        var formFiles: [JSON]
+    }
+
+    /// Where the lines go: a file (written as the buffer fills, and at each flush) or memory.
+    enum Destination {
+        case file(Int32)
+        case memory
+    }
+
+    static let formatVersion = 1
+
+    private let destination: Destination
+    private var buffer = JSONWriter(capacity: 1 << 16)
+    /// Everything written to `.memory`.
+    private(set) var bytes: [UInt8] = []
+    private let now: () -> Int64
+    /// The field a secret value belongs to, for its placeholder's rules: nil when the field is not
+    /// secret. Set by whoever makes the server, once it is made.
+    var secretField: (_ form: String?, _ kind: String?, _ field: String) -> FieldDefinition? = { _, _, _ in nil }
+    /// Runs the flush it is given once the loop's current work is done; nil to flush only as the
+    /// buffer fills and at the end.
+    var flushAfterWork: ((@escaping () -> Void) -> Void)?
+    private var isFlushPending = false
+    /// Names of every secret field any form kind has, to pick out lines that may hold a secret.
+    private let secretNames: [[UInt8]]
+    private var placeholders = SecretPlaceholders()
+    /// Secrets that came from a backend (tokens), which output may carry, as their bytes.
+    private var backendSecrets: [[UInt8]] = []
+    private var nextQuestion = 1
+    private let maxDepth: Int
+    private var isEnded = false
+    /// Warned once when a placeholder could not keep its secret's validity.
+    private var warnedApproximation = false
+    private let logger: Logger?
+
+    init(destination: Destination, header: Header, secretFieldNames: Set<String>, maxDepth: Int, logger: Logger? = nil,
+         now: @escaping () -> Int64) {
+        self.destination = destination
+        self.now = now
+        self.maxDepth = maxDepth
+        self.logger = logger
+        secretNames = (secretFieldNames.union(["password", "token"])).sorted().map { Array($0.utf8) }
+        buffer.object { body in
+            body.key("signupRecording"); body.int(Self.formatVersion)
+            body.key("server"); body.string("\(Server.name) \(Server.version)")
+            body.key("clock"); body.string(header.clock.rawValue)
+            body.key("debounceMs"); body.int(header.debounce.milliseconds)
+            body.key("backend"); body.string(header.backend)
+            body.key("roles")
+            body.array { roles in
+                roles.string("availability")
+                roles.string("register")
+                if header.logsIn { roles.string("logIn") }
+                if header.savesFriends { roles.string("friends") }
+            }
+            body.key("limits")
+            body.object { limits in
+                limits.key("maxLineBytes"); limits.int(header.limits.maxLineBytes)
+                limits.key("maxValueLength"); limits.int(header.limits.maxValueLength)
+                limits.key("maxForms"); limits.int(header.limits.maxForms)
+                limits.key("maxBatch"); limits.int(header.limits.maxBatch)
+                limits.key("maxDepth"); limits.int(header.limits.maxDepth)
+            }
+            body.key("forms"); body.array { list in header.formFiles.forEach { list.json($0) } }
+        }
+        buffer.newline()
+    }
+
+    // MARK: Messages
+
+    /// A message as the loop takes it, before it is handled.
+    func recordIn(_ item: borrowing InputItem) {
+        let time = now()
+        switch item {
+        case .edit(let edit):
+            begin(time)
+            buffer.key("in")
+            write(edit)
+        case .line(let line):
+            line.withUnsafeBufferPointer { recordIn(line: $0, at: time) }
+            return
+        case .oversizeLine:
+            begin(time)
+            buffer.key("oversize"); buffer.bool(true)
+        }
+        end()
+    }
+
+    private func recordIn(line: UnsafeBufferPointer<UInt8>, at time: Int64) {
+        let mayHoldSecret = secretNames.contains { Self.contains(line, $0) }
+        begin(time)
+        do throws(JSONParseError) {
+            let message = try JSONParser.parse(line, maxDepth: maxDepth)
+            buffer.key("in")
+            if mayHoldSecret {
+                buffer.json(hidingSecrets(in: message))
+            } else {
+                buffer.verbatim(UnsafeRawBufferPointer(line))
+            }
+        } catch {
+            // Not JSON: kept as text (its letters and digits after a `"value` masked when it names a
+            // secret field), or as base64 when it is not even UTF-8.
+            var bytes = Array(line)
+            if mayHoldSecret { Self.mask(&bytes) }
+            if let text = String(validating: bytes, as: UTF8.self) {
+                buffer.key("text"); buffer.string(text)
+            } else {
+                buffer.key("base64"); buffer.string(Data(bytes).base64EncodedString())
+            }
+        }
+        end()
+    }
+
+    /// A whole message the server sends, as sent.
+    func recordOut(_ message: UnsafeRawBufferPointer) {
+        begin(now())
+        buffer.key("out")
+        let line = UnsafeBufferPointer(start: message.baseAddress?.assumingMemoryBound(to: UInt8.self), count: message.count)
+        if !backendSecrets.isEmpty, backendSecrets.contains(where: { Self.contains(line, $0) }),
+           let parsed = try? JSONParser.parse(line, maxDepth: 10_000) {
+            buffer.json(replacingBackendSecrets(in: parsed))
+        } else {
+            buffer.verbatim(message)
+        }
+        end()
+    }
+
+    /// The session's end: `input` (end of input), `exit`, `signal`, `clientGone` or `stdoutClosed`.
+    func recordEnd(_ reason: String) {
+        guard !isEnded else { return }
+        isEnded = true
+        begin(now())
+        buffer.key("end"); buffer.string(reason)
+        end()
+        flush()
+    }
+
+    // MARK: Backend
+
+    func backendAsked(_ question: BackendQuestion) -> Int {
+        let number = nextQuestion
+        nextQuestion += 1
+        let hidden: BackendQuestion = switch question {
+        case .registration(let username, let password): .registration(username: username, password: placeholder(for: password))
+        case .login(let username, let password): .login(username: username, password: placeholder(for: password))
+        default: question
+        }
+        begin(now())
+        buffer.key("ask"); buffer.int(number)
+        BackendExchangeJSON.write(hidden, to: &buffer)
+        end()
+        return number
+    }
+
+    func backendAnswered(_ number: Int, _ answer: BackendAnswer) {
+        let hidden: BackendAnswer = switch answer {
+        case .registration(.registered(let account)): .registration(.registered(account: hidingSecrets(in: account)))
+        case .login(.loggedIn(let token)): .login(.loggedIn(token: backendSecret(token)))
+        default: answer
+        }
+        begin(now())
+        buffer.key("answer"); buffer.int(number)
+        BackendExchangeJSON.write(hidden, to: &buffer)
+        end()
+    }
+
+    func backendCancelled(_ number: Int) {
+        begin(now())
+        buffer.key("cancel"); buffer.int(number)
+        end()
+    }
+
+    // MARK: Writing
+
+    /// Writes what is buffered (a file recording); the loop calls it after each piece of work in
+    /// real time, and as the buffer fills.
+    func flush() {
+        buffer.withBytes { bytes in
+            switch destination {
+            case .memory: self.bytes.append(contentsOf: bytes)
+            case .file(let fd): Self.writeAll(bytes, to: fd)
+            }
+        }
+        buffer.removeAll()
+    }
+
+    private func begin(_ time: Int64) {
+        buffer.verbatim(#"{"t":"#)
+        buffer.int(time)
+        buffer.verbatim(",")
+        // The members that follow are written as the first of an object.
+    }
+
+    private func end() {
+        buffer.verbatim("}\n")
+        if buffer.count >= 1 << 16 {
+            flush()
+        } else if let flushAfterWork, !isFlushPending {
+            isFlushPending = true
+            flushAfterWork { [self] in
+                isFlushPending = false
+                flush()
+            }
+        }
+    }
+
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+
+    // MARK: Secrets
+
+    /// A field's secret is stood in for as its rules see it (normalised), so values that
+    /// normalise alike, as a full-width repeat of a password does, keep matching.
+    private func placeholder(for secret: String, rules: [Rule] = []) -> String {
+        let made = placeholders.placeholder(for: secret, rules: rules)
+        if placeholders.approximations > 0, !warnedApproximation {
+            warnedApproximation = true
+            logger?.warning("recording: a secret's placeholder could not pass and fail exactly its rules; its replay may differ")
+        }
+        return made
+    }
+
+    /// A token or other secret a backend gave out: its placeholder, and output carrying it is rewritten.
+    private func backendSecret(_ secret: String) -> String {
+        if placeholders.existing(for: secret) == nil, !secret.isEmpty { backendSecrets.append(Array(secret.utf8)) }
+        return placeholder(for: secret)
+    }
+
+    private func write(_ edit: FormEditLine) {
+        buffer.object { message in
+            message.key("jsonrpc"); message.string("2.0")
+            if let id = edit.id {
+                message.key("id"); id.write(&message)
+            }
+            message.key("method"); message.string("form.edit")
+            message.key("params")
+            message.object { params in
+                if let form = edit.form {
+                    params.key("form"); params.string(form)
+                }
+                params.key("field"); params.string(edit.field)
+                params.key("value")
+                if let field = secretField(edit.form, nil, edit.field) {
+                    params.string(placeholder(for: field.normalized(edit.value), rules: field.rules))
+                } else {
+                    params.string(edit.value)
+                }
+                if let at = edit.at {
+                    params.key("at"); params.int(at)
+                }
+            }
+        }
+    }
+
+    /// The message with its secret fields' values replaced; batches element by element.
+    private func hidingSecrets(in message: JSON) -> JSON {
+        switch message {
+        case .array(let elements): return .array(elements.map(hidingSecrets))
+        case .object(var members):
+            guard case .string(let method)? = message["method"],
+                  let index = members.firstIndex(where: { $0.key == "params" }),
+                  case .object(var params) = members[index].value else { return message }
+            let form: String? = if case .string(let name)? = members[index].value["form"] { name } else { nil }
+            switch method {
+            case "form.edit":
+                if case .string(let field)? = members[index].value["field"],
+                   let definition = secretField(form, nil, field) {
+                    for position in params.indices where params[position].key == "value" {
+                        if case .string(let value) = params[position].value {
+                            params[position].value = .string(placeholder(for: definition.normalized(value), rules: definition.rules))
+                        }
+                    }
+                }
+            case "form.open":
+                let kind: String? = if case .string(let name)? = members[index].value["kind"] { name } else { nil }
+                for position in params.indices where params[position].key == "values" || params[position].key == "record" {
+                    guard case .object(var values) = params[position].value else { continue }
+                    for valueIndex in values.indices {
+                        guard case .string(let value) = values[valueIndex].value,
+                              let definition = secretField(form, kind ?? "signup", values[valueIndex].key) else { continue }
+                        values[valueIndex].value = .string(placeholder(for: definition.normalized(value), rules: definition.rules))
+                    }
+                    params[position].value = .object(values)
+                }
+            default: break
+            }
+            members[index].value = .object(params)
+            return .object(members)
+        default: return message
+        }
+    }
+
+    /// An account a backend returned, with its `token`, `password` and `secret` members hidden.
+    private func hidingSecrets(in account: JSONValue) -> JSONValue {
+        switch account {
+        case .object(let members):
+            var hidden: [String: JSONValue] = [:]
+            for (key, value) in members {
+                let name = key.lowercased()
+                if case .string(let secret) = value, ["token", "password", "secret"].contains(where: name.contains) {
+                    hidden[key] = .string(backendSecret(secret))
+                } else {
+                    hidden[key] = hidingSecrets(in: value)
+                }
+            }
+            return .object(hidden)
+        case .array(let elements): return .array(elements.map(hidingSecrets))
+        default: return account
+        }
+    }
+
+    private func replacingBackendSecrets(in json: JSON) -> JSON {
+        switch json {
+        case .string(let text): return .string(placeholders.existing(for: text) ?? text)
+        case .array(let elements): return .array(elements.map(replacingBackendSecrets))
+        case .object(let members):
+            return .object(members.map { JSON.Member(key: $0.key, value: replacingBackendSecrets(in: $0.value)) })
+        default: return json
+        }
+    }
+
+    /// Letters and digits after the first `"value` masked, in a line that is not JSON.
+    private static func mask(_ bytes: inout [UInt8]) {
+        let marker = Array(#""value"#.utf8)
+        guard let start = (0...max(0, bytes.count - marker.count)).first(where: { bytes[$0...].starts(with: marker) }),
+              bytes.count >= marker.count else { return }
+        for index in (start + marker.count)..<bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes[index] = UInt8(ascii: "x")
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): bytes[index] = UInt8(ascii: "0")
+            default: break
+            }
+        }
+    }
+
+    private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, haystack.count >= needle.count else { return false }
+        var index = 0
+        let last = haystack.count - needle.count
+        while index <= last {
+            if haystack[index] == first, needle.indices.allSatisfy({ haystack[index + $0] == needle[$0] }) { return true }
+            index += 1
+        }
+        return false
+    }
+}

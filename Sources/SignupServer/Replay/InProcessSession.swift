@@ -1,0 +1,67 @@
+import SignupCore
+
+/// A server on a virtual clock, driven in process, optionally recording itself: what a replay,
+/// a fixture run and a marble diagram run on.
+final class InProcessSession {
+    let scheduler = VirtualTimeScheduler()
+    let server: Server
+    let recorder: SessionRecorder?
+    private let collector = OutputCollector()
+
+    /// Every message the server wrote, in order.
+    var output: [[UInt8]] { collector.messages }
+
+    init(configuration: ServerConfiguration, services makeServices: (VirtualTimeScheduler) -> FormServices, recording: Bool,
+         formFiles: [JSON] = []) {
+        let catalog = FormCatalog(definitions: FormCatalog.builtIn.definitions + configuration.customForms)
+        var services = makeServices(scheduler)
+        var sink: any MessageSink = collector
+        if recording {
+            let scheduler = scheduler
+            let header = SessionRecorder.Header(
+                clock: configuration.clock, debounce: configuration.debounce, limits: configuration.limits, backend: "scripted",
+                logsIn: services.authentication != nil, savesFriends: services.friends != nil, formFiles: formFiles)
+            let recorder = SessionRecorder(
+                destination: .memory, header: header,
+                secretFieldNames: Set(catalog.definitions.flatMap { $0.fields.filter(\.isSecret).map(\.name) }),
+                maxDepth: configuration.limits.maxDepth, now: { scheduler.now.milliseconds })
+            services = ObservedBackend.observing(services, with: recorder)
+            sink = RecordingSink(collector, recorder: recorder)
+            self.recorder = recorder
+        } else {
+            recorder = nil
+        }
+        server = Server(configuration: configuration, clock: .virtual(scheduler), services: services, sink: sink, catalog: catalog)
+        recorder?.secretField = { [weak server] form, kind, field in server?.secretField(field, inForm: form, kind: kind) }
+    }
+
+    deinit {
+        server.closeAllForms()
+    }
+
+    func handle(_ item: InputItem) {
+        guard server.exitCode == nil else { return }
+        recorder?.recordIn(item)
+        server.handle(item)
+    }
+
+    /// Moves the clock to `time` (never back), running what falls due.
+    func advance(to time: Int64) {
+        if time > scheduler.now.milliseconds { scheduler.advance(to: TimePoint(milliseconds: time)) }
+    }
+
+    /// The recording so far, ended with `reason`.
+    func recording(endingWith reason: String) -> [UInt8] {
+        recorder?.recordEnd(reason)
+        return recorder?.bytes ?? []
+    }
+}
+
+/// Keeps every message sent.
+final class OutputCollector: MessageSink {
+    private(set) var messages: [[UInt8]] = []
+
+    func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?) {
+        messages.append(Array(message))
+    }
+}
