@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+import SignupCore
+import SignupTestSupport
+@testable import SignupServer
+
+/// `--record` and `signup-rpc replay`: real-clock sessions recorded against real backends replay
+/// on the virtual clock to the same events, and secrets never reach a recording.
+@Suite struct RecordingTests {
+    private static func edit(_ form: String, _ field: String, _ value: String, id: Int? = nil) -> String {
+        let idMember = id.map { #""id":\#($0),"# } ?? ""
+        return #"{"jsonrpc":"2.0",\#(idMember)"method":"form.edit","params":{"form":"\#(form)","field":"\#(field)","value":"\#(value)"}}"#
+    }
+
+    private static func submit(_ form: String, id: Int) -> String {
+        #"{"jsonrpc":"2.0","id":\#(id),"method":"form.submit","params":{"form":"\#(form)"}}"#
+    }
+
+    /// Types `value` into `field` a character at a time, as a person would, without waiting.
+    private static func typing(_ form: String, _ field: String, _ value: String) -> [String] {
+        (1...value.count).map { edit(form, field, String(value.prefix($0))) }
+    }
+
+    /// A sign-up, a failed and a good login, driven by a client that waits for what it needs to see.
+    /// Returns every line the client received and the login's token.
+    private static func session(_ child: InteractiveProcess, username: String, password: String) -> (lines: [String], token: String) {
+        var lines: [String] = []
+        child.send([#"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"kind":"signup","form":"s"}}"#])
+        child.send(typing("s", "username", username))
+        lines += child.readLines { $0.contains(#""field":"username","state":"ok""#) }
+        child.send(typing("s", "password", password) + [edit("s", "repeatedPassword", password)])
+        lines += child.readLines { $0.contains(#""field":"repeatedPassword","state":"ok""#) }
+        child.send([submit("s", id: 2)])
+        lines += child.readLines { $0.contains(#""state":"succeeded""#) }
+        child.send([
+            #"{"jsonrpc":"2.0","id":3,"method":"form.open","params":{"kind":"login","form":"l"}}"#,
+            edit("l", "username", username), edit("l", "password", "Wrong-" + password), submit("l", id: 4),
+        ])
+        lines += child.readLines { $0.contains(#""state":"loginFailed""#) }
+        child.send([edit("l", "password", password), submit("l", id: 5)])
+        lines += child.readLines { $0.contains(#""state":"loggedIn""#) }
+        let loggedIn = lines.last ?? ""
+        let token = loggedIn.range(of: #""token":""#).map { String(loggedIn[$0.upperBound...].prefix { $0 != "\"" }) } ?? ""
+        child.closeInput()
+        lines += child.readToEnd().split(separator: "\n").map(String.init)
+        return (lines, token)
+    }
+
+    private static func encoded(_ json: JSON) -> String {
+        var writer = JSONWriter()
+        writer.json(json)
+        return writer.withBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The recording's outputs are what the client read; its replay writes them again; nothing
+    /// secret is in it.
+    private static func checkRecording(at path: String, received: [String], secrets: [String]) throws {
+        let bytes = try #require(FileManager.default.contents(atPath: path))
+        for secret in secrets where !secret.isEmpty {
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "the recording holds a secret")
+        }
+        let recording = try Recording.read(Array(bytes))
+        // The client read real tokens; the recording has their placeholders, of the same length.
+        #expect(recording.outputs.map(encoded).map(maskingTokens) == received.map(maskingTokens))
+        let outcome = try Replayer(recording: recording).run()
+        #expect(outcome.divergence == nil, "\(ReplayCommand.report(of: outcome, recording: recording, path: path))")
+        #expect(outcome.replayed == recording.outputs)
+        #expect(outcome.unrecordedQuestions.isEmpty)
+        let replay = try Subprocess.run(["replay", path], input: "")
+        #expect(replay.status == 0, "\(replay.stderr)")
+    }
+
+    /// Each token's value as `•` repeated to its length.
+    private static func maskingTokens(_ line: String) -> String {
+        var masked = line
+        for key in [#""token":""#, #""sessionToken":""#] {
+            guard let start = masked.range(of: key) else { continue }
+            let value = masked[start.upperBound...].prefix { $0 != "\"" }
+            masked.replaceSubrange(start.upperBound..<value.endIndex, with: String(repeating: "•", count: value.count))
+        }
+        return masked
+    }
+
+    @Test func aRealClockSessionAgainstTheSQLiteStoreReplaysToTheSameEvents() throws {
+        let folder = try TemporaryDirectory()
+        let recording = folder.path("session.jsonl")
+        let child = try InteractiveProcess([
+            "--clock", "real", "--debounce-ms", "40", "--store", folder.path("users.sqlite3"), "--record", recording,
+        ])
+        let (lines, token) = Self.session(child, username: "grace", password: "Hopper-1906x")
+        #expect(child.wait(atMost: 30) == 0)
+        #expect(token.count == 64)
+        try Self.checkRecording(at: recording, received: lines, secrets: ["Hopper-1906x", "Wrong-Hopper-1906x", token])
+    }
+
+    @Test func aRealClockSessionAgainstAJitteryHTTPServerReplaysToTheSameEvents() throws {
+        let jitter = LockedGenerator(seed: 27)
+        let server = try LoopbackHTTPServer { request in
+            let after = jitter.milliseconds(upTo: 60)
+            switch (request.method, request.path) {
+            case ("GET", "/users/octocat"): return .respond(status: 200, after: after)
+            case ("GET", _): return .respond(status: 404, after: after)
+            case ("POST", "/signup"): return .respond(status: 201, body: #"{"username":"ada","id":7,"sessionToken":"tok-SIGNUP-4242"}"#, after: after)
+            case ("POST", "/login") where request.body.contains(#""password":"Lovelace-1815""#):
+                return .respond(status: 200, body: #"{"token":"opaque-LOGIN-7777"}"#, after: after)
+            case ("POST", "/login"): return .respond(status: 401, after: after)
+            default: return .respond(status: 404, after: after)
+            }
+        }
+        defer { server.stop() }
+        let folder = try TemporaryDirectory()
+        let recording = folder.path("session.jsonl")
+        let child = try InteractiveProcess([
+            "--clock", "real", "--debounce-ms", "0", "--record", recording,
+            "--availability-url", server.url("/users/{username}"), "--signup-url", server.url("/signup"),
+            "--login-url", server.url("/login"),
+        ])
+        let (lines, token) = Self.session(child, username: "ada", password: "Lovelace-1815")
+        #expect(child.wait(atMost: 30) == 0)
+        #expect(token == "opaque-LOGIN-7777")
+        #expect(lines.contains { $0.contains("tok-SIGNUP-4242") })
+        try Self.checkRecording(at: recording, received: lines,
+                                secrets: ["Lovelace-1815", "Wrong-Lovelace-1815", token, "tok-SIGNUP-4242"])
+    }
+
+    /// Every example, recorded, replays to its own output.
+    @Test(arguments: ["double-tap", "friend-failures", "login", "phone-signup", "signup-github", "stale-check", "taken-name"])
+    func anExampleRecordedReplaysToItsOutput(_ name: String) throws {
+        let root = Subprocess.packageRoot.appendingPathComponent("Examples")
+        let input = try Data(contentsOf: root.appendingPathComponent("\(name).jsonl"))
+        let flagsFile = root.appendingPathComponent("\(name).flags").path
+        // Paths in flags are the package root's; made absolute, as the tests run elsewhere.
+        let flags = ((try? String(contentsOfFile: flagsFile, encoding: .utf8))?.split(whereSeparator: \.isWhitespace).map(String.init) ?? [])
+            .map { $0.hasPrefix("Examples/") ? Subprocess.packageRoot.appendingPathComponent($0).path : $0 }
+        let run = try FixtureRun(input: Array(input), flags: flags, recording: true)
+        let expected = try String(contentsOf: root.appendingPathComponent("\(name).out.jsonl"), encoding: .utf8)
+        #expect(run.output.map { String(decoding: $0, as: UTF8.self) + "\n" }.joined() == expected)
+        let recording = try Recording.read(run.recording)
+        let outcome = try Replayer(recording: recording).run()
+        #expect(outcome.divergence == nil)
+        #expect(outcome.replayed == recording.outputs)
+    }
+
+    /// Delaying the recorded answer for "alicia" from 900 ms to 950 ms moves exactly its event.
+    @Test func aRecordingWithALaterAnswerReplaysToThePredictedDifference() throws {
+        let input = try Data(contentsOf: Subprocess.packageRoot.appendingPathComponent("Examples/stale-check.jsonl"))
+        let run = try FixtureRun(input: Array(input), flags: [], recording: true)
+        let text = String(decoding: run.recording, as: UTF8.self)
+        let original = #"{"t":900,"answer":2,"availability":"available"}"#
+        #expect(text.contains(original))
+        let edited = try Recording.read(Array(text.replacingOccurrences(of: original, with: #"{"t":950,"answer":2,"availability":"available"}"#).utf8))
+        let outcome = try Replayer(recording: edited).run()
+        let predicted = edited.outputs.map(Self.encoded).map {
+            $0.replacingOccurrences(of: #""code":"username.available","params":{},"message":"Username available","version":2,"at":900}"#,
+                                    with: #""code":"username.available","params":{},"message":"Username available","version":2,"at":950}"#)
+        }
+        #expect(outcome.replayed.map(Self.encoded) == predicted)
+        let divergence = try #require(outcome.divergence)
+        #expect(divergence.index == 6)
+        #expect(divergence.time == 900)
+        let report = ReplayCommand.report(of: outcome, recording: edited, path: "edited.jsonl")
+        #expect(report.hasPrefix("signup-rpc replay: edited.jsonl: the replay differs from the recording at output message 7 (recorded at 900 ms):\n"))
+        #expect(report.contains(#"  recorded: {"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"default","field":"username","state":"ok","code":"username.available","params":{},"message":"Username available","version":2,"at":900}}"#))
+        #expect(report.contains(#"  replayed: {"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"default","field":"username","state":"ok","code":"username.available","params":{},"message":"Username available","version":2,"at":950}}"#))
+        #expect(report.contains(#"    700 ms  ask #2 {"call":"availability","username":"alicia"}"#))
+
+        // The binary says the same and exits 1.
+        let folder = try TemporaryDirectory()
+        let path = folder.path("edited.jsonl")
+        try Data(text.replacingOccurrences(of: original, with: #"{"t":950,"answer":2,"availability":"available"}"#).utf8).write(to: URL(fileURLWithPath: path))
+        let replay = try Subprocess.run(["replay", path], input: "")
+        #expect(replay.status == 1)
+        #expect(replay.stderr.contains("at output message 7 (recorded at 900 ms)"))
+    }
+
+    /// A replay written as a fixture runs under the harness's command to the recorded events.
+    @Test func aReplayWrittenAsAFixtureRunsToTheRecordedEvents() throws {
+        let input = try Data(contentsOf: Subprocess.packageRoot.appendingPathComponent("Examples/login.jsonl"))
+        let run = try FixtureRun(input: Array(input), flags: [], recording: true)
+        let folder = try TemporaryDirectory()
+        try Data(run.recording).write(to: URL(fileURLWithPath: folder.path("login.rec.jsonl")))
+        let prefix = folder.path("recorded-login")
+        let replay = try Subprocess.run(["replay", folder.path("login.rec.jsonl"), "--write-fixture", prefix], input: "")
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let flags = try String(contentsOfFile: prefix + ".flags", encoding: .utf8)
+        #expect(flags == "--directory \(prefix).directory.json\n")
+        let fixture = try Data(contentsOf: URL(fileURLWithPath: prefix + ".jsonl"))
+        let output = try Subprocess.run(["--clock", "virtual"] + flags.split(whereSeparator: \.isWhitespace).map(String.init),
+                                        input: fixture)
+        let expected = try String(contentsOfFile: prefix + ".out.jsonl", encoding: .utf8)
+        #expect(output.stdout == expected)
+        // The recorded events, message for message: the fixture only adds clock.advance notifications.
+        let recorded = try Recording.read(run.recording).outputs.map(Self.encoded)
+        #expect(output.lines == recorded)
+        let directory = try String(contentsOfFile: prefix + ".directory.json", encoding: .utf8)
+        #expect(directory.hasPrefix(#"{"replies":[{"ask":{"call":"availability","username":"ada"},"at":"#))
+    }
+}
+
+/// A seeded generator shared by the HTTP server's threads.
+private final class LockedGenerator: @unchecked Sendable {
+    private let lock = NSLock()
+    private var generator: SeededGenerator
+
+    init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
+
+    func milliseconds(upTo bound: Int64) -> Int {
+        lock.withLock { Int(generator.next(in: 0...bound)) }
+    }
+}
