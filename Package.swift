@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "signup-fuzz", targets: ["SignupFuzz"]),
         .executable(name: "signup-bench", targets: ["SignupBench"]),
         .executable(name: "signup-echo", targets: ["SignupEcho"]),
+        .executable(name: "signup-marbles", targets: ["SignupMarbles"]),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
@@ -26,13 +27,15 @@ let package = Package(
         .target(name: "CFuzzerDriver"),
         .executableTarget(name: "SignupFuzz", dependencies: ["SignupServer", "CFuzzerDriver"]),
         .executableTarget(name: "SignupEcho"),
+        // Draws recorded sessions and fixtures as marble diagrams (SVG).
+        .executableTarget(name: "SignupMarbles", dependencies: ["SignupServer"]),
         // Depends on the two executables it runs, so `swift run -c release signup-bench` builds them.
         .executableTarget(name: "SignupBench", dependencies: ["SignupCore", "SignupRPC", "SignupEcho"]),
         .target(name: "SignupTestSupport", path: "Tests/SignupTestSupport"),
         .testTarget(name: "SignupCoreTests", dependencies: ["SignupCore", "SignupTestSupport"]),
         .testTarget(
             name: "SignupRPCTests",
-            dependencies: ["SignupServer", "SignupRPC", "SignupFuzz", "SignupBench", "SignupCore", "SignupTestSupport"],
+            dependencies: ["SignupServer", "SignupRPC", "SignupFuzz", "SignupBench", "SignupMarbles", "SignupCore", "SignupTestSupport"],
             exclude: ["BadInput"]),
     ]
 )

@@ -1,0 +1,3 @@
+import SignupServer
+
+MarbleCommand.run(Array(CommandLine.arguments.dropFirst()))
