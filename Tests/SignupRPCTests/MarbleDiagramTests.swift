@@ -71,3 +71,13 @@ import SignupTestSupport
         #expect(lane.marbles.map(\.label) == ["••••••••"])
     }
 }
+
+extension MarbleDiagramTests {
+    /// The README's picture is what signup-marbles draws for the fixture today.
+    @Test func theReadmePictureIsCurrent() throws {
+        let root = Subprocess.packageRoot
+        let svg = try MarbleCommand.render(file: root.appendingPathComponent("Examples/stale-check.jsonl").path, from: nil, to: nil)
+        let committed = try String(contentsOf: root.appendingPathComponent("docs/marbles/stale-check.svg"), encoding: .utf8)
+        #expect(svg == committed, "regenerate with: swift run signup-marbles Examples/stale-check.jsonl -o docs/marbles/stale-check.svg")
+    }
+}

@@ -86,12 +86,21 @@ extension MarbleDiagram {
                     // On the virtual clock a message moves time to its own `at` as it is handled.
                     let time = max(taken, params?["at"]?.int64 ?? taken)
                     let form: String = if case .string(let name)? = params?["form"] { name } else { "default" }
-                    if method == "form.edit", case .string(let field)? = params?["field"], case .string(let value)? = params?["value"] {
+                    func typed(_ field: String, _ value: String) {
                         note(field: field, of: form)
                         history.append((time, form, field, value))
                         let shown = secretFields.contains(field) ? String(repeating: "•", count: min(value.count, 12)) : value
                         values[form + "\u{0}" + field, default: Lane(title: "\(form) · \(field)")]
                             .marbles.append(Marble(time: time, label: shown.isEmpty ? "∅" : shown, tone: .input))
+                    }
+                    if method == "form.edit", case .string(let field)? = params?["field"], case .string(let value)? = params?["value"] {
+                        typed(field, value)
+                    } else if method == "form.open" {
+                        // The values a form opens with, as if typed then.
+                        for key in ["values", "record"] {
+                            guard case .object(let members)? = params?[key] else { continue }
+                            for member in members { if case .string(let value) = member.value { typed(member.key, value) } }
+                        }
                     } else if method == "form.submit" {
                         note(form: form)
                     }
