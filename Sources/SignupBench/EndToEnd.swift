@@ -43,22 +43,37 @@ struct EndToEnd {
     /// `signup-rpc` again with the same messages in LSP's framing, their runs alternating, for
     /// `edits` edits spread at random over `forms` new forms; and the input messages. `lsp` is nil
     /// for a build that does not answer LSP framing in kind (one from before it, measured with `--rpc`).
-    func throughput(edits: Int, forms: Int) throws -> (rpc: Double, echo: Double, lsp: Double?, lines: Int) {
+    /// Also through `signup-rpc --record` to a file (`recorded`), for a build that records
+    /// (nil for one from before `--record`).
+    func throughput(edits: Int, forms: Int) throws -> (rpc: Double, echo: Double, lsp: Double?, recorded: Double?, lines: Int) {
         var workload = Workload()
         workload.open(forms)
         workload.edit(edits, forms: forms, fields: Workload.signupFields)
         let file = try workload.write(named: "throughput-\(forms)-\(edits).jsonl", in: folder)
         let framed = try workload.write(named: "throughput-\(forms)-\(edits).lsp", in: folder, lspFramed: true)
-        defer { for path in [file, framed] { try? FileManager.default.removeItem(atPath: path) } }
-        let timings = try alternatingRuns(of: [
+        let recording = folder.appendingPathComponent("throughput-recording.jsonl").path
+        defer { for path in [file, framed, recording] { try? FileManager.default.removeItem(atPath: path) } }
+        let records = try helpText(of: rpc).contains("--record")
+        var commands = [
             Command(executable: rpc, arguments: ["--clock", "virtual"], file: file),
             Command(executable: echo, arguments: [], file: file),
             Command(executable: rpc, arguments: ["--clock", "virtual"], file: framed),
-        ])
+        ]
+        if records { commands.append(Command(executable: rpc, arguments: ["--clock", "virtual", "--record", recording], file: file)) }
+        let timings = try alternatingRuns(of: commands)
         // Each framed answer's header holds two line ends: the same answers, framed, say it did.
         let answeredInKind = timings.lines[2] == 2 * timings.lines[0]
         return (median(timings.seconds[0]), median(timings.seconds[1]),
-                answeredInKind ? median(timings.seconds[2]) : nil, workload.lines.count)
+                answeredInKind ? median(timings.seconds[2]) : nil, records ? median(timings.seconds[3]) : nil, workload.lines.count)
+    }
+
+    /// What `executable --help` prints.
+    private func helpText(of executable: String) throws -> String {
+        let child = try ChildProcess(executable, ["--help"])
+        var text = ""
+        while let line = child.readLine() { text += String(decoding: line, as: UTF8.self) + "\n" }
+        _ = child.wait()
+        return text
     }
 
     /// What `edits` edits cost through `signup-rpc --clock virtual` and how many output lines they

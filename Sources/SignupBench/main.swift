@@ -91,6 +91,12 @@ if wanted(1) {
         measured: throughput.lsp.map { Report.rate(Double(throughput.lines) / $0, "messages") } ?? "not framed in kind by this build",
         baseline: "line framing " + Report.rate(linesPerSecond, "lines"),
         ratio: throughput.lsp.map { Report.times($0 / throughput.rpc) + " line time" } ?? "—", target: "", met: nil))
+    rows.append(Row(
+        figure: "1. the same with --record to a file",
+        measured: throughput.recorded.map { Report.rate(Double(throughput.lines) / $0, "lines") } ?? "not recorded by this build",
+        baseline: "without " + Report.rate(linesPerSecond, "lines"),
+        ratio: throughput.recorded.map { Report.times($0 / throughput.rpc) + " time" } ?? "—", target: "≤ 1.3× time",
+        met: throughput.recorded.map { $0 <= 1.3 * throughput.rpc }))
 }
 
 // 2. Latency: real clock, debounce 0, one edit at a time.

@@ -1,37 +1,63 @@
-/// Stand-ins for secrets (passwords, tokens) in a session recording. Each distinct secret gets
-/// one placeholder, the same every time it recurs, so equal secrets stay equal (a repeated
-/// password still matches) and different ones stay different. A placeholder has as many
-/// characters as its secret, each of the same kind (lower case, upper case, digit, symbol,
-/// space, other letters), never the secret's own at any position, and passes and fails exactly
-/// the field's rules that the secret passes and fails. It depends only on the order secrets were
-/// first seen and their shape, never on their characters, so it gives nothing else away.
+/// Stand-ins for secrets (passwords, tokens) in a session recording. Equal secrets get equal
+/// placeholders (a repeated password still matches) and different ones different placeholders. A
+/// placeholder has as many characters as its secret, each of the same kind (lower case, upper
+/// case, digit, symbol, space, other letters), never the secret's own at any position, and passes
+/// and fails exactly the field's rules that the secret passes and fails.
+///
+/// A placeholder is drawn from a generator seeded by the recording's key and the secret, so
+/// equal secrets meet without a table of every secret seen; with a key drawn at random for each
+/// recording, it tells nothing of its secret but its shape. The placeholders given so far are
+/// remembered (up to `remembered`) to keep different secrets apart.
 public struct SecretPlaceholders {
+    private let key: UInt64
     private var placeholders: [String: String] = [:]
     private var taken: Set<String> = []
-    private var generator: SeededGenerator
+    private let remembered: Int
     /// Secrets whose placeholder could not be made to pass and fail the same rules.
     public private(set) var approximations = 0
 
-    public init(seed: UInt64 = 0x5EC2_E7ED) {
-        generator = SeededGenerator(seed: seed)
+    /// `key` seeds every placeholder: random for a real session, fixed where recordings must
+    /// repeat byte for byte.
+    public init(key: UInt64 = 0x5EC2_E7ED, remembered: Int = 1 << 16) {
+        self.key = key
+        self.remembered = remembered
     }
 
-    /// The placeholder already given to `secret`, if any.
+    /// The placeholder already given to `secret`, if it is remembered.
     public func existing(for secret: String) -> String? {
         placeholders[secret]
     }
 
-    /// The placeholder for `secret`, judged by `rules` (a field's; other fields read as empty, as
-    /// equality with them is kept by giving equal secrets equal placeholders).
-    public mutating func placeholder(for secret: String, rules: [Rule] = []) -> String {
+    /// A field's rules, made ready once for judging its secrets and their placeholders.
+    public struct Rules: Sendable {
+        fileprivate let checks: [CompiledCheck]
+
+        /// Other fields a rule names read as empty: equality with them is kept by giving equal
+        /// secrets equal placeholders.
+        public init(_ rules: [Rule]) {
+            checks = rules.map { CompiledCheck($0.check, indexOf: { _ in nil }) }
+        }
+
+        public static let none = Rules([])
+    }
+
+    /// The placeholder for `secret`, judged by `rules` (a field's).
+    public mutating func placeholder(for secret: String, rules: [Rule]) -> String {
+        placeholder(for: secret, judgedBy: Rules(rules))
+    }
+
+    /// The placeholder for `secret`, judged by `rules`.
+    public mutating func placeholder(for secret: String, judgedBy rules: Rules = .none) -> String {
         if secret.isEmpty { return secret }
         if let known = placeholders[secret] { return known }
-        let checks = rules.map { CompiledCheck($0.check, indexOf: { _ in nil }) }
+        var generator = SeededGenerator(seed: key ^ Self.fingerprint(of: secret))
+        let checks = rules.checks
         let verdicts = Self.verdicts(of: secret, checks)
         var chosen: String?
+        var candidate = ""
         for _ in 0..<64 {
-            let candidate = reshaped(secret)
-            if !taken.contains(candidate), Self.verdicts(of: candidate, checks) == verdicts {
+            candidate = Self.reshaped(secret, using: &generator)
+            if !taken.contains(candidate), checks.isEmpty || Self.verdicts(of: candidate, checks) == verdicts {
                 chosen = candidate
                 break
             }
@@ -43,23 +69,23 @@ public struct SecretPlaceholders {
                     && Self.verdicts(of: listed, checks) == verdicts
             }
         }
-        let placeholder: String
-        if let chosen {
-            placeholder = chosen
-        } else {
-            approximations += 1
-            // Short secrets can run out of distinct stand-ins of their shape; then one is shared.
-            var candidate = reshaped(secret)
-            for _ in 0..<1000 where taken.contains(candidate) { candidate = reshaped(secret) }
-            placeholder = candidate
+        if chosen == nil { approximations += 1 }
+        // Short secrets can run out of distinct stand-ins of their shape; then one is shared.
+        let placeholder = chosen ?? candidate
+        if placeholders.count < remembered {
+            placeholders[secret] = placeholder
+            taken.insert(placeholder)
         }
-        placeholders[secret] = placeholder
-        taken.insert(placeholder)
         return placeholder
     }
 
-    private static func verdicts(of value: String, _ checks: [CompiledCheck]) -> [Bool] {
-        checks.map { $0.passes(value, valueAt: { _ in "" }) }
+    /// Which checks pass, a bit each (checks past the 64th share the last bit).
+    private static func verdicts(of value: String, _ checks: [CompiledCheck]) -> UInt64 {
+        var bits: UInt64 = 0
+        for (index, check) in checks.enumerated() where check.passes(value, valueAt: { _ in "" }) {
+            bits |= 1 << UInt64(min(index, 63))
+        }
+        return bits
     }
 
     private static func listedValues(in checks: [CompiledCheck]) -> [String] {
@@ -72,38 +98,60 @@ public struct SecretPlaceholders {
         }
     }
 
-    /// Each character replaced by another of its kind.
-    private mutating func reshaped(_ secret: String) -> String {
-        var result = ""
-        result.reserveCapacity(secret.utf8.count)
-        for character in secret {
-            result.append(substitute(for: character))
+    /// FNV-1a of the secret's bytes: the same on every machine, unlike `Hasher`.
+    private static func fingerprint(of secret: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in secret.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+
+    /// Each character replaced by another of its kind; byte by byte when the secret is ASCII.
+    private static func reshaped(_ secret: String, using generator: inout SeededGenerator) -> String {
+        if secret.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) {
+            let bytes = secret.utf8.map { byte -> UInt8 in
+                let pool: [UInt8] = switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"): asciiLower
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): asciiUpper
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): asciiDigits
+                case 0x21...0x7E: asciiSymbols
+                default: [byte]
+                }
+                return pick(from: pool, not: byte, using: &generator)
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
+        var result = ""
+        for character in secret { result.append(substitute(for: character, using: &generator)) }
         return result
     }
 
-    private static let lower = Array("abcdefghijklmnopqrstuvwxyz")
-    private static let upper = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    private static let digits = Array("0123456789")
-    private static let symbols = Array("!#$%&*+-.:;=?@^_~")
+    private static let asciiLower = Array("abcdefghijklmnopqrstuvwxyz".utf8)
+    private static let asciiUpper = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+    private static let asciiDigits = Array("0123456789".utf8)
+    private static let asciiSymbols = Array("!#$%&*+-.:;=?@^_~".utf8)
     private static let otherLetters = Array("àáâäçèéêëìíîïñòóôöùúûüý")
     private static let otherSymbols = Array("§¶†‡•")
 
-    private mutating func substitute(for character: Character) -> Character {
-        let pool: [Character]
-        if character.isWhitespace {
-            return character
-        } else if character.isASCII {
-            if character.isLowercase { pool = Self.lower }
-            else if character.isUppercase { pool = Self.upper }
-            else if character.isNumber { pool = Self.digits }
-            else { pool = Self.symbols }
-        } else {
-            pool = character.isLetter ? Self.otherLetters : Self.otherSymbols
-        }
+    /// A member of `pool` other than `original` (`original` itself when it is all the pool has).
+    private static func pick<Element: Equatable>(from pool: [Element], not original: Element, using generator: inout SeededGenerator) -> Element {
+        guard pool.count > 1 else { return pool[0] }
         while true {
-            let pick = pool[Int(generator.next() % UInt64(pool.count))]
-            if pick != character { return pick }
+            let choice = pool[Int(generator.next() % UInt64(pool.count))]
+            if choice != original { return choice }
         }
+    }
+
+    private static func substitute(for character: Character, using generator: inout SeededGenerator) -> Character {
+        if character.isWhitespace { return character }
+        if character.isASCII, let byte = character.asciiValue {
+            let pool = switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): asciiLower
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): asciiUpper
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): asciiDigits
+            default: asciiSymbols
+            }
+            return Character(Unicode.Scalar(pick(from: pool, not: byte, using: &generator)))
+        }
+        return pick(from: character.isLetter ? otherLetters : otherSymbols, not: character, using: &generator)
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import SignupCore
 
@@ -31,20 +32,39 @@ final class SessionRecorder: BackendObserver {
     static let formatVersion = 1
 
     private let destination: Destination
-    private var buffer = JSONWriter(capacity: 1 << 16)
+    // Touched by this recorder's own calls only, on the loop, none of which calls out while it
+    // writes here; checked by the runtime in debug builds, as the form table is.
+    #if DEBUG
+    private var buffer = JSONWriter(capacity: SessionRecorder.bufferSize + 4096)
+    #else
+    @exclusivity(unchecked) private var buffer = JSONWriter(capacity: SessionRecorder.bufferSize + 4096)
+    #endif
+    private static let bufferSize = 1 << 18
+    /// Writes full buffers to the file off the loop, in order.
+    private let fileWriter = DispatchQueue(label: "signup-rpc.recording")
     /// Everything written to `.memory`.
     private(set) var bytes: [UInt8] = []
     private let now: () -> Int64
     /// The field a secret value belongs to, for its placeholder's rules: nil when the field is not
     /// secret. Set by whoever makes the server, once it is made.
     var secretField: (_ form: String?, _ kind: String?, _ field: String) -> FieldDefinition? = { _, _, _ in nil }
+    /// The secret fields `form.edit` lines have named, by form and field: a form's kind changes
+    /// only by a message that is not such a line, which empties it.
+    private var secretFieldsByForm: [FieldKey: SecretField] = [:]
+
+    private struct FieldKey: Hashable {
+        let form: String?
+        let field: String
+    }
     /// Runs the flush it is given once the loop's current work is done; nil to flush only as the
     /// buffer fills and at the end.
     var flushAfterWork: ((@escaping () -> Void) -> Void)?
     private var isFlushPending = false
     /// Names of every secret field any form kind has, to pick out lines that may hold a secret.
     private let secretNames: [[UInt8]]
-    private var placeholders = SecretPlaceholders()
+    private var placeholders: SecretPlaceholders
+    /// Every secret field's name, so an edit of any other field is recorded without looking further.
+    private let secretFieldNames: Set<String>
     /// Secrets that came from a backend (tokens), which output may carry, as their bytes.
     private var backendSecrets: [[UInt8]] = []
     private var nextQuestion = 1
@@ -58,6 +78,10 @@ final class SessionRecorder: BackendObserver {
          now: @escaping () -> Int64) {
         self.destination = destination
         self.now = now
+        self.secretFieldNames = secretFieldNames
+        // A real session's placeholders are keyed at random, so they tell nothing of their
+        // secrets; a virtual one's repeat byte for byte, like the rest of its output.
+        placeholders = header.clock == .real ? SecretPlaceholders(key: UInt64.random(in: .min ... .max)) : SecretPlaceholders()
         self.maxDepth = maxDepth
         self.logger = logger
         secretNames = (secretFieldNames.union(["password", "token"])).sorted().map { Array($0.utf8) }
@@ -98,6 +122,7 @@ final class SessionRecorder: BackendObserver {
             buffer.key("in")
             write(edit)
         case .line(let line):
+            secretFieldsByForm.removeAll(keepingCapacity: true)
             line.withUnsafeBufferPointer { recordIn(line: $0, at: time) }
             return
         case .oversizeLine:
@@ -154,6 +179,7 @@ final class SessionRecorder: BackendObserver {
         buffer.key("end"); buffer.string(reason)
         end()
         flush()
+        waitUntilWritten()
     }
 
     // MARK: Backend
@@ -196,13 +222,20 @@ final class SessionRecorder: BackendObserver {
     /// Writes what is buffered (a file recording); the loop calls it after each piece of work in
     /// real time, and as the buffer fills.
     func flush() {
-        buffer.withBytes { bytes in
-            switch destination {
-            case .memory: self.bytes.append(contentsOf: bytes)
-            case .file(let fd): Self.writeAll(bytes, to: fd)
-            }
+        guard buffer.count > 0 else { return }
+        switch destination {
+        case .memory:
+            buffer.withBytes { self.bytes.append(contentsOf: $0) }
+        case .file(let fd):
+            let chunk = buffer.withBytes { Array($0) }
+            fileWriter.async { chunk.withUnsafeBytes { Self.writeAll($0, to: fd) } }
         }
         buffer.removeAll()
+    }
+
+    /// Waits until everything flushed so far is in the file.
+    func waitUntilWritten() {
+        fileWriter.sync {}
     }
 
     private func begin(_ time: Int64) {
@@ -214,7 +247,7 @@ final class SessionRecorder: BackendObserver {
 
     private func end() {
         buffer.verbatim("}\n")
-        if buffer.count >= 1 << 16 {
+        if buffer.count >= Self.bufferSize {
             flush()
         } else if let flushAfterWork, !isFlushPending {
             isFlushPending = true
@@ -237,10 +270,34 @@ final class SessionRecorder: BackendObserver {
 
     // MARK: Secrets
 
+    /// A secret field as its placeholders are made: normalised, then judged by its rules.
+    private final class SecretField {
+        let definition: FieldDefinition
+        let rules: SecretPlaceholders.Rules
+
+        init(_ definition: FieldDefinition) {
+            self.definition = definition
+            rules = SecretPlaceholders.Rules(definition.rules)
+        }
+    }
+
+    private func secretField(of edit: FormEditLine) -> SecretField? {
+        let key = FieldKey(form: edit.form, field: edit.field)
+        if let known = secretFieldsByForm[key] { return known }
+        guard let definition = secretField(edit.form, nil, edit.field) else { return nil }
+        let field = SecretField(definition)
+        secretFieldsByForm[key] = field
+        return field
+    }
+
+    private func placeholder(for secret: String, rules: [Rule]) -> String {
+        placeholder(for: secret, judgedBy: SecretPlaceholders.Rules(rules))
+    }
+
     /// A field's secret is stood in for as its rules see it (normalised), so values that
     /// normalise alike, as a full-width repeat of a password does, keep matching.
-    private func placeholder(for secret: String, rules: [Rule] = []) -> String {
-        let made = placeholders.placeholder(for: secret, rules: rules)
+    private func placeholder(for secret: String, judgedBy rules: SecretPlaceholders.Rules = .none) -> String {
+        let made = placeholders.placeholder(for: secret, judgedBy: rules)
         if placeholders.approximations > 0, !warnedApproximation {
             warnedApproximation = true
             logger?.warning("recording: a secret's placeholder could not pass and fail exactly its rules; its replay may differ")
@@ -254,30 +311,34 @@ final class SessionRecorder: BackendObserver {
         return placeholder(for: secret)
     }
 
+    /// A plain `form.edit` as the server read it, its fixed parts written as they are.
     private func write(_ edit: FormEditLine) {
-        buffer.object { message in
-            message.key("jsonrpc"); message.string("2.0")
-            if let id = edit.id {
-                message.key("id"); id.write(&message)
-            }
-            message.key("method"); message.string("form.edit")
-            message.key("params")
-            message.object { params in
-                if let form = edit.form {
-                    params.key("form"); params.string(form)
-                }
-                params.key("field"); params.string(edit.field)
-                params.key("value")
-                if let field = secretField(edit.form, nil, edit.field) {
-                    params.string(placeholder(for: field.normalized(edit.value), rules: field.rules))
-                } else {
-                    params.string(edit.value)
-                }
-                if let at = edit.at {
-                    params.key("at"); params.int(at)
-                }
-            }
+        let value = if secretFieldNames.contains(edit.field), let field = secretField(of: edit) {
+            placeholder(for: field.definition.normalized(edit.value), judgedBy: field.rules)
+        } else {
+            edit.value
         }
+        buffer.verbatim(#"{"jsonrpc":"2.0","#)
+        if let id = edit.id {
+            buffer.verbatim(#""id":"#)
+            id.write(&buffer)
+            buffer.verbatim(",")
+        }
+        buffer.verbatim(#""method":"form.edit","params":{"#)
+        if let form = edit.form {
+            buffer.verbatim(#""form":"#)
+            buffer.string(form)
+            buffer.verbatim(",")
+        }
+        buffer.verbatim(#""field":"#)
+        buffer.string(edit.field)
+        buffer.verbatim(#","value":"#)
+        buffer.string(value)
+        if let at = edit.at {
+            buffer.verbatim(#","at":"#)
+            buffer.int(at)
+        }
+        buffer.verbatim("}}")
     }
 
     /// The message with its secret fields' values replaced; batches element by element.
