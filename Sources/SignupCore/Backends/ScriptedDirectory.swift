@@ -246,16 +246,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         return EventStream { observer in
             guard let answer = reply.answer else { return Disposables.empty }
             let delay = TimeSpan.milliseconds(max(0, reply.time - self.scheduler.now.milliseconds))
-            return self.scheduler.schedule(after: delay) {
-                if case .failure(let error) = answer {
-                    observer.onError(error)
-                } else if let value = extract(answer) {
-                    observer.onNext(value)
-                    observer.onCompleted()
-                } else {
-                    observer.onError(BackendError.unavailable(reason: "the reply to \(question.call) answers another call"))
-                }
-            }
+            return self.scheduler.schedule(after: delay) { answer.deliver(to: observer, as: question, extract) }
         }
     }
 

@@ -27,15 +27,16 @@ public enum BackendAnswer: Hashable, Sendable {
     /// The backend could not answer (`BackendError`).
     case failure(BackendError)
 
-    /// Whether this answer can answer `question` (an availability check is not answered with a
-    /// login's outcome); failures answer anything.
-    public func answers(_ question: BackendQuestion) -> Bool {
-        switch (self, question) {
-        case (.failure, _), (.availability, .availability), (.registration, .registration), (.login, .login),
-             (.friend, .addFriend), (.friend, .updateFriend):
-            return true
-        default:
-            return false
+    /// Sends this answer to a stream's observer as `question`'s outcome: its value and the end, or
+    /// its error; an answer of another kind of call fails as unavailable.
+    public func deliver<Value>(to observer: Observer<Value>, as question: BackendQuestion, _ extract: (BackendAnswer) -> Value?) {
+        if case .failure(let error) = self {
+            observer.onError(error)
+        } else if let value = extract(self) {
+            observer.onNext(value)
+            observer.onCompleted()
+        } else {
+            observer.onError(BackendError.unavailable(reason: "\(question.call) was answered with another call's answer"))
         }
     }
 }

@@ -9,19 +9,7 @@ import SignupCore
 ///
 /// Used on the event loop only (in process, by whoever drives the server).
 final class SessionRecorder: BackendObserver {
-    /// What a recording needs to be replayed under the same conditions.
-    struct Header {
-        var clock: ClockMode
-        var debounce: TimeSpan
-        var limits: Limits
-        /// What the session's users were checked against: `scripted`, `sqlite`, `postgresql` or `http`.
-        var backend: String
-        /// The roles the backend plays beyond availability and registration.
-        var logsIn: Bool
-        var savesFriends: Bool
-        /// The `--forms` documents, as loaded.
-        var formFiles: [JSON]
-    }
+    typealias Header = Recording.Header
 
     /// Where the lines go: a file (written as the buffer fills, and at each flush) or memory.
     enum Destination {
@@ -89,7 +77,7 @@ final class SessionRecorder: BackendObserver {
             body.key("signupRecording"); body.int(Self.formatVersion)
             body.key("server"); body.string("\(Server.name) \(Server.version)")
             body.key("clock"); body.string(header.clock.rawValue)
-            body.key("debounceMs"); body.int(header.debounce.milliseconds)
+            body.key("debounceMs"); body.int(header.debounce)
             body.key("backend"); body.string(header.backend)
             body.key("roles")
             body.array { roles in
@@ -98,14 +86,7 @@ final class SessionRecorder: BackendObserver {
                 if header.logsIn { roles.string("logIn") }
                 if header.savesFriends { roles.string("friends") }
             }
-            body.key("limits")
-            body.object { limits in
-                limits.key("maxLineBytes"); limits.int(header.limits.maxLineBytes)
-                limits.key("maxValueLength"); limits.int(header.limits.maxValueLength)
-                limits.key("maxForms"); limits.int(header.limits.maxForms)
-                limits.key("maxBatch"); limits.int(header.limits.maxBatch)
-                limits.key("maxDepth"); limits.int(header.limits.maxDepth)
-            }
+            body.key("limits"); header.limits.write(to: &body)
             body.key("forms"); body.array { list in header.formFiles.forEach { list.json($0) } }
         }
         buffer.newline()

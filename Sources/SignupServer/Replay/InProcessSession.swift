@@ -19,7 +19,7 @@ final class InProcessSession {
         if recording {
             let scheduler = scheduler
             let header = SessionRecorder.Header(
-                clock: configuration.clock, debounce: configuration.debounce, limits: configuration.limits, backend: "scripted",
+                clock: configuration.clock, debounce: configuration.debounce.milliseconds, limits: configuration.limits, backend: "scripted",
                 logsIn: services.authentication != nil, savesFriends: services.friends != nil, formFiles: formFiles)
             let recorder = SessionRecorder(
                 destination: .memory, header: header,

@@ -3,13 +3,18 @@ import SignupCore
 
 /// A session recording read back (the format `SessionRecorder` writes; protocol.md §15).
 struct Recording {
+    /// What a recording needs to be replayed under the same conditions.
     struct Header {
         var clock: ClockMode
+        /// Milliseconds.
         var debounce: Int64
         var limits: Limits
+        /// What the session's users were checked against: `scripted`, `sqlite`, `postgresql` or `http`.
         var backend: String
+        /// The roles the backend plays beyond availability and registration.
         var logsIn: Bool
         var savesFriends: Bool
+        /// The `--forms` documents, as loaded.
         var formFiles: [JSON]
     }
 

@@ -77,16 +77,7 @@ final class ReplayedBackend: UsernameAvailabilityChecking, AccountRegistering, A
 
     private func stream<Value>(_ question: BackendQuestion, _ extract: @escaping (BackendAnswer) -> Value?) -> EventStream<Value> {
         EventStream { observer in
-            self.ask(question) { answer in
-                if case .failure(let error) = answer {
-                    observer.onError(error)
-                } else if let value = extract(answer) {
-                    observer.onNext(value)
-                    observer.onCompleted()
-                } else {
-                    observer.onError(BackendError.unavailable(reason: "the recording answered \(question.call) with another call's answer"))
-                }
-            }
+            self.ask(question) { answer in answer.deliver(to: observer, as: question, extract) }
         }
     }
 

@@ -54,13 +54,7 @@ extension Server {
                     capabilities.array { list in ClockMode.allCases.forEach { list.string($0.rawValue) } }
                     capabilities.key("debounceMs"); capabilities.int(configuration.debounce.milliseconds)
                     capabilities.key("limits")
-                    capabilities.object { limits in
-                        limits.key("maxLineBytes"); limits.int(configuration.limits.maxLineBytes)
-                        limits.key("maxValueLength"); limits.int(configuration.limits.maxValueLength)
-                        limits.key("maxForms"); limits.int(configuration.limits.maxForms)
-                        limits.key("maxBatch"); limits.int(configuration.limits.maxBatch)
-                        limits.key("maxDepth"); limits.int(configuration.limits.maxDepth)
-                    }
+                    configuration.limits.write(to: &capabilities)
                 }
             }
         }

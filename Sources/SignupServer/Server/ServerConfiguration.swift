@@ -16,6 +16,17 @@ struct Limits: Equatable {
     var maxForms = 10_000
     var maxBatch = 1000
     var maxDepth = JSONParser.defaultMaxDepth
+
+    /// As `initialize` reports them, and a recording's header keeps them.
+    func write(to writer: inout JSONWriter) {
+        writer.object { limits in
+            limits.key("maxLineBytes"); limits.int(maxLineBytes)
+            limits.key("maxValueLength"); limits.int(maxValueLength)
+            limits.key("maxForms"); limits.int(maxForms)
+            limits.key("maxBatch"); limits.int(maxBatch)
+            limits.key("maxDepth"); limits.int(maxDepth)
+        }
+    }
 }
 
 /// The one source of truth for users, chosen on the command line.

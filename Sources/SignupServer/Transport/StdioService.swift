@@ -91,7 +91,7 @@ final class StdioService {
         case .http: "http"
         }
         let header = SessionRecorder.Header(
-            clock: configuration.clock, debounce: configuration.debounce, limits: configuration.limits, backend: backend,
+            clock: configuration.clock, debounce: configuration.debounce.milliseconds, limits: configuration.limits, backend: backend,
             logsIn: services.authentication != nil, savesFriends: services.friends != nil,
             formFiles: configuration.customFormDocuments)
         let scheduler = clock.scheduler
