@@ -208,3 +208,28 @@ private final class LockedGenerator: @unchecked Sendable {
         lock.withLock { Int(generator.next(in: 0...bound)) }
     }
 }
+
+extension RecordingTests {
+    /// Every malformed input of the bad-input corpus (on the virtual clock) is recorded, read
+    /// back and replayed to the same answers: lines that are not JSON, not UTF-8, over the limit,
+    /// batches, extreme numbers.
+    @Test func theBadInputCorpusRecordsAndReplaysToItsAnswers() throws {
+        let folder = Subprocess.packageRoot.appendingPathComponent("Tests/SignupRPCTests/BadInput")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jsonl") }.sorted()
+        #expect(names.count > 100)
+        var replayed = 0
+        for name in names {
+            let stem = folder.appendingPathComponent(String(name.dropLast(".jsonl".count))).path
+            let flags = (try? String(contentsOfFile: stem + ".flags", encoding: .utf8))?.split(whereSeparator: \.isWhitespace).map(String.init) ?? []
+            guard !flags.contains("real") else { continue }
+            let input = try Data(contentsOf: folder.appendingPathComponent(name))
+            let run = try FixtureRun(input: Array(input), flags: flags, recording: true)
+            let recording = try Recording.read(run.recording)
+            let outcome = try Replayer(recording: recording).run()
+            #expect(outcome.divergence == nil, "\(name): \(ReplayCommand.report(of: outcome, recording: recording, path: name))")
+            #expect(outcome.replayed.count == run.output.count, "\(name)")
+            replayed += 1
+        }
+        #expect(replayed == names.count - 2)
+    }
+}
