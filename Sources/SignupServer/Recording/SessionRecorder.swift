@@ -254,11 +254,18 @@ final class SessionRecorder: BackendObserver {
     /// A secret field as its placeholders are made: normalised, then judged by its rules.
     private final class SecretField {
         let definition: FieldDefinition
+        let isNormalized: Bool
         let rules: SecretPlaceholders.Rules
 
         init(_ definition: FieldDefinition) {
             self.definition = definition
+            isNormalized = definition.normalization != .none
             rules = SecretPlaceholders.Rules(definition.rules)
+        }
+
+        /// The value as the field's rules see it.
+        func normalized(_ value: String) -> String {
+            isNormalized ? definition.normalized(value) : value
         }
     }
 
@@ -295,7 +302,7 @@ final class SessionRecorder: BackendObserver {
     /// A plain `form.edit` as the server read it, its fixed parts written as they are.
     private func write(_ edit: FormEditLine) {
         let value = if secretFieldNames.contains(edit.field), let field = secretField(of: edit) {
-            placeholder(for: field.definition.normalized(edit.value), judgedBy: field.rules)
+            placeholder(for: field.normalized(edit.value), judgedBy: field.rules)
         } else {
             edit.value
         }
