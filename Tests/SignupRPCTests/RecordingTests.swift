@@ -233,3 +233,22 @@ extension RecordingTests {
         #expect(replayed == names.count - 2)
     }
 }
+
+extension RecordingTests {
+    /// Secret values in `form.open`'s `values` and in a full `form.edit` line (not the plain shape)
+    /// are recorded as placeholders too, and the replay still matches.
+    @Test func secretsOpenedWithOrEditedInAnyShapeAreNotRecorded() throws {
+        let input = [
+            #"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"form":"s","values":{"username":"ada","password":"Opened-1815","repeatedPassword":"Opened-1815"}}}"#,
+            #"{"params":{"value":"Edited-1816","field":"password","form":"s","at":10},"method":"form.edit","jsonrpc":"2.0"}"#,
+            #"[{"jsonrpc":"2.0","method":"form.edit","params":{"form":"s","field":"repeatedPassword","value":"Edited-1816","at":20}}]"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"form.submit","params":{"form":"s","at":2000}}"#,
+        ].joined(separator: "\n") + "\n"
+        let run = try FixtureRun(input: Array(input.utf8), flags: [], recording: true)
+        let text = String(decoding: run.recording, as: UTF8.self)
+        #expect(!text.contains("Opened-1815") && !text.contains("Edited-1816"))
+        #expect(run.output.contains { String(decoding: $0, as: UTF8.self).contains(#""state":"succeeded""#) })
+        let recording = try Recording.read(run.recording)
+        #expect(try Replayer(recording: recording).run().divergence == nil)
+    }
+}

@@ -329,41 +329,11 @@ final class SessionRecorder: BackendObserver {
         buffer.verbatim("}}")
     }
 
-    /// The message with its secret fields' values replaced; batches element by element.
+    /// The message with its secret fields' values replaced by placeholders.
     private func hidingSecrets(in message: JSON) -> JSON {
-        switch message {
-        case .array(let elements): return .array(elements.map(hidingSecrets))
-        case .object(var members):
-            guard case .string(let method)? = message["method"],
-                  let index = members.firstIndex(where: { $0.key == "params" }),
-                  case .object(var params) = members[index].value else { return message }
-            let form: String? = if case .string(let name)? = members[index].value["form"] { name } else { nil }
-            switch method {
-            case "form.edit":
-                if case .string(let field)? = members[index].value["field"],
-                   let definition = secretField(form, nil, field) {
-                    for position in params.indices where params[position].key == "value" {
-                        if case .string(let value) = params[position].value {
-                            params[position].value = .string(placeholder(for: definition.normalized(value), rules: definition.rules))
-                        }
-                    }
-                }
-            case "form.open":
-                let kind: String? = if case .string(let name)? = members[index].value["kind"] { name } else { nil }
-                for position in params.indices where params[position].key == "values" || params[position].key == "record" {
-                    guard case .object(var values) = params[position].value else { continue }
-                    for valueIndex in values.indices {
-                        guard case .string(let value) = values[valueIndex].value,
-                              let definition = secretField(form, kind ?? "signup", values[valueIndex].key) else { continue }
-                        values[valueIndex].value = .string(placeholder(for: definition.normalized(value), rules: definition.rules))
-                    }
-                    params[position].value = .object(values)
-                }
-            default: break
-            }
-            members[index].value = .object(params)
-            return .object(members)
-        default: return message
+        SecretValues.replacing(in: message) { value, place in
+            guard case .string(let text) = value, let definition = secretField(place.form, place.kind, place.field) else { return nil }
+            return .string(placeholder(for: definition.normalized(text), rules: definition.rules))
         }
     }
 

@@ -86,38 +86,12 @@ final class Tracer: @unchecked Sendable {
         }
     }
 
-    /// The message with every secret replaced; batches element by element.
+    /// The message with every secret replaced: secret fields' values and `token` and `password` members.
     func redacted(_ json: JSON) -> JSON {
-        switch json {
-        case .array(let elements): return .array(elements.map(redacted))
-        case .object(var members):
-            if case .string(let method)? = json["method"], let index = members.firstIndex(where: { $0.key == "params" }) {
-                members[index].value = redacted(params: members[index].value, of: method)
-            }
-            return Self.hidingSecretMembers(.object(members))
-        default: return json
+        let fieldsHidden = SecretValues.replacing(in: json) { _, place in
+            secretFields.contains(place.field) ? .string(Self.secret) : nil
         }
-    }
-
-    private func redacted(params: JSON, of method: String) -> JSON {
-        guard case .object(var members) = params else { return params }
-        switch method {
-        case "form.edit":
-            if case .string(let field)? = params["field"], secretFields.contains(field),
-               let value = members.firstIndex(where: { $0.key == "value" }) {
-                members[value].value = .string(Self.secret)
-            }
-        case "form.open":
-            for index in members.indices where members[index].key == "values" || members[index].key == "record" {
-                guard case .object(var values) = members[index].value else { continue }
-                for position in values.indices where secretFields.contains(values[position].key) {
-                    values[position].value = .string(Self.secret)
-                }
-                members[index].value = .object(values)
-            }
-        default: break
-        }
-        return .object(members)
+        return Self.hidingSecretMembers(fieldsHidden)
     }
 
     /// `token` and `password` members anywhere (an account's token, a field named password).
