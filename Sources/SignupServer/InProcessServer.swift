@@ -3,30 +3,30 @@ import SignupCore
 /// A virtual-clock server driven in process, byte for byte as stdin would be, for the fuzzer and
 /// benchmarks: bytes in, the exact bytes signup-rpc would have written out.
 public final class InProcessServer {
-    private let server: Server
-    private let sink = BufferSink()
+    let session: InProcessSession
     /// Either framing, as the input's first bytes say; the output stays one message per line.
     private var splitter: InputFramer
     private var items: [InputItem] = []
 
     /// A server with the built-in scripted directory on a virtual clock, with the given debounce.
-    public init(debounceMilliseconds: Int64 = 300) {
+    public convenience init(debounceMilliseconds: Int64 = 300) {
         var configuration = ServerConfiguration()
         configuration.clock = .virtual
         configuration.debounce = .milliseconds(debounceMilliseconds)
         configuration.logLevel = .error
-        let scheduler = VirtualTimeScheduler()
-        let directory = ScriptedDirectory(script: configuration.script, scheduler: scheduler, recordsRequests: false)
-        server = Server(configuration: configuration, clock: .virtual(scheduler),
-                        services: FormServices(directory: directory), sink: sink)
-        splitter = InputFramer(
-            choice: FramingChoice(.auto), maxLineBytes: configuration.limits.maxLineBytes, editsMaxDepth: configuration.limits.maxDepth,
-            fieldNames: KnownFieldNames(server.catalog))
+        self.init(configuration: configuration, recording: false)
     }
 
-    deinit {
-        // Open forms keep each other alive through their subscriptions until closed.
-        server.closeAllForms()
+    /// A server as `configuration` says, on its scripted directory (virtual clock only).
+    init(configuration: ServerConfiguration, recording: Bool) {
+        let script = configuration.script
+        let tokens = configuration.clock.tokens(seed: script.seed)
+        session = InProcessSession(configuration: configuration, services: { scheduler in
+            FormServices(directory: ScriptedDirectory(script: script, scheduler: scheduler, tokens: tokens, recordsRequests: false))
+        }, recording: recording, formFiles: configuration.customFormDocuments)
+        splitter = InputFramer(
+            choice: FramingChoice(configuration.framing), maxLineBytes: configuration.limits.maxLineBytes,
+            editsMaxDepth: configuration.limits.maxDepth, fieldNames: KnownFieldNames(session.server.catalog))
     }
 
     /// Feeds input bytes; complete lines are handled at once.
@@ -39,19 +39,17 @@ public final class InProcessServer {
     public func finish() {
         splitter.finish(into: &items)
         drain()
-        if server.exitCode == nil { server.runToIdle() }
+        if session.server.exitCode == nil { session.server.runToIdle() }
     }
 
     /// Everything written so far, one message per line.
-    public var output: [UInt8] { sink.bytes }
+    public var output: [UInt8] { session.output }
 
     /// The exit code requested by `exit`, if any.
-    public var exitCode: Int32? { server.exitCode }
+    public var exitCode: Int32? { session.server.exitCode }
 
     private func drain() {
-        for item in items where server.exitCode == nil {
-            server.handle(item)
-        }
+        for item in items { session.handle(item) }
         items.removeAll(keepingCapacity: true)
     }
 
@@ -73,15 +71,5 @@ public final class InProcessServer {
         }
         if let last = output.last, last != 0x0A { return "output does not end with a newline" }
         return nil
-    }
-}
-
-/// Collects output bytes in memory.
-private final class BufferSink: MessageSink {
-    private(set) var bytes: [UInt8] = []
-
-    func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?) {
-        bytes.append(contentsOf: message)
-        bytes.append(0x0A)
     }
 }

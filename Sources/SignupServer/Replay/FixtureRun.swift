@@ -31,21 +31,11 @@ public struct FixtureRun {
             throw Problem(description: error.message)
         }
         configuration.logLevel = .error
-        let script = configuration.script
-        let tokens = configuration.clock.tokens(seed: script.seed)
-        let session = InProcessSession(configuration: configuration, services: { scheduler in
-            FormServices(directory: ScriptedDirectory(script: script, scheduler: scheduler, tokens: tokens, recordsRequests: false))
-        }, recording: recording, formFiles: configuration.customFormDocuments)
-        var framer = InputFramer(
-            choice: FramingChoice(configuration.framing), maxLineBytes: configuration.limits.maxLineBytes,
-            editsMaxDepth: configuration.limits.maxDepth, fieldNames: KnownFieldNames(session.server.catalog))
-        var items: [InputItem] = []
-        input.withUnsafeBufferPointer { framer.feed($0, into: &items) }
-        framer.finish(into: &items)
-        for item in items { session.handle(item) }
-        let exited = session.server.exitCode != nil
-        if !exited { session.server.runToIdle() }
-        output = session.output
-        self.recording = recording ? session.recording(endingWith: exited ? "exit" : "input") : []
+        let server = InProcessServer(configuration: configuration, recording: recording)
+        input.withUnsafeBufferPointer { server.feed($0) }
+        server.finish()
+        let exited = server.exitCode != nil
+        output = server.session.messages
+        self.recording = recording ? server.session.recording(endingWith: exited ? "exit" : "input") : []
     }
 }

@@ -80,7 +80,7 @@ struct Replayer {
                 if end.reason == "input" { server.runToIdle() } else if end.reason == "signal" { _ = server.settleSubmissions() }
             }
         }
-        let replayed = session.output.map { bytes in (try? JSONParser.parse(bytes, maxDepth: 10_000)) ?? .string(String(decoding: bytes, as: UTF8.self)) }
+        let replayed = session.messages.map { bytes in (try? JSONParser.parse(bytes, maxDepth: 10_000)) ?? .string(String(decoding: bytes, as: UTF8.self)) }
         return Outcome(
             replayed: replayed, divergence: Self.firstDifference(recording: recording, replayed: replayed),
             unrecordedQuestions: backend?.unrecordedQuestions ?? [], inputs: inputs, answers: answers,

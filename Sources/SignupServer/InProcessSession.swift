@@ -1,15 +1,20 @@
 import SignupCore
 
-/// A server on a virtual clock, driven in process, optionally recording itself: what a replay,
-/// a fixture run and a marble diagram run on.
+/// A server on a virtual clock, driven in process, optionally recording itself: what the fuzzer,
+/// a replay, a fixture run and a marble diagram run on.
 final class InProcessSession {
     let scheduler = VirtualTimeScheduler()
     let server: Server
     let recorder: SessionRecorder?
-    private let collector = OutputCollector()
+    private let collector = BufferSink()
 
-    /// Every message the server wrote, in order.
-    var output: [[UInt8]] { collector.messages }
+    /// Everything the server wrote, one message per line.
+    var output: [UInt8] { collector.bytes }
+
+    /// Every message the server wrote, in order, each without its newline.
+    var messages: [[UInt8]] {
+        output.split(separator: 0x0A).map(Array.init)
+    }
 
     init(configuration: ServerConfiguration, services makeServices: (VirtualTimeScheduler) -> FormServices, recording: Bool,
          formFiles: [JSON] = []) {
@@ -57,11 +62,12 @@ final class InProcessSession {
     }
 }
 
-/// Keeps every message sent.
-final class OutputCollector: MessageSink {
-    private(set) var messages: [[UInt8]] = []
+/// Collects output bytes in memory, each message followed by its newline.
+final class BufferSink: MessageSink {
+    private(set) var bytes: [UInt8] = []
 
     func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?) {
-        messages.append(Array(message))
+        bytes.append(contentsOf: message)
+        bytes.append(0x0A)
     }
 }
