@@ -26,23 +26,16 @@ public final class ObservedBackend: UsernameAvailabilityChecking, AccountRegiste
     public func checkAvailability(
         of username: String, answer: @escaping (Result<Availability, any Error>) -> Void
     ) -> any Disposable {
-        let number = observer.backendAsked(.availability(username: username))
-        let state = Question(number: number)
-        let check = services.availability.checkAvailability(of: username) { [observer] result in
-            if !state.isOver {
-                state.isOver = true
-                switch result {
-                case .success(let availability): observer.backendAnswered(number, .availability(availability))
-                case .failure(let error): observer.backendAnswered(number, .failure(Self.backendError(error)))
-                }
+        let question = Question(.availability(username: username), observer: observer)
+        let check = services.availability.checkAvailability(of: username) { result in
+            switch result {
+            case .success(let availability): question.end(with: .availability(availability))
+            case .failure(let error): question.end(with: .failure(Self.backendError(error)))
             }
             answer(result)
         }
-        return Disposables.create { [observer] in
-            if !state.isOver {
-                state.isOver = true
-                observer.backendCancelled(number)
-            }
+        return Disposables.create {
+            question.withdraw()
             check.dispose()
         }
     }
@@ -68,41 +61,49 @@ public final class ObservedBackend: UsernameAvailabilityChecking, AccountRegiste
         return observed(.updateFriend(id: id, friend), friends.update(id, to: friend), BackendAnswer.friend)
     }
 
-    /// Whether a question has had its answer or been withdrawn.
+    /// One question as the observer sees it: asked when made, then answered or withdrawn, once.
     private final class Question {
-        let number: Int
-        var isOver = false
-        init(number: Int) { self.number = number }
+        private let number: Int
+        private let observer: any BackendObserver
+        private var isOver = false
+
+        init(_ question: BackendQuestion, observer: any BackendObserver) {
+            self.observer = observer
+            number = observer.backendAsked(question)
+        }
+
+        func end(with answer: @autoclosure () -> BackendAnswer) {
+            guard !isOver else { return }
+            isOver = true
+            observer.backendAnswered(number, answer())
+        }
+
+        func withdraw() {
+            guard !isOver else { return }
+            isOver = true
+            observer.backendCancelled(number)
+        }
     }
 
     private func observed<Value>(
         _ question: BackendQuestion, _ stream: EventStream<Value>, _ answer: @escaping (Value) -> BackendAnswer
     ) -> EventStream<Value> {
         EventStream { [observer] downstream in
-            let state = Question(number: observer.backendAsked(question))
+            let asked = Question(question, observer: observer)
             let subscription = stream.subscribe(Observer { event in
                 switch event {
                 case .next(let value):
-                    if !state.isOver {
-                        state.isOver = true
-                        observer.backendAnswered(state.number, answer(value))
-                    }
+                    asked.end(with: answer(value))
                     downstream.onNext(value)
                 case .error(let error):
-                    if !state.isOver {
-                        state.isOver = true
-                        observer.backendAnswered(state.number, .failure(Self.backendError(error)))
-                    }
+                    asked.end(with: .failure(Self.backendError(error)))
                     downstream.onError(error)
                 case .completed:
                     downstream.onCompleted()
                 }
             })
             return Disposables.create {
-                if !state.isOver {
-                    state.isOver = true
-                    observer.backendCancelled(state.number)
-                }
+                asked.withdraw()
                 subscription.dispose()
             }
         }
