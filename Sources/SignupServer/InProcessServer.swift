@@ -23,7 +23,7 @@ public final class InProcessServer {
         let tokens = configuration.clock.tokens(seed: script.seed)
         session = InProcessSession(configuration: configuration, services: { scheduler in
             FormServices(directory: ScriptedDirectory(script: script, scheduler: scheduler, tokens: tokens, recordsRequests: false))
-        }, recording: recording, formFiles: configuration.customFormDocuments)
+        }, recording: recording)
         splitter = InputFramer(
             choice: FramingChoice(configuration.framing), maxLineBytes: configuration.limits.maxLineBytes,
             editsMaxDepth: configuration.limits.maxDepth, fieldNames: KnownFieldNames(session.server.catalog))

@@ -16,28 +16,21 @@ final class InProcessSession {
         output.split(separator: 0x0A).map(Array.init)
     }
 
-    init(configuration: ServerConfiguration, services makeServices: (VirtualTimeScheduler) -> FormServices, recording: Bool,
-         formFiles: [JSON] = []) {
+    init(configuration: ServerConfiguration, services makeServices: (VirtualTimeScheduler) -> FormServices, recording: Bool) {
         let catalog = FormCatalog(definitions: FormCatalog.builtIn.definitions + configuration.customForms)
         var services = makeServices(scheduler)
         var sink: any MessageSink = collector
         if recording {
             let scheduler = scheduler
-            let header = SessionRecorder.Header(
-                clock: configuration.clock, debounce: configuration.debounce.milliseconds, limits: configuration.limits, backend: "scripted",
-                logsIn: services.authentication != nil, savesFriends: services.friends != nil, formFiles: formFiles)
-            let recorder = SessionRecorder(
-                destination: .memory, header: header,
-                secretFieldNames: Set(catalog.definitions.flatMap { $0.fields.filter(\.isSecret).map(\.name) }),
-                maxDepth: configuration.limits.maxDepth, now: { scheduler.now.milliseconds })
-            services = ObservedBackend.observing(services, with: recorder)
-            sink = RecordingSink(collector, recorder: recorder)
+            let recorder = SessionRecorder(destination: .memory, configuration: configuration, catalog: catalog, services: services,
+                                           now: { scheduler.now.milliseconds })
+            (services, sink) = recorder.observing(services, sendingTo: collector)
             self.recorder = recorder
         } else {
             recorder = nil
         }
         server = Server(configuration: configuration, clock: .virtual(scheduler), services: services, sink: sink, catalog: catalog)
-        recorder?.secretField = { [weak server] form, kind, field in server?.secretField(field, inForm: form, kind: kind) }
+        recorder?.findSecretFields(in: server)
     }
 
     deinit {

@@ -45,8 +45,12 @@ enum FormFile {
         } catch {
             throw Problem(file: file, path: "$", reason: "not JSON: \(error.description) at byte \(error.offset)")
         }
-        let reader = Reader(file: file)
-        return try reader.form(json)
+        return try parse(json, file: file)
+    }
+
+    /// A definition already read as JSON (such as one a recording's header carries).
+    static func parse(_ json: JSON, file: String) throws(Problem) -> FormDefinition {
+        try Reader(file: file).form(json)
     }
 
     /// Walks a definition, keeping the file name for errors.

@@ -9,8 +9,6 @@ import SignupCore
 ///
 /// Used on the event loop only (in process, by whoever drives the server).
 final class SessionRecorder: BackendObserver {
-    typealias Header = Recording.Header
-
     /// Where the lines go: a file (written as the buffer fills, and at each flush) or memory.
     enum Destination {
         case file(Int32)
@@ -62,7 +60,7 @@ final class SessionRecorder: BackendObserver {
     private var warnedApproximation = false
     private let logger: Logger?
 
-    init(destination: Destination, header: Header, secretFieldNames: Set<String>, maxDepth: Int, logger: Logger? = nil,
+    init(destination: Destination, header: Recording.Header, secretFieldNames: Set<String>, maxDepth: Int, logger: Logger? = nil,
          now: @escaping () -> Int64) {
         self.destination = destination
         self.now = now
@@ -90,6 +88,28 @@ final class SessionRecorder: BackendObserver {
             body.key("forms"); body.array { list in header.formFiles.forEach { list.json($0) } }
         }
         buffer.newline()
+    }
+
+    /// A recorder for a server of `configuration` with these form kinds and backends.
+    convenience init(destination: Destination, configuration: ServerConfiguration, catalog: FormCatalog, services: FormServices,
+                     logger: Logger? = nil, now: @escaping () -> Int64) {
+        let header = Recording.Header(
+            clock: configuration.clock, debounce: configuration.debounce.milliseconds, limits: configuration.limits,
+            backend: configuration.backend.name, logsIn: services.authentication != nil, savesFriends: services.friends != nil,
+            formFiles: configuration.customFormDocuments)
+        self.init(destination: destination, header: header,
+                  secretFieldNames: Set(catalog.definitions.flatMap { $0.fields.filter(\.isSecret).map(\.name) }),
+                  maxDepth: configuration.limits.maxDepth, logger: logger, now: now)
+    }
+
+    /// What the server's forms are made with, so that every question, answer and message passes here.
+    func observing(_ services: FormServices, sendingTo sink: any MessageSink) -> (FormServices, any MessageSink) {
+        (ObservedBackend.observing(services, with: self), RecordingSink(sink, recorder: self))
+    }
+
+    /// Looks up secret fields in `server` from now on.
+    func findSecretFields(in server: Server) {
+        secretField = { [weak server] form, kind, field in server?.secretField(field, inForm: form, kind: kind) }
     }
 
     // MARK: Messages
@@ -369,8 +389,7 @@ final class SessionRecorder: BackendObserver {
     /// Letters and digits after the first `"value` masked, in a line that is not JSON.
     private static func mask(_ bytes: inout [UInt8]) {
         let marker = Array(#""value"#.utf8)
-        guard let start = (0...max(0, bytes.count - marker.count)).first(where: { bytes[$0...].starts(with: marker) }),
-              bytes.count >= marker.count else { return }
+        guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: marker) }) else { return }
         for index in (start + marker.count)..<bytes.count {
             switch bytes[index] {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes[index] = UInt8(ascii: "x")

@@ -34,10 +34,7 @@ struct Replayer {
         configuration.limits = header.limits
         configuration.logLevel = .error
         for (index, document) in header.formFiles.enumerated() {
-            var writer = JSONWriter()
-            writer.json(document)
-            let bytes = writer.withBytes { Array($0) }
-            configuration.customForms.append(try FormFile.parse(bytes, file: "recorded form \(index + 1)"))
+            configuration.customForms.append(try FormFile.parse(document, file: "recorded form \(index + 1)"))
         }
         configuration.customFormDocuments = header.formFiles
         return configuration

@@ -41,6 +41,16 @@ enum BackendChoice: Equatable {
     /// The application's own server (`--availability-url`, `--signup-url`, optionally
     /// `--login-url` and `--friends-url`), with `--http-timeout-ms`.
     case http(HTTPDirectory.Configuration)
+
+    /// What a recording's header calls it.
+    var name: String {
+        switch self {
+        case .scripted: "scripted"
+        case .store: "sqlite"
+        case .postgres: "postgresql"
+        case .http: "http"
+        }
+    }
 }
 
 /// Everything the command line decides.

@@ -63,48 +63,22 @@ final class StdioService {
         var services = Self.services(for: configuration, clock: clock, loop: loop, store: store)
         var sink: any MessageSink = writer
         if let recordFile = configuration.recordFile {
-            let recorder = Self.recorder(for: configuration, file: recordFile, clock: clock, services: services, catalog: catalog,
-                                         logger: logger, loop: loop)
-            services = ObservedBackend.observing(services, with: recorder)
-            sink = RecordingSink(writer, recorder: recorder)
+            let scheduler = clock.scheduler
+            let recorder = SessionRecorder(destination: .file(recordFile), configuration: configuration, catalog: catalog,
+                                           services: services, logger: logger, now: { scheduler.now.milliseconds })
+            // In real time each piece of work's records are written when it is done, so a session
+            // killed outright loses at most the work it was in; virtual time writes as the buffer fills.
+            if configuration.clock == .real {
+                recorder.flushAfterWork = { flush in loop.executeTransferring(flush) }
+            }
+            (services, sink) = recorder.observing(services, sendingTo: writer)
             self.recorder = recorder
         } else {
             recorder = nil
         }
         server = Server(configuration: configuration, clock: clock, services: services, sink: sink,
                         catalog: catalog)
-        if let recorder {
-            recorder.secretField = { [weak server] form, kind, field in
-                server?.secretField(field, inForm: form, kind: kind)
-            }
-        }
-    }
-
-    private static func recorder(
-        for configuration: ServerConfiguration, file: Int32, clock: Server.Clock, services: FormServices, catalog: FormCatalog,
-        logger: Logger, loop: EventLoop
-    ) -> SessionRecorder {
-        let backend = switch configuration.backend {
-        case .scripted: "scripted"
-        case .store: "sqlite"
-        case .postgres: "postgresql"
-        case .http: "http"
-        }
-        let header = SessionRecorder.Header(
-            clock: configuration.clock, debounce: configuration.debounce.milliseconds, limits: configuration.limits, backend: backend,
-            logsIn: services.authentication != nil, savesFriends: services.friends != nil,
-            formFiles: configuration.customFormDocuments)
-        let scheduler = clock.scheduler
-        let recorder = SessionRecorder(
-            destination: .file(file), header: header,
-            secretFieldNames: Set(catalog.definitions.flatMap { $0.fields.filter(\.isSecret).map(\.name) }),
-            maxDepth: configuration.limits.maxDepth, logger: logger, now: { scheduler.now.milliseconds })
-        // In real time each piece of work's records are written when it is done, so a session
-        // killed outright loses at most the work it was in; virtual time writes as the buffer fills.
-        if configuration.clock == .real {
-            recorder.flushAfterWork = { flush in loop.executeTransferring(flush) }
-        }
-        return recorder
+        recorder?.findSecretFields(in: server)
     }
 
     /// The backend the configuration names: the store already opened, the HTTP directory, or the
