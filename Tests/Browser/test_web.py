@@ -119,6 +119,24 @@ def submission(driver):
     return line.get_attribute("data-meaning"), line.text
 
 
+def retype(driver, name, text):
+    """Clears a field and types into it again, key by key."""
+    element = field_input(driver, name)
+    element.clear()
+    type_slowly(element, text)
+
+
+def submit_and_wait(driver, expected, what):
+    """Clicks the button and waits until the submission line shows `expected` (meaning, text)."""
+    driver.find_element(By.ID, "submit").click()
+    wait_until(lambda: submission(driver) == expected, f"{what}; shows {submission(driver)}")
+
+
+def submit_when_enabled(driver, expected, what):
+    wait_until(lambda: submit_enabled(driver), f"the button before {what}")
+    submit_and_wait(driver, expected, what)
+
+
 def fill_signup(driver, username, password="hunter22", repeated=None):
     type_slowly(field_input(driver, "username"), username)
     type_slowly(field_input(driver, "password"), password)
@@ -148,9 +166,7 @@ def test_signing_up_shows_every_message_and_registers(site, browser):
     assert not submit_enabled(browser)
     type_slowly(field_input(browser, "repeatedPassword"), "2")
     wait_for_message(browser, "repeatedPassword", "ok", "Password repeated")
-    wait_until(lambda: submit_enabled(browser), "the button to enable")
-    browser.find_element(By.ID, "submit").click()
-    wait_until(lambda: submission(browser) == ("succeeded", "Signed up: alice"), f"success; shows {submission(browser)}")
+    submit_when_enabled(browser, ("succeeded", "Signed up: alice"), "success")
 
 
 def test_a_taken_name_shows_the_spinner_then_taken(site, browser):
@@ -176,11 +192,9 @@ def test_a_second_registration_of_the_same_name_in_another_tab_is_refused(site, 
     wait_until(lambda: submit_enabled(browser), "the second tab's button")
     second = browser.current_window_handle
     browser.switch_to.window(first)
-    browser.find_element(By.ID, "submit").click()
-    wait_until(lambda: submission(browser) == ("succeeded", "Signed up: bob"), "the first registration")
+    submit_and_wait(browser, ("succeeded", "Signed up: bob"), "the first registration")
     browser.switch_to.window(second)
-    browser.find_element(By.ID, "submit").click()
-    wait_until(lambda: submission(browser) == ("failed", "Username already taken"), f"the refusal; shows {submission(browser)}")
+    submit_and_wait(browser, ("failed", "Username already taken"), "the refusal")
 
 
 def test_the_login_form_logs_in_with_the_registered_account(site, browser):
@@ -190,15 +204,9 @@ def test_the_login_form_logs_in_with_the_registered_account(site, browser):
     assert field_input(browser, "password").get_attribute("autocomplete") == "current-password"
     type_slowly(field_input(browser, "username"), "alice")
     type_slowly(field_input(browser, "password"), "wrong-password")
-    wait_until(lambda: submit_enabled(browser), "the button")
-    browser.find_element(By.ID, "submit").click()
-    wait_until(lambda: submission(browser) == ("failed", "Wrong username or password"), f"the refusal; shows {submission(browser)}")
-    password = field_input(browser, "password")
-    password.clear()
-    type_slowly(password, "abcde12")
-    wait_until(lambda: submit_enabled(browser), "the button again")
-    browser.find_element(By.ID, "submit").click()
-    wait_until(lambda: submission(browser) == ("succeeded", "Logged in: alice"), f"the login; shows {submission(browser)}")
+    submit_when_enabled(browser, ("failed", "Wrong username or password"), "the refusal")
+    retype(browser, "password", "abcde12")
+    submit_when_enabled(browser, ("succeeded", "Logged in: alice"), "the login")
 
 
 def test_the_friend_form_adds_then_updates(site, browser):
@@ -209,18 +217,10 @@ def test_the_friend_form_adds_then_updates(site, browser):
     type_slowly(field_input(browser, "lastName"), "Lovelace")
     type_slowly(field_input(browser, "phone"), "+44 20")
     wait_for_message(browser, "phone", "failed", "Phone number must be 7 to 15 digits, optionally starting with +")
-    phone = field_input(browser, "phone")
-    phone.clear()
-    type_slowly(phone, "+442079460000")
-    wait_until(lambda: submit_enabled(browser), "the button")
-    browser.find_element(By.ID, "submit").click()
-    wait_until(lambda: submission(browser) == ("succeeded", "Saved: Ada Lovelace"), f"the add; shows {submission(browser)}")
-    last = field_input(browser, "lastName")
-    last.clear()
-    type_slowly(last, "King")
-    wait_until(lambda: submit_enabled(browser), "the button again")
-    browser.find_element(By.ID, "submit").click()
-    wait_until(lambda: submission(browser) == ("succeeded", "Saved: Ada King"), f"the update; shows {submission(browser)}")
+    retype(browser, "phone", "+442079460000")
+    submit_when_enabled(browser, ("succeeded", "Saved: Ada Lovelace"), "the add")
+    retype(browser, "lastName", "King")
+    submit_when_enabled(browser, ("succeeded", "Saved: Ada King"), "the update")
 
 
 def test_chinese_shows_chinese_messages_and_keeps_what_was_typed(site, browser):

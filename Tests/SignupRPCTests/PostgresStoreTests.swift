@@ -13,6 +13,20 @@ struct PostgresStoreTests {
          #"{"jsonrpc":"2.0","id":\#(id),"method":"form.submit","params":{"form":"\#(form)","at":\#(time + 1)}}"#]
     }
 
+    /// Four processes' inputs: `own` sign-ups each of names only that process uses, then one
+    /// sign-up of every contested name, spelled as `spelling` says for the process, with request
+    /// ids from `raceIDs` on.
+    private static func racingSignups(own: Int, contested: [String], raceIDs: Int,
+                                      spelling: (_ process: Int, _ name: String) -> String) -> [[String]] {
+        (0..<4).map { process in
+            (0..<own).flatMap { signup("own\($0)", "p\(process)user\($0)", "secret-\(process)-\($0)", id: $0, at: $0 * 10) }
+                + contested.enumerated().flatMap { index, name in
+                    signup("race\(index)", spelling(process, name), "secret-\(process)-race\(index)", id: raceIDs + index,
+                           at: (raceIDs + index) * 10)
+                }
+        }
+    }
+
     private static func login(_ form: String, _ username: String, _ password: String, id: Int, at time: Int) -> [String] {
         [#"{"jsonrpc":"2.0","method":"form.open","params":{"kind":"login","form":"\#(form)","values":{"username":"\#(username)","password":"\#(password)"},"at":\#(time)}}"#,
          #"{"jsonrpc":"2.0","id":\#(id),"method":"form.submit","params":{"form":"\#(form)","at":\#(time + 1)}}"#]
@@ -42,12 +56,8 @@ struct PostgresStoreTests {
         let server = try PostgresServer()
         let contested = (0..<20).map { "Rival\($0)" }
         // Four processes: 25 names of their own each, and the 20 contested names in their own case.
-        let inputs = (0..<4).map { process in
-            (0..<25).flatMap { Self.signup("own\($0)", "p\(process)user\($0)", "secret-\(process)-\($0)", id: $0, at: $0 * 10) }
-                + contested.enumerated().flatMap { index, name in
-                    let spelled = process % 2 == 0 ? name.lowercased() : name.uppercased()
-                    return Self.signup("race\(index)", spelled, "secret-\(process)-race\(index)", id: 100 + index, at: 1000 + index * 10)
-                }
+        let inputs = Self.racingSignups(own: 25, contested: contested, raceIDs: 100) { process, name in
+            process % 2 == 0 ? name.lowercased() : name.uppercased()
         }
         final class Results: @unchecked Sendable {
             let lock = NSLock()
@@ -157,12 +167,8 @@ struct PostgresStoreTests {
     @Test func fourProcessesTwoKilledAndRestartedLoseNothingAcknowledgedAndNeverRegisterANameTwice() throws {
         let server = try PostgresServer()
         let contested = (0..<20).map { "Contested\($0)" }
-        let inputs = (0..<4).map { process in
-            (0..<100).flatMap { Self.signup("own\($0)", "q\(process)name\($0)", "secret-\(process)-\($0)", id: $0, at: $0 * 10) }
-                + contested.enumerated().flatMap { index, name in
-                    let spelled = [name.lowercased(), name.uppercased(), name, name.capitalized][process]
-                    return Self.signup("race\(index)", spelled, "secret-\(process)-race\(index)", id: 1000 + index, at: 2000 + index * 10)
-                }
+        let inputs = Self.racingSignups(own: 100, contested: contested, raceIDs: 1000) { process, name in
+            [name.lowercased(), name.uppercased(), name, name.capitalized][process]
         }
         final class Log: @unchecked Sendable {
             let lock = NSLock()
