@@ -252,3 +252,26 @@ extension RecordingTests {
         #expect(try Replayer(recording: recording).run().divergence == nil)
     }
 }
+
+extension RecordingTests {
+    /// A form id closed and opened again as another kind: its secrets are taken as the new kind
+    /// takes them (here normalised, so a full-width repeat still matches), and the replay matches.
+    @Test func aFormIDReopenedAsAnotherKindIsJudgedByItsNewRules() throws {
+        let edit = { (field: String, value: String, at: Int) in
+            #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"x","field":"\#(field)","value":"\#(value)","at":\#(at)}}"#
+        }
+        let input = [
+            #"{"jsonrpc":"2.0","method":"form.open","params":{"form":"x","at":0}}"#,
+            edit("repeatedPassword", "abcdefgh", 10),
+            #"{"jsonrpc":"2.0","method":"form.close","params":{"form":"x","at":20}}"#,
+            #"{"jsonrpc":"2.0","method":"form.open","params":{"kind":"signup-github","form":"x","at":30}}"#,
+            edit("password", "abcdefg1", 40), edit("repeatedPassword", "ａｂｃｄｅｆｇ１", 50),
+        ].joined(separator: "\n") + "\n"
+        let run = try FixtureRun(input: Array(input.utf8), flags: [], recording: true)
+        #expect(run.output.contains { String(decoding: $0, as: UTF8.self).contains("repeatedPassword.matches") })
+        let recording = try Recording.read(run.recording)
+        let outcome = try Replayer(recording: recording).run()
+        #expect(outcome.divergence == nil, "\(ReplayCommand.report(of: outcome, recording: recording, path: "reopened"))")
+        #expect(outcome.replayed.count == run.output.count)
+    }
+}

@@ -34,8 +34,8 @@ final class SessionRecorder: BackendObserver {
     /// The field a secret value belongs to, for its placeholder's rules: nil when the field is not
     /// secret. Set by whoever makes the server, once it is made.
     var secretField: (_ form: String?, _ kind: String?, _ field: String) -> FieldDefinition? = { _, _, _ in nil }
-    /// The secret fields `form.edit` lines have named, by form and field: a form's kind changes
-    /// only by a message that is not such a line, which empties it.
+    /// The secret fields plain `form.edit` lines have named, by form and field: emptied by any
+    /// `form.open` or `form.close`, the only messages that change which kind a form id names.
     private var secretFieldsByForm: [FieldKey: SecretField] = [:]
 
     private struct FieldKey: Hashable {
@@ -70,7 +70,7 @@ final class SessionRecorder: BackendObserver {
         placeholders = header.clock == .real ? SecretPlaceholders(key: UInt64.random(in: .min ... .max)) : SecretPlaceholders()
         self.maxDepth = maxDepth
         self.logger = logger
-        secretNames = (secretFieldNames.union(["password", "token"])).sorted().map { Array($0.utf8) }
+        secretNames = secretFieldNames.sorted().map { Array($0.utf8) }
         buffer.object { body in
             body.key("signupRecording"); body.int(Self.formatVersion)
             body.key("server"); body.string("\(Server.name) \(Server.version)")
@@ -123,7 +123,6 @@ final class SessionRecorder: BackendObserver {
             buffer.key("in")
             write(edit)
         case .line(let line):
-            secretFieldsByForm.removeAll(keepingCapacity: true)
             line.withUnsafeBufferPointer { recordIn(line: $0, at: time) }
             return
         case .oversizeLine:
@@ -138,6 +137,7 @@ final class SessionRecorder: BackendObserver {
         begin(time)
         do throws(JSONParseError) {
             let message = try JSONParser.parse(line, maxDepth: maxDepth)
+            if Self.opensOrCloses(message) { secretFieldsByForm.removeAll(keepingCapacity: true) }
             buffer.key("in")
             if mayHoldSecret {
                 buffer.json(hidingSecrets(in: message))
@@ -158,6 +158,14 @@ final class SessionRecorder: BackendObserver {
         end()
     }
 
+    /// Whether a message (or any in a batch) opens or closes a form.
+    private static func opensOrCloses(_ message: JSON) -> Bool {
+        switch message {
+        case .array(let elements): return elements.contains(where: opensOrCloses)
+        default: return message["method"] == .string("form.open") || message["method"] == .string("form.close")
+        }
+    }
+
     /// A whole message the server sends, as sent.
     func recordOut(_ message: UnsafeRawBufferPointer) {
         begin(now())
@@ -172,7 +180,7 @@ final class SessionRecorder: BackendObserver {
         end()
     }
 
-    /// The session's end: `input` (end of input), `exit`, `signal`, `clientGone` or `stdoutClosed`.
+    /// The session's end: `input` (end of input), `exit`, `signal` or `clientGone`.
     func recordEnd(_ reason: String) {
         guard !isEnded else { return }
         isEnded = true
