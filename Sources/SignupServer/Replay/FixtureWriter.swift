@@ -53,8 +53,9 @@ enum FixtureWriter {
 
         var flags = ["--directory", "\(path).directory.json"]
         let header = recording.header
-        if header.debounce != 300 { flags += ["--debounce-ms", String(header.debounce)] }
-        let limits = Limits()
+        let defaults = ServerConfiguration()
+        if header.debounce != defaults.debounce.milliseconds { flags += ["--debounce-ms", String(header.debounce)] }
+        let limits = defaults.limits
         if header.limits.maxLineBytes != limits.maxLineBytes { flags += ["--max-line-bytes", String(header.limits.maxLineBytes)] }
         if header.limits.maxValueLength != limits.maxValueLength { flags += ["--max-value-length", String(header.limits.maxValueLength)] }
         if header.limits.maxForms != limits.maxForms { flags += ["--max-forms", String(header.limits.maxForms)] }
