@@ -275,3 +275,43 @@ extension RecordingTests {
         #expect(outcome.replayed.count == run.output.count)
     }
 }
+
+extension RecordingTests {
+    /// A virtual session long enough to be handed to the recording's thread in many batches, with
+    /// forms opened, closed and reopened as other kinds in between, and passwords all along:
+    /// recorded to a file by the process twice, it is the same file byte for byte, and the same
+    /// as the recording made in process, batch by batch on the caller's thread.
+    @Test func aLongVirtualRecordingIsTheSameEveryRunAndInProcess() throws {
+        var lines: [String] = []
+        let kinds = ["signup", "signup-github", "login"]
+        for round in 0..<4 {
+            for form in 0..<40 {
+                lines.append(#"{"jsonrpc":"2.0","method":"form.open","params":{"kind":"\#(kinds[(form + round) % 3])","form":"f\#(form)"}}"#)
+            }
+            for step in 0..<6_000 {
+                let field = ["username", "password", "repeatedPassword"][step % 3]
+                let keystroke = step / 3
+                let value = field == "username"
+                    ? ["al", "alice", "b\"ob"][keystroke % 3] : ["Pw-\(keystroke % 7)", "ｓｅｃｒｅｔ", "p\"w"][keystroke % 3]
+                let id = step % 11 == 0 ? #""id":\#(step),"# : ""
+                lines.append(#"{"jsonrpc":"2.0",\#(id)"method":"form.edit","params":{"form":"f\#(step % 40)","field":"\#(field)","value":"\#(value)"}}"#)
+            }
+            for form in 0..<40 { lines.append(#"{"jsonrpc":"2.0","method":"form.close","params":{"form":"f\#(form)"}}"#) }
+        }
+        let input = lines.joined(separator: "\n") + "\n"
+        let folder = try TemporaryDirectory()
+        var files: [Data] = []
+        for run in 0..<2 {
+            let path = folder.path("run\(run).jsonl")
+            let output = try Subprocess.run(["--clock", "virtual", "--record", path], input: input)
+            #expect(output.status == 0, "\(output.stderr)")
+            files.append(try Data(contentsOf: URL(fileURLWithPath: path)))
+        }
+        let inProcess = try FixtureRun(input: Array(input.utf8), flags: [], recording: true)
+        #expect(files[0].count > 2 << 20, "long enough for several batches")
+        #expect(files[0] == files[1])
+        #expect(Array(files[0]) == inProcess.recording)
+        let text = String(decoding: files[0], as: UTF8.self)
+        #expect(text.contains("alice") && !text.contains("Pw-") && !text.contains("ｓｅｃｒｅｔ"))
+    }
+}

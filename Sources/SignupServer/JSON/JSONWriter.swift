@@ -79,6 +79,15 @@ struct JSONWriter: ~Copyable {
         needsComma = true
     }
 
+    /// A string given as its UTF-8 bytes.
+    mutating func string(utf8 bytes: UnsafeRawBufferPointer) {
+        separate()
+        append(UInt8(ascii: "\""))
+        appendEscaping(bytes.assumingMemoryBound(to: UInt8.self))
+        append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
     mutating func int(_ value: Int64) {
         separate()
         if value < 0 { append(UInt8(ascii: "-")) }

@@ -37,6 +37,16 @@ enum Notifications {
         writeEnd(at: time, to: &writer)
     }
 
+    /// The same, the form's id given as UTF-8.
+    static func writeFieldChanged(formUTF8 form: UnsafeRawBufferPointer, members: [UInt8], version: Int, at time: Int64,
+                                  to writer: inout JSONWriter) {
+        writer.verbatim(#"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"#)
+        writer.string(utf8: form)
+        members.withUnsafeBytes { writer.verbatim($0) }
+        writeVersion(version, to: &writer)
+        writeEnd(at: time, to: &writer)
+    }
+
     /// `field`, `state`, `code`, `params` and `message` of a field's change, as members that follow `form`.
     static func writeFieldMembers(_ field: String, _ result: FieldResult, to writer: inout JSONWriter) {
         writer.verbatim(#","field":"#)

@@ -3,7 +3,7 @@
 /// hide them, each in its own way.
 enum SecretValues {
     /// The field a value belongs to: its name, and the form's id and kind as the message names them.
-    struct Place {
+    struct Place: Hashable {
         var field: String
         var form: String?
         var kind: String?

@@ -172,6 +172,7 @@ extension Server {
         try advanceToMessageTime(params)
         let id = try params.string("form") ?? Self.defaultFormID
         guard let session = forms.remove(id) else { throw .unknownForm(id) }
+        formsDidChange?(id, nil)
         session.close()
         return { result in result.object { $0.key("form"); $0.string(id) } }
     }
@@ -212,6 +213,7 @@ extension Server {
             debounce: configuration.debounce, initialValues: values, recordID: recordID)
         let session = FormSession(id: id, pipeline: pipeline)
         forms.insert(session)
+        formsDidChange?(id, definition)
         session.startEvents(on: notifications)
         return session
     }

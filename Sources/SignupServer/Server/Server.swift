@@ -46,6 +46,9 @@ final class Server {
     @exclusivity(unchecked) var forms = FormTable()
     #endif
     var localizedForms: [LocalizedFormKey: LocalizedForm] = [:]
+    /// Told each form id opened, with its kind's definition, and each one closed (nil): what a
+    /// recording follows to judge which fields of a form hold secrets.
+    var formsDidChange: ((_ id: String, _ definition: FormDefinition?) -> Void)?
     var nextFormNumber = 1
     var isInitialized = false
     /// Whether `form.open` describes the form unless asked not to: the client's

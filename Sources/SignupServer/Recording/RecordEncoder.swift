@@ -1,0 +1,376 @@
+import Dispatch
+import Foundation
+import SignupCore
+
+/// Encodes a session's records as the JSON lines of protocol.md §15, in the order the loop noted
+/// them, makes the placeholders for their secrets and writes the lines out, all on `queue`: the
+/// event loop only notes values (`SessionRecorder`). The placeholders depend on the secrets in the
+/// order they come, which one queue keeps, so a virtual recording repeats byte for byte.
+final class RecordEncoder: @unchecked Sendable {
+    /// Where the lines go: a file, or memory (`bytes`).
+    enum Destination {
+        case file(Int32)
+        case memory
+    }
+
+    static let formatVersion = 1
+
+    /// The one queue everything below is used on.
+    let queue = DispatchQueue(label: "signup-rpc.recording")
+    private let destination: Destination
+    /// Written out after every batch, rather than as the buffer fills.
+    private let writesEachBatch: Bool
+    /// Lent to `encode` while it runs, so the lines are written to a local writer.
+    private var buffer: JSONWriter? = JSONWriter(capacity: RecordEncoder.bufferSize + 4096)
+    private static let bufferSize = 1 << 18
+    /// Everything written to `.memory`.
+    private var memory: [UInt8] = []
+    private var placeholders: SecretPlaceholders
+    /// The kind of each open form, to tell which edits hold secrets.
+    private var forms = OpenFormKinds()
+    /// Placeholders made for edits lately, by field and value, to skip making a string of the
+    /// value and looking it up in `placeholders` for the same keystrokes again.
+    private var recentPlaceholders = [RecentPlaceholder?](repeating: nil, count: 256)
+    /// The kind an edit of a form not open is judged by: the default form's, which it opens.
+    private let unopenedForm: SecretFieldsOfKind
+    /// Every secret field's name, as UTF-8, in the order `SecretFieldsOfKind` numbers them: an edit
+    /// of any other field is written as it came.
+    private let secretNames: [[UInt8]]
+    /// Secrets that came from a backend (tokens), which output may carry, as their bytes.
+    private var backendSecrets: [[UInt8]] = []
+    /// Warned once when a placeholder could not keep its secret's validity.
+    private var warnedApproximation = false
+    private let logger: Logger?
+    /// Holds the entries the notifications point to until they are encoded.
+    private let fieldResults: EncodedFieldResults
+
+    init(destination: Destination, header: Recording.Header, unopenedForm: SecretFieldsOfKind, secretNames: [String],
+         writesEachBatch: Bool, fieldResults: EncodedFieldResults, logger: Logger?) {
+        self.destination = destination
+        self.unopenedForm = unopenedForm
+        self.secretNames = secretNames.map { Array($0.utf8) }
+        self.writesEachBatch = writesEachBatch
+        self.fieldResults = fieldResults
+        self.logger = logger
+        // A real session's placeholders are keyed at random, so they tell nothing of their
+        // secrets; a virtual one's repeat byte for byte, like the rest of its output.
+        placeholders = header.clock == .real ? SecretPlaceholders(key: UInt64.random(in: .min ... .max)) : SecretPlaceholders()
+        write(header, to: &buffer!)
+    }
+
+    /// Encodes `records` and, when the buffer is full or every batch is written, writes them out.
+    func encode(_ records: borrowing RecordLog) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        var writer = buffer.take()!
+        records.forEach { entry in
+            switch entry {
+            case .edit(let time, let edit): write(edit, at: time, to: &writer)
+            case .fieldChanged(let time, let change): write(change, at: time, to: &writer)
+            case .value(let record): write(record, to: &writer)
+            }
+            if writer.count >= Self.bufferSize { writeOut(&writer) }
+        }
+        if writesEachBatch || !isFile { writeOut(&writer) }
+        buffer = consume writer
+    }
+
+    /// Writes out what is buffered; for a file, returns once it is there.
+    func finish() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        var writer = buffer.take()!
+        writeOut(&writer)
+        buffer = consume writer
+    }
+
+    /// Everything recorded to memory.
+    var bytes: [UInt8] {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return memory
+    }
+
+    private var isFile: Bool {
+        if case .file = destination { true } else { false }
+    }
+
+    private func writeOut(_ writer: inout JSONWriter) {
+        guard writer.count > 0 else { return }
+        switch destination {
+        case .memory: writer.withBytes { memory.append(contentsOf: $0) }
+        case .file(let fd):
+            writer.withBytes { Self.writeAll($0, to: fd) }
+        }
+        writer.removeAll()
+    }
+
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+
+    // MARK: Lines
+
+    private func write(_ header: Recording.Header, to buffer: inout JSONWriter) {
+        buffer.object { body in
+            body.key("signupRecording"); body.int(Self.formatVersion)
+            body.key("server"); body.string("\(Server.name) \(Server.version)")
+            body.key("clock"); body.string(header.clock.rawValue)
+            body.key("debounceMs"); body.int(header.debounce)
+            body.key("backend"); body.string(header.backend)
+            body.key("roles")
+            body.array { roles in
+                roles.string("availability")
+                roles.string("register")
+                if header.logsIn { roles.string("logIn") }
+                if header.savesFriends { roles.string("friends") }
+            }
+            body.key("limits"); header.limits.write(to: &body)
+            body.key("forms"); body.array { list in header.formFiles.forEach { list.json($0) } }
+        }
+        buffer.newline()
+    }
+
+    private func write(_ record: SessionRecord, to buffer: inout JSONWriter) {
+        if case .formKind(let id, let kind) = record.content { return forms.set(kind, ofForm: id) }
+        buffer.verbatim(#"{"t":"#)
+        buffer.int(record.time)
+        buffer.verbatim(",")
+        switch record.content {
+        case .formKind:
+            break
+        case .line(let bytes):
+            buffer.key("in")
+            bytes.withUnsafeBytes { buffer.verbatim($0) }
+        case .message(let message, let secretFields):
+            buffer.key("in")
+            buffer.json(hidingSecrets(in: message, secretFields))
+        case .notJSON(var bytes, let mayHoldSecret):
+            // Kept as text (its letters and digits after a `"value` masked when it names a secret
+            // field), or as base64 when it is not even UTF-8.
+            if mayHoldSecret { Self.mask(&bytes) }
+            if let text = String(validating: bytes, as: UTF8.self) {
+                buffer.key("text"); buffer.string(text)
+            } else {
+                buffer.key("base64"); buffer.string(Data(bytes).base64EncodedString())
+            }
+        case .oversizeLine:
+            buffer.key("oversize"); buffer.bool(true)
+        case .out(let message):
+            buffer.key("out")
+            message.withUnsafeBufferPointer { write(out: $0, to: &buffer) }
+        case .notification(let notification):
+            buffer.key("out")
+            if backendSecrets.isEmpty {
+                notification.write(to: &buffer)
+            } else {
+                var scratch = JSONWriter(capacity: 512)
+                notification.write(to: &scratch)
+                scratch.withBytes { write(out: UnsafeBufferPointer(start: $0.baseAddress?.assumingMemoryBound(to: UInt8.self), count: $0.count), to: &buffer) }
+            }
+        case .asked(let number, let question):
+            let hidden: BackendQuestion = switch question {
+            case .registration(let username, let password): .registration(username: username, password: placeholder(for: password))
+            case .login(let username, let password): .login(username: username, password: placeholder(for: password))
+            default: question
+            }
+            buffer.key("ask"); buffer.int(number)
+            BackendExchangeJSON.write(hidden, to: &buffer)
+        case .answered(let number, let answer):
+            let hidden: BackendAnswer = switch answer {
+            case .registration(.registered(let account)): .registration(.registered(account: hidingSecrets(in: account)))
+            case .login(.loggedIn(let token)): .login(.loggedIn(token: backendSecret(token)))
+            default: answer
+            }
+            buffer.key("answer"); buffer.int(number)
+            BackendExchangeJSON.write(hidden, to: &buffer)
+        case .cancelled(let number):
+            buffer.key("cancel"); buffer.int(number)
+        case .end(let reason):
+            buffer.key("end"); buffer.string(reason)
+        }
+        buffer.verbatim("}\n")
+    }
+
+    /// A message the server sent, with any backend secret it carries replaced.
+    private func write(out line: UnsafeBufferPointer<UInt8>, to buffer: inout JSONWriter) {
+        if !backendSecrets.isEmpty, backendSecrets.contains(where: { Self.contains(line, $0) }),
+           let parsed = try? JSONParser.parse(line, maxDepth: 10_000) {
+            buffer.json(replacingBackendSecrets(in: parsed))
+        } else {
+            buffer.verbatim(UnsafeRawBufferPointer(line))
+        }
+    }
+
+    /// A plain `form.edit` as the server read it, its fixed parts written as they are.
+    private func write(_ edit: RecordLog.Edit, at time: Int64, to buffer: inout JSONWriter) {
+        buffer.verbatim(#"{"t":"#)
+        buffer.int(time)
+        buffer.verbatim(#","in":{"jsonrpc":"2.0","#)
+        if let id = edit.id {
+            buffer.verbatim(#""id":"#)
+            switch id {
+            case .string(let text): buffer.string(utf8: text)
+            case .number(let text): buffer.verbatim(text)
+            case .null: buffer.verbatim("null")
+            }
+            buffer.verbatim(",")
+        }
+        buffer.verbatim(#""method":"form.edit","params":{"#)
+        if let form = edit.form {
+            buffer.verbatim(#""form":"#)
+            buffer.string(utf8: form)
+            buffer.verbatim(",")
+        }
+        buffer.verbatim(#""field":"#)
+        buffer.string(utf8: edit.field)
+        buffer.verbatim(#","value":"#)
+        if let field = secretField(of: edit) {
+            buffer.string(placeholder(for: edit.value, of: field))
+        } else {
+            buffer.string(utf8: edit.value)
+        }
+        if let at = edit.at {
+            buffer.verbatim(#","at":"#)
+            buffer.int(at)
+        }
+        buffer.verbatim("}}}\n")
+    }
+
+    /// A field's change as sent, its field and result copied from the entry encoded once.
+    private func write(_ change: RecordLog.FieldChanged, at time: Int64, to buffer: inout JSONWriter) {
+        buffer.verbatim(#"{"t":"#)
+        buffer.int(time)
+        buffer.verbatim(#","out":"#)
+        change.entry._withUnsafeGuaranteedRef { entry in
+            if backendSecrets.isEmpty {
+                Notifications.writeFieldChanged(formUTF8: change.form, members: entry.members, version: change.version, at: change.at,
+                                                to: &buffer)
+            } else {
+                var scratch = JSONWriter(capacity: 512)
+                Notifications.writeFieldChanged(formUTF8: change.form, members: entry.members, version: change.version, at: change.at,
+                                                to: &scratch)
+                scratch.withBytes { write(out: $0.assumingMemoryBound(to: UInt8.self), to: &buffer) }
+            }
+        }
+        buffer.verbatim("}\n")
+    }
+
+    // MARK: Secrets
+
+    /// The secret field a plain edit names, as the server saw it when the edit came.
+    private func secretField(of edit: RecordLog.Edit) -> SecretField? {
+        guard let position = secretNames.firstIndex(where: { Self.equal($0, edit.field) }) else { return nil }
+        let kind = if let form = edit.form {
+            forms.kind(ofForm: form, hash: edit.formHash)
+        } else {
+            forms.kind(ofForm: Server.defaultFormID)
+        }
+        return (kind ?? unopenedForm).secretField(at: position)
+    }
+
+    private static func equal(_ bytes: [UInt8], _ other: UnsafeRawBufferPointer) -> Bool {
+        bytes.count == other.count && bytes.withUnsafeBytes { $0.elementsEqual(other) }
+    }
+
+    private struct RecentPlaceholder {
+        /// Held, so that no other field can take its identity while the entry is kept.
+        let field: SecretField
+        let value: [UInt8]
+        let placeholder: String
+    }
+
+    /// An edit's secret value's placeholder, as its field's rules judge it.
+    private func placeholder(for value: UnsafeRawBufferPointer, of field: SecretField) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(UInt(bitPattern: ObjectIdentifier(field).hashValue))
+        for byte in value { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let slot = Int(truncatingIfNeeded: hash >> 40) & (recentPlaceholders.count - 1)
+        if let recent = recentPlaceholders[slot], recent.field === field, Self.equal(recent.value, value) {
+            return recent.placeholder
+        }
+        let made = placeholder(for: field.normalized(String(decoding: value, as: UTF8.self)), judgedBy: field.rules)
+        recentPlaceholders[slot] = RecentPlaceholder(field: field, value: Array(value), placeholder: made)
+        return made
+    }
+
+    /// A field's secret is stood in for as its rules see it (normalised), so values that
+    /// normalise alike, as a full-width repeat of a password does, keep matching.
+    private func placeholder(for secret: String, judgedBy rules: SecretPlaceholders.Rules = .none) -> String {
+        let made = placeholders.placeholder(for: secret, judgedBy: rules)
+        if placeholders.approximations > 0, !warnedApproximation {
+            warnedApproximation = true
+            logger?.warning("recording: a secret's placeholder could not pass and fail exactly its rules; its replay may differ")
+        }
+        return made
+    }
+
+    /// A token or other secret a backend gave out: its placeholder, and output carrying it is rewritten.
+    private func backendSecret(_ secret: String) -> String {
+        if placeholders.existing(for: secret) == nil, !secret.isEmpty { backendSecrets.append(Array(secret.utf8)) }
+        return placeholder(for: secret)
+    }
+
+    /// The message with its secret fields' values replaced by placeholders.
+    private func hidingSecrets(in message: JSON, _ secretFields: [SecretValues.Place: FieldDefinition]) -> JSON {
+        SecretValues.replacing(in: message) { value, place in
+            guard case .string(let text) = value, let definition = secretFields[place] else { return nil }
+            return .string(placeholder(for: definition.normalized(text), judgedBy: SecretPlaceholders.Rules(definition.rules)))
+        }
+    }
+
+    /// An account a backend returned, with its `token`, `password` and `secret` members hidden.
+    private func hidingSecrets(in account: JSONValue) -> JSONValue {
+        switch account {
+        case .object(let members):
+            var hidden: [String: JSONValue] = [:]
+            for (key, value) in members {
+                let name = key.lowercased()
+                if case .string(let secret) = value, ["token", "password", "secret"].contains(where: name.contains) {
+                    hidden[key] = .string(backendSecret(secret))
+                } else {
+                    hidden[key] = hidingSecrets(in: value)
+                }
+            }
+            return .object(hidden)
+        case .array(let elements): return .array(elements.map(hidingSecrets))
+        default: return account
+        }
+    }
+
+    private func replacingBackendSecrets(in json: JSON) -> JSON {
+        switch json {
+        case .string(let text): return .string(placeholders.existing(for: text) ?? text)
+        case .array(let elements): return .array(elements.map(replacingBackendSecrets))
+        case .object(let members):
+            return .object(members.map { JSON.Member(key: $0.key, value: replacingBackendSecrets(in: $0.value)) })
+        default: return json
+        }
+    }
+
+    /// Letters and digits after the first `"value` masked, in a line that is not JSON.
+    private static func mask(_ bytes: inout [UInt8]) {
+        let marker = Array(#""value"#.utf8)
+        guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: marker) }) else { return }
+        for index in (start + marker.count)..<bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes[index] = UInt8(ascii: "x")
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): bytes[index] = UInt8(ascii: "0")
+            default: break
+            }
+        }
+    }
+
+    static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, haystack.count >= needle.count else { return false }
+        var index = 0
+        let last = haystack.count - needle.count
+        while index <= last {
+            if haystack[index] == first, needle.indices.allSatisfy({ haystack[index + $0] == needle[$0] }) { return true }
+            index += 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,247 @@
+import SignupCore
+
+/// One batch of records as the loop notes them, in order. The two that come with nearly every
+/// keystroke, a plain edit and a field's change, are copied in as bytes, one after another in one
+/// buffer: no allocation and no object for either thread to count, which the loop and the
+/// encoder's thread each did, on lines the other core had written. Every other record is kept
+/// as a `SessionRecord` value beside them, and the bytes mark its place.
+///
+/// Noncopyable: it owns its bytes, written through a pointer of its own (an array checked that
+/// it was unique and grew through generic code on every append).
+struct RecordLog: ~Copyable {
+    private var base: UnsafeMutableRawPointer
+    private var capacity: Int
+    /// Bytes written.
+    private(set) var byteCount = 0
+    private var values: [SessionRecord] = []
+    /// Records noted.
+    private(set) var count = 0
+
+    private enum Tag: UInt8 {
+        case edit = 1, fieldChanged, value
+    }
+
+    private enum IDKind: UInt8 {
+        case none, string, number, null
+    }
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(byteCount: self.capacity, alignment: 8)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    // MARK: Noting
+
+    /// A plain `form.edit` the loop took at `time`.
+    mutating func append(_ edit: FormEditLine, at time: Int64) {
+        appendByte(Tag.edit.rawValue)
+        appendInt(time)
+        switch edit.id {
+        case nil: appendByte(IDKind.none.rawValue)
+        case .string(let text)?: appendByte(IDKind.string.rawValue); appendText(text)
+        case .number(let text)?: appendByte(IDKind.number.rawValue); appendText(text)
+        case .null?: appendByte(IDKind.null.rawValue)
+        }
+        appendText(edit.form)
+        appendInt(Int64(bitPattern: edit.formHash ?? 0))
+        appendText(edit.field)
+        appendText(edit.value)
+        if let at = edit.at {
+            appendByte(1)
+            appendInt(at)
+        } else {
+            appendByte(0)
+        }
+        count += 1
+    }
+
+    /// A `form.fieldChanged` sent at `time`, its field and result encoded in `entry`, which must
+    /// outlive the log (`EncodedFieldResults` keeps its entries for its own life).
+    mutating func appendFieldChanged(form: String, entry: Unmanaged<EncodedFieldResult>, version: Int, at: Int64, time: Int64) {
+        appendByte(Tag.fieldChanged.rawValue)
+        appendInt(time)
+        appendText(form)
+        appendInt(Int64(Int(bitPattern: entry.toOpaque())))
+        appendInt(Int64(version))
+        appendInt(at)
+        count += 1
+    }
+
+    /// Any other record.
+    mutating func append(_ record: SessionRecord) {
+        appendByte(Tag.value.rawValue)
+        values.append(record)
+        count += 1
+    }
+
+    private mutating func appendByte(_ byte: UInt8) {
+        reserve(1)
+        base.storeBytes(of: byte, toByteOffset: byteCount, as: UInt8.self)
+        byteCount += 1
+    }
+
+    private mutating func appendInt(_ value: Int64) {
+        reserve(8)
+        base.storeBytes(of: value, toByteOffset: byteCount, as: Int64.self)
+        byteCount += 8
+    }
+
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if byteCount + extra > capacity { grow(toHold: byteCount + extra) }
+    }
+
+    private mutating func grow(toHold needed: Int) {
+        capacity = max(needed, capacity * 2)
+        let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+        grown.copyMemory(from: base, byteCount: byteCount)
+        base.deallocate()
+        base = grown
+    }
+
+    private mutating func appendText(_ text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ appendText(utf8: $0) }) == nil {
+            var text = text
+            text.withUTF8 { appendText(utf8: $0) }
+        }
+    }
+
+    private mutating func appendText(_ text: String?) {
+        if let text {
+            appendByte(1)
+            appendText(text)
+        } else {
+            appendByte(0)
+        }
+    }
+
+    private mutating func appendText(utf8: UnsafeBufferPointer<UInt8>) {
+        appendInt(Int64(utf8.count))
+        reserve(utf8.count)
+        if let source = utf8.baseAddress { (base + byteCount).copyMemory(from: source, byteCount: utf8.count) }
+        byteCount += utf8.count
+    }
+
+    // MARK: Reading
+
+    /// A record read back; its byte ranges are valid only during the call that hands it over.
+    enum Entry {
+        case edit(time: Int64, Edit)
+        case fieldChanged(time: Int64, FieldChanged)
+        case value(SessionRecord)
+    }
+
+    /// A plain edit's parts, as UTF-8.
+    struct Edit {
+        enum ID {
+            case string(UnsafeRawBufferPointer)
+            case number(UnsafeRawBufferPointer)
+            case null
+        }
+
+        let id: ID?
+        let form: UnsafeRawBufferPointer?
+        /// `FormTable.processHash` of `form`, when there is one.
+        let formHash: UInt64
+        let field: UnsafeRawBufferPointer
+        let value: UnsafeRawBufferPointer
+        let at: Int64?
+    }
+
+    /// A field's change: the form's id as UTF-8, and the rest as sent.
+    struct FieldChanged {
+        let form: UnsafeRawBufferPointer
+        let entry: Unmanaged<EncodedFieldResult>
+        let version: Int
+        let at: Int64
+    }
+
+    /// Calls `body` with each record, in the order noted.
+    func forEach(_ body: (Entry) -> Void) {
+        do {
+            var reader = Reader(bytes: UnsafeRawBufferPointer(start: base, count: byteCount))
+            var nextValue = 0
+            while !reader.isAtEnd {
+                switch Tag(rawValue: reader.byte()) {
+                case .edit:
+                    let time = reader.int()
+                    let id: Edit.ID? = switch IDKind(rawValue: reader.byte()) {
+                    case .string: .string(reader.text())
+                    case .number: .number(reader.text())
+                    case .null: .null
+                    case .none?, nil: nil
+                    }
+                    let form = reader.optionalText()
+                    let formHash = UInt64(bitPattern: reader.int())
+                    let field = reader.text()
+                    let value = reader.text()
+                    let at: Int64? = reader.byte() == 1 ? reader.int() : nil
+                    body(.edit(time: time, Edit(id: id, form: form, formHash: formHash, field: field, value: value, at: at)))
+                case .fieldChanged:
+                    let time = reader.int()
+                    let form = reader.text()
+                    let entry = Unmanaged<EncodedFieldResult>.fromOpaque(UnsafeRawPointer(bitPattern: Int(reader.int()))!)
+                    let version = Int(reader.int())
+                    let at = reader.int()
+                    body(.fieldChanged(time: time, FieldChanged(form: form, entry: entry, version: version, at: at)))
+                case .value:
+                    body(.value(values[nextValue]))
+                    nextValue += 1
+                case nil:
+                    preconditionFailure("a record log holds only what it wrote")
+                }
+            }
+        }
+    }
+
+
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
+
+        var isAtEnd: Bool { offset >= bytes.count }
+
+        mutating func byte() -> UInt8 {
+            defer { offset += 1 }
+            return bytes[offset]
+        }
+
+        mutating func int() -> Int64 {
+            precondition(offset + 8 <= bytes.count)
+            defer { offset += 8 }
+            return bytes.loadUnaligned(fromByteOffset: offset, as: Int64.self)
+        }
+
+        mutating func text() -> UnsafeRawBufferPointer {
+            let count = Int(int())
+            precondition(count >= 0 && offset + count <= bytes.count)
+            defer { offset += count }
+            return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
+        }
+
+        mutating func optionalText() -> UnsafeRawBufferPointer? {
+            byte() == 1 ? text() : nil
+        }
+    }
+}
+
+/// A record log on its way from the loop to the encoder's queue, taken out there once.
+final class RecordBatch: @unchecked Sendable {
+    // Set on the loop before it is handed over; taken once, on the encoder's queue.
+    private var log: RecordLog?
+
+    init(_ log: consuming RecordLog) {
+        self.log = consume log
+    }
+
+    func take() -> RecordLog {
+        guard let log = log.take() else { preconditionFailure("a record batch is taken once") }
+        return log
+    }
+}

@@ -1,0 +1,52 @@
+import SignupCore
+
+/// One line of a session recording as the event loop notes it: values, not yet JSON. The loop
+/// only notes them, in its own order (in a `RecordLog`, where plain edits and field changes are
+/// bytes instead); `RecordEncoder` encodes them, and makes the placeholders for their secrets, on
+/// the recording's own thread.
+struct SessionRecord: Sendable {
+    /// The server's clock when the loop took it, in milliseconds.
+    let time: Int64
+    let content: Content
+
+    enum Content: Sendable {
+        /// Not a line: the form `id` was opened as a form of this kind, or closed (nil), so the
+        /// edits that follow name its fields.
+        case formKind(id: String, SecretFieldsOfKind?)
+        /// A JSON line that names no secret field, kept as read.
+        case line([UInt8])
+        /// A JSON message that may hold secrets, and the secret field of each place that has one,
+        /// as the server saw it when the message came.
+        case message(JSON, secretFields: [SecretValues.Place: FieldDefinition])
+        /// A line that is not JSON; `mayHoldSecret` when it names a secret field.
+        case notJSON([UInt8], mayHoldSecret: Bool)
+        case oversizeLine
+        /// A message sent as bytes.
+        case out([UInt8])
+        /// A notification, encoded with the line.
+        case notification(FormNotification)
+        case asked(Int, BackendQuestion)
+        case answered(Int, BackendAnswer)
+        case cancelled(Int)
+        /// The session's end: `input`, `exit`, `signal` or `clientGone`.
+        case end(String)
+    }
+}
+
+/// A secret field as its placeholders are made: normalised, then judged by its rules (compiled once).
+final class SecretField: Sendable {
+    let definition: FieldDefinition
+    let rules: SecretPlaceholders.Rules
+    private let isNormalized: Bool
+
+    init(_ definition: FieldDefinition) {
+        self.definition = definition
+        isNormalized = definition.normalization != .none
+        rules = SecretPlaceholders.Rules(definition.rules)
+    }
+
+    /// The value as the field's rules see it.
+    func normalized(_ value: String) -> String {
+        isNormalized ? definition.normalized(value) : value
+    }
+}

@@ -1,0 +1,98 @@
+import SignupCore
+import Testing
+@testable import SignupServer
+
+/// What the loop notes for a recording reads back exactly, in order; and the encoder finds each
+/// open form's kind by its id's hash, ids that share a hash included.
+@Suite struct RecordLogTests {
+    /// A record read back, as text to compare.
+    private static func describe(_ entry: RecordLog.Entry) -> String {
+        func text(_ bytes: UnsafeRawBufferPointer?) -> String {
+            bytes.map { String(decoding: $0, as: UTF8.self) } ?? "nil"
+        }
+        switch entry {
+        case .edit(let time, let edit):
+            let id = switch edit.id {
+            case .string(let text)?: "string \(String(decoding: text, as: UTF8.self))"
+            case .number(let text)?: "number \(String(decoding: text, as: UTF8.self))"
+            case .null?: "null"
+            case nil: "none"
+            }
+            return "edit t=\(time) id=\(id) form=\(text(edit.form)) hash=\(edit.formHash) "
+                + "field=\(text(edit.field)) value=\(text(edit.value)) at=\(edit.at.map(String.init) ?? "nil")"
+        case .fieldChanged(let time, let change):
+            let members = change.entry._withUnsafeGuaranteedRef { String(decoding: $0.members, as: UTF8.self) }
+            return "field t=\(time) form=\(text(change.form)) version=\(change.version) at=\(change.at) \(members)"
+        case .value(let record):
+            return switch record.content {
+            case .cancelled(let number): "cancel t=\(record.time) \(number)"
+            case .end(let reason): "end t=\(record.time) \(reason)"
+            default: "other t=\(record.time)"
+            }
+        }
+    }
+
+    @Test func editsFieldChangesAndOtherRecordsReadBackInOrder() throws {
+        let results = EncodedFieldResults()
+        let update = FieldUpdate(
+            field: "username", result: FieldResult(state: .ok, code: "username.available", params: [:], message: "Available"),
+            version: 3)
+        let entry = try #require(results.entry(for: update))
+        var log = RecordLog(capacity: 16)
+        // A value longer than the capacity (the log grows), text that JSON escapes, every kind of id.
+        let long = String(repeating: "é\"", count: 40)
+        log.append(FormEditLine(id: .number("7"), form: "f1", field: "username", value: "al", at: 12), at: 10)
+        log.append(SessionRecord(time: 11, content: .cancelled(4)))
+        log.appendFieldChanged(form: "f1", entry: entry, version: 3, at: 12, time: 12)
+        log.append(FormEditLine(id: nil, form: nil, field: "password", value: long, at: nil), at: 13)
+        log.append(FormEditLine(id: .string("a\"b"), form: "", field: "x", value: "", at: -5), at: 14)
+        log.append(FormEditLine(id: .null, form: "f2", field: "y", value: "z", at: Int64.max), at: Int64.min)
+        log.append(SessionRecord(time: 15, content: .end("input")))
+
+        var read: [String] = []
+        log.forEach { read.append(Self.describe($0)) }
+        let hash = { (form: String) in FormTable.processHash(form) }
+        #expect(read == [
+            "edit t=10 id=number 7 form=f1 hash=\(hash("f1")) field=username value=al at=12",
+            "cancel t=11 4",
+            #"field t=12 form=f1 version=3 at=12 ,"field":"username","state":"ok","code":"username.available","params":{},"message":"Available""#,
+            "edit t=13 id=none form=nil hash=0 field=password value=\(long) at=nil",
+            #"edit t=14 id=string a"b form= hash=\#(hash("")) field=x value= at=-5"#,
+            "edit t=\(Int64.min) id=null form=f2 hash=\(hash("f2")) field=y value=z at=\(Int64.max)",
+            "end t=15 input",
+        ])
+        #expect(log.count == 7)
+    }
+
+    @Test func anEmptyLogReadsNothing() {
+        let log = RecordLog(capacity: 0)
+        var read = 0
+        log.forEach { _ in read += 1 }
+        #expect(log.isEmpty && read == 0)
+    }
+
+    @Test func formsAreFoundByTheirIdsHashEvenWhenIdsShareOne() {
+        let kinds = FormCatalog.builtIn.definitions.map {
+            SecretFieldsOfKind($0, secretFieldsOfAnyKind: [:], secretNames: ["password"])
+        }
+        let signup = kinds[0], other = kinds[1]
+        // Every id hashes alike: all but the first open one are kept apart by id.
+        var forms = OpenFormKinds(hash: { _ in 42 })
+        forms.set(signup, ofForm: "a")
+        forms.set(other, ofForm: "b")
+        #expect(forms.kind(ofForm: "a") === signup)
+        #expect(forms.kind(ofForm: "b") === other)
+        #expect(forms.kind(ofForm: "c") == nil)
+        // Closing the first leaves the second found; reopening the first as the other kind finds that.
+        forms.set(nil, ofForm: "a")
+        #expect(forms.kind(ofForm: "a") == nil)
+        #expect(forms.kind(ofForm: "b") === other)
+        forms.set(other, ofForm: "a")
+        #expect(forms.kind(ofForm: "a") === other)
+        forms.set(signup, ofForm: "b")
+        #expect(forms.kind(ofForm: "b") === signup)
+        forms.set(nil, ofForm: "b")
+        #expect(forms.kind(ofForm: "b") == nil)
+        #expect(forms.kind(ofForm: "a") === other)
+    }
+}
