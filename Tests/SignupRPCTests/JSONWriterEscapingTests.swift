@@ -1,4 +1,5 @@
 import Testing
+import SignupCore
 @testable import SignupServer
 
 /// The writer's string escaping, which tests eight bytes at a time: against a byte-by-byte
@@ -57,6 +58,23 @@ import Testing
                     #expect(writer.bytes == Self.reference(Array(text.utf8)), "length \(length) position \(position) byte \(byte)")
                 }
             }
+        }
+    }
+
+    @Test func integersAreWrittenAsSwiftPrintsThem() {
+        var values: [Int64] = [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, .max, .min, .max - 1, .min + 1]
+        var power: Int64 = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 1, -(power - 1), -power, -(power + 1)]
+        }
+        var random = SeededGenerator(seed: 3)
+        values += (0..<1000).map { _ in Int64(bitPattern: random.next()) >> (random.next() % 63) }
+        for value in values {
+            var writer = JSONWriter(capacity: 1)
+            writer.int(value)
+            writer.int(value)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == "\(value),\(value)")
         }
     }
 }
