@@ -96,3 +96,32 @@ import Testing
         #expect(forms.kind(ofForm: "a") === other)
     }
 }
+
+/// The bound on what waits for the recording's thread.
+@Suite struct InFlightBudgetTests {
+    @Test func takingWaitsOnlyWhileMoreWouldPassTheLimitAndSomethingIsInFlight() {
+        let budget = InFlightBudget(limit: 10)
+        #expect(!budget.wouldWait(for: 100), "one piece larger than the limit still goes when nothing waits")
+        budget.take(6)
+        #expect(budget.inFlight == 6)
+        #expect(!budget.wouldWait(for: 4))
+        #expect(budget.wouldWait(for: 5))
+        budget.take(4)
+        #expect(budget.wouldWait(for: 1))
+        budget.giveBack(6)
+        #expect(budget.inFlight == 4)
+        #expect(!budget.wouldWait(for: 6))
+        #expect(budget.wouldWait(for: 7))
+        budget.giveBack(4)
+        #expect(budget.inFlight == 0 && !budget.wouldWait(for: 1_000))
+    }
+
+    @Test func aWaitingTakerGoesOnOnceEnoughIsGivenBack() async {
+        let budget = InFlightBudget(limit: 10)
+        budget.take(8)
+        let taker = Task.detached { budget.take(5) }
+        budget.giveBack(8)
+        await taker.value
+        #expect(budget.inFlight == 5)
+    }
+}

@@ -36,6 +36,9 @@ struct RecordLog: ~Copyable {
 
     var isEmpty: Bool { count == 0 }
 
+    /// About what the log holds in memory: its bytes, and each value at its size.
+    var size: Int { byteCount + values.count * MemoryLayout<SessionRecord>.stride }
+
     // MARK: Noting
 
     /// A plain `form.edit` the loop took at `time`.
@@ -231,12 +234,15 @@ struct RecordLog: ~Copyable {
     }
 }
 
-/// A record log on its way from the loop to the encoder's queue, taken out there once.
+/// A record log on its way from the loop to the encoder's thread, taken out there once.
 final class RecordBatch: @unchecked Sendable {
-    // Set on the loop before it is handed over; taken once, on the encoder's queue.
+    // Set on the loop before it is handed over; taken once, on the encoder's thread.
     private var log: RecordLog?
+    /// What the log held when it was handed over (`RecordLog.size`).
+    let size: Int
 
     init(_ log: consuming RecordLog) {
+        size = log.size
         self.log = consume log
     }
 

@@ -29,9 +29,10 @@ final class SessionRecorder: BackendObserver {
     private static let batchBytes = 1 << 19
     /// What a batch starts with, below what `malloc` maps afresh for each allocation.
     private static let initialBytes = 1 << 16
-    /// Batches handed to a file's encoder and not yet encoded: a loop that outruns the encoder
-    /// waits for it rather than queue records without bound.
-    private let batchesInFlight = DispatchSemaphore(value: 4)
+    /// Records handed to a file's encoder and not yet encoded: a loop that outruns the encoder
+    /// waits for it rather than queue records without bound. Counted by `RecordLog.size`, so that
+    /// the many small batches of real time (one per piece of work) wait only as long as big ones.
+    private let inFlight = InFlightBudget(limit: 8 << 20)
     private let now: () -> Int64
     /// The field a secret value belongs to, for its placeholder's rules: nil when the field is not
     /// secret. Set by whoever makes the server, once it is made.
@@ -206,11 +207,12 @@ final class SessionRecorder: BackendObserver {
         let batch = RecordBatch(taken)
         let encoder = encoder
         guard isFile else { return encoder.queue.sync { encoder.encode(batch.take()) } }
-        batchesInFlight.wait()
-        let batchesInFlight = batchesInFlight
+        let size = batch.size
+        inFlight.take(size)
+        let inFlight = inFlight
         encoder.queue.async {
             encoder.encode(batch.take())
-            batchesInFlight.signal()
+            inFlight.giveBack(size)
         }
     }
 }
