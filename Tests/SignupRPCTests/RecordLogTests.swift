@@ -55,7 +55,8 @@ import Testing
         #expect(read == [
             "edit t=10 id=number 7 form=f1 hash=\(hash("f1")) field=username value=al at=12",
             "cancel t=11 4",
-            #"field t=12 form=f1 version=3 at=12 ,"field":"username","state":"ok","code":"username.available","params":{},"message":"Available""#,
+            #"field t=12 form=f1 version=3 at=12 ,"field":"username","state":"ok","code":"username.available","#
+                + #""params":{},"message":"Available""#,
             "edit t=13 id=none form=nil hash=0 field=password value=\(long) at=nil",
             #"edit t=14 id=string a"b form= hash=\#(hash("")) field=x value= at=-5"#,
             "edit t=\(Int64.min) id=null form=f2 hash=\(hash("f2")) field=y value=z at=\(Int64.max)",

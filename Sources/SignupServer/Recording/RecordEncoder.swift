@@ -169,7 +169,7 @@ final class RecordEncoder: @unchecked Sendable {
             } else {
                 var scratch = JSONWriter(capacity: 512)
                 notification.write(to: &scratch)
-                scratch.withBytes { write(out: UnsafeBufferPointer(start: $0.baseAddress?.assumingMemoryBound(to: UInt8.self), count: $0.count), to: &buffer) }
+                scratch.withBytes { write(out: $0.assumingMemoryBound(to: UInt8.self), to: &buffer) }
             }
         case .asked(let number, let question):
             let hidden: BackendQuestion = switch question {
@@ -246,13 +246,12 @@ final class RecordEncoder: @unchecked Sendable {
         buffer.int(time)
         buffer.verbatim(#","out":"#)
         change.entry._withUnsafeGuaranteedRef { entry in
+            let (form, members, version, at) = (change.form, entry.members, change.version, change.at)
             if backendSecrets.isEmpty {
-                Notifications.writeFieldChanged(formUTF8: change.form, members: entry.members, version: change.version, at: change.at,
-                                                to: &buffer)
+                Notifications.writeFieldChanged(formUTF8: form, members: members, version: version, at: at, to: &buffer)
             } else {
                 var scratch = JSONWriter(capacity: 512)
-                Notifications.writeFieldChanged(formUTF8: change.form, members: entry.members, version: change.version, at: change.at,
-                                                to: &scratch)
+                Notifications.writeFieldChanged(formUTF8: form, members: members, version: version, at: at, to: &scratch)
                 scratch.withBytes { write(out: $0.assumingMemoryBound(to: UInt8.self), to: &buffer) }
             }
         }

@@ -8,7 +8,7 @@ import SignupCore
 /// (`SecretPlaceholders`). The format is in protocol.md §15; `Recording` reads it back.
 ///
 /// The loop only notes each record, in a `RecordLog`, and hands a batch at a time to
-/// `RecordEncoder`, which encodes and writes them on a thread of its own, in the same order; the
+/// `RecordEncoder`, which encodes and writes them on a queue of its own, in the same order; the
 /// loop also tells it which kind each form is as forms open and close, so that it can judge which
 /// edits hold secrets. Used on the event loop only (in process, by whoever drives the server).
 final class SessionRecorder: BackendObserver {
@@ -16,7 +16,8 @@ final class SessionRecorder: BackendObserver {
 
     private let encoder: RecordEncoder
     private let isFile: Bool
-    /// Records noted and not yet handed to the encoder. Touched by this recorder's own calls only, on the loop, none of which calls out while it
+    /// Records noted and not yet handed to the encoder.
+    // Touched by this recorder's own calls only, on the loop, none of which calls out while it
     // writes here; checked by the runtime in debug builds, as the form table is.
     #if DEBUG
     private var records = RecordLog(capacity: SessionRecorder.initialBytes)
@@ -24,7 +25,7 @@ final class SessionRecorder: BackendObserver {
     @exclusivity(unchecked) private var records = RecordLog(capacity: SessionRecorder.initialBytes)
     #endif
     /// A batch of this many records, or this many bytes of edits and field changes, is handed
-    /// over at once: few enough hand-overs that waking the encoder's thread costs little.
+    /// over at once: few enough hand-overs that waking the encoder's queue costs little.
     private static let batchSize = 8192
     private static let batchBytes = 1 << 19
     /// What a batch starts with, below what `malloc` maps afresh for each allocation.
@@ -44,7 +45,8 @@ final class SessionRecorder: BackendObserver {
     /// as batches fill and at the end.
     var flushAfterWork: ((@escaping () -> Void) -> Void)?
     private var isFlushPending = false
-    /// Names of every secret field any form kind has, sorted; as UTF-8, to pick out lines that may hold a secret.
+    /// Names of every secret field any form kind has, sorted; as UTF-8, to pick out lines that may
+    /// hold a secret.
     private let secretNames: [String]
     private let secretNamesUTF8: [[UInt8]]
     /// Where notifications' field results are encoded once, for the encoder to copy.
