@@ -82,9 +82,7 @@ struct JSONWriter: ~Copyable {
     /// A string given as its UTF-8 bytes.
     mutating func string(utf8 bytes: UnsafeRawBufferPointer) {
         separate()
-        append(UInt8(ascii: "\""))
-        appendEscaping(bytes.assumingMemoryBound(to: UInt8.self))
-        append(UInt8(ascii: "\""))
+        appendQuoted(utf8: bytes.assumingMemoryBound(to: UInt8.self))
         needsComma = true
     }
 
@@ -216,12 +214,16 @@ struct JSONWriter: ~Copyable {
     }
 
     private mutating func appendQuoted(_ text: String) {
-        append(UInt8(ascii: "\""))
         // Native strings are contiguous UTF-8; only a bridged or lazy one needs copying first.
-        if text.utf8.withContiguousStorageIfAvailable({ appendEscaping($0) }) == nil {
+        if text.utf8.withContiguousStorageIfAvailable({ appendQuoted(utf8: $0) }) == nil {
             var text = text
-            text.withUTF8 { appendEscaping($0) }
+            text.withUTF8 { appendQuoted(utf8: $0) }
         }
+    }
+
+    private mutating func appendQuoted(utf8: UnsafeBufferPointer<UInt8>) {
+        append(UInt8(ascii: "\""))
+        appendEscaping(utf8)
         append(UInt8(ascii: "\""))
     }
 

@@ -32,16 +32,18 @@ enum Notifications {
     /// `EncodedFieldResult.members`.
     static func writeFieldChanged(form: String, members: [UInt8], version: Int, at time: Int64, to writer: inout JSONWriter) {
         writeFieldChangedStart(form: form, to: &writer)
-        members.withUnsafeBytes { writer.verbatim($0) }
-        writeVersion(version, to: &writer)
-        writeEnd(at: time, to: &writer)
+        writeFieldChangedRest(members: members, version: version, at: time, to: &writer)
     }
 
     /// The same, the form's id given as UTF-8.
     static func writeFieldChanged(formUTF8 form: UnsafeRawBufferPointer, members: [UInt8], version: Int, at time: Int64,
                                   to writer: inout JSONWriter) {
-        writer.verbatim(#"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"#)
+        writer.verbatim(fieldChangedStart)
         writer.string(utf8: form)
+        writeFieldChangedRest(members: members, version: version, at: time, to: &writer)
+    }
+
+    private static func writeFieldChangedRest(members: [UInt8], version: Int, at time: Int64, to writer: inout JSONWriter) {
         members.withUnsafeBytes { writer.verbatim($0) }
         writeVersion(version, to: &writer)
         writeEnd(at: time, to: &writer)
@@ -54,8 +56,10 @@ enum Notifications {
         writeResult(result, to: &writer)
     }
 
+    private static var fieldChangedStart: StaticString { #"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"# }
+
     private static func writeFieldChangedStart(form: String, to writer: inout JSONWriter) {
-        writer.verbatim(#"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"#)
+        writer.verbatim(fieldChangedStart)
         writer.string(form)
     }
 
