@@ -38,17 +38,20 @@ final class RecordEncoder: @unchecked Sendable {
     private let secretNames: [[UInt8]]
     /// Secrets that came from a backend (tokens), which output may carry, as their bytes.
     private var backendSecrets: [[UInt8]] = []
+    /// How deep a line may nest and still be read as JSON.
+    private let maxDepth: Int
     /// Warned once when a placeholder could not keep its secret's validity.
     private var warnedApproximation = false
     private let logger: Logger?
     /// Holds the entries the notifications point to until they are encoded.
     private let fieldResults: EncodedFieldResults
 
-    init(destination: Destination, header: Recording.Header, unopenedForm: SecretFieldsOfKind, secretNames: [String],
+    init(destination: Destination, header: Recording.Header, unopenedForm: SecretFieldsOfKind, secretNames: [[UInt8]],
          writesEachBatch: Bool, fieldResults: EncodedFieldResults, logger: Logger?) {
         self.destination = destination
         self.unopenedForm = unopenedForm
-        self.secretNames = secretNames.map { Array($0.utf8) }
+        self.secretNames = secretNames
+        maxDepth = header.limits.maxDepth
         self.writesEachBatch = writesEachBatch
         self.fieldResults = fieldResults
         self.logger = logger
@@ -88,7 +91,8 @@ final class RecordEncoder: @unchecked Sendable {
         return memory
     }
 
-    private var isFile: Bool {
+    /// Whether the lines go to a file, handed over to `queue`, rather than to memory.
+    var isFile: Bool {
         if case .file = destination { true } else { false }
     }
 
@@ -143,20 +147,18 @@ final class RecordEncoder: @unchecked Sendable {
         case .formKind:
             break
         case .line(let bytes):
-            buffer.key("in")
-            bytes.withUnsafeBytes { buffer.verbatim($0) }
+            if bytes.withUnsafeBufferPointer({ (try? JSONParser.parse($0, maxDepth: maxDepth)) != nil }) {
+                buffer.key("in")
+                bytes.withUnsafeBytes { buffer.verbatim($0) }
+            } else {
+                write(text: bytes, to: &buffer)
+            }
         case .message(let message, let secretFields):
             buffer.key("in")
             buffer.json(hidingSecrets(in: message, secretFields))
-        case .notJSON(var bytes, let mayHoldSecret):
-            // Kept as text (its letters and digits after a `"value` masked when it names a secret
-            // field), or as base64 when it is not even UTF-8.
-            if mayHoldSecret { Self.mask(&bytes) }
-            if let text = String(validating: bytes, as: UTF8.self) {
-                buffer.key("text"); buffer.string(text)
-            } else {
-                buffer.key("base64"); buffer.string(Data(bytes).base64EncodedString())
-            }
+        case .notJSON(var bytes):
+            Self.mask(&bytes)
+            write(text: bytes, to: &buffer)
         case .oversizeLine:
             buffer.key("oversize"); buffer.bool(true)
         case .out(let message):
@@ -193,6 +195,15 @@ final class RecordEncoder: @unchecked Sendable {
             buffer.key("end"); buffer.string(reason)
         }
         buffer.verbatim("}\n")
+    }
+
+    /// A line that is not JSON, as text, or as base64 when it is not even UTF-8.
+    private func write(text bytes: [UInt8], to buffer: inout JSONWriter) {
+        if let text = String(validating: bytes, as: UTF8.self) {
+            buffer.key("text"); buffer.string(text)
+        } else {
+            buffer.key("base64"); buffer.string(Data(bytes).base64EncodedString())
+        }
     }
 
     /// A message the server sent, with any backend secret it carries replaced.
@@ -313,10 +324,10 @@ final class RecordEncoder: @unchecked Sendable {
     }
 
     /// The message with its secret fields' values replaced by placeholders.
-    private func hidingSecrets(in message: JSON, _ secretFields: [SecretValues.Place: FieldDefinition]) -> JSON {
+    private func hidingSecrets(in message: JSON, _ secretFields: [SecretValues.Place: SecretField]) -> JSON {
         SecretValues.replacing(in: message) { value, place in
-            guard case .string(let text) = value, let definition = secretFields[place] else { return nil }
-            return .string(placeholder(for: definition.normalized(text), judgedBy: SecretPlaceholders.Rules(definition.rules)))
+            guard case .string(let text) = value, let field = secretFields[place] else { return nil }
+            return .string(placeholder(for: field.normalized(text), judgedBy: field.rules))
         }
     }
 

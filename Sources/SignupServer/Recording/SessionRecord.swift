@@ -3,7 +3,7 @@ import SignupCore
 /// One line of a session recording as the event loop notes it: values, not yet JSON. The loop
 /// only notes them, in its own order (in a `RecordLog`, where plain edits and field changes are
 /// bytes instead); `RecordEncoder` encodes them, and makes the placeholders for their secrets, on
-/// the recording's own thread.
+/// the recording's own queue.
 struct SessionRecord: Sendable {
     /// The server's clock when the loop took it, in milliseconds.
     let time: Int64
@@ -13,13 +13,13 @@ struct SessionRecord: Sendable {
         /// Not a line: the form `id` was opened as a form of this kind, or closed (nil), so the
         /// edits that follow name its fields.
         case formKind(id: String, SecretFieldsOfKind?)
-        /// A JSON line that names no secret field, kept as read.
+        /// A line that names no secret field, kept as read (as text when it is not JSON).
         case line([UInt8])
         /// A JSON message that may hold secrets, and the secret field of each place that has one,
         /// as the server saw it when the message came.
-        case message(JSON, secretFields: [SecretValues.Place: FieldDefinition])
-        /// A line that is not JSON; `mayHoldSecret` when it names a secret field.
-        case notJSON([UInt8], mayHoldSecret: Bool)
+        case message(JSON, secretFields: [SecretValues.Place: SecretField])
+        /// A line that names a secret field and is not JSON, to be kept masked.
+        case notJSON([UInt8])
         case oversizeLine
         /// A message sent as bytes.
         case out([UInt8])

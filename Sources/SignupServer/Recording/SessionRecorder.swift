@@ -15,7 +15,6 @@ final class SessionRecorder: BackendObserver {
     typealias Destination = RecordEncoder.Destination
 
     private let encoder: RecordEncoder
-    private let isFile: Bool
     /// Records noted and not yet handed to the encoder.
     // Touched by this recorder's own calls only, on the loop, none of which calls out while it
     // writes here; checked by the runtime in debug builds, as the form table is.
@@ -69,12 +68,11 @@ final class SessionRecorder: BackendObserver {
         let unopened = SecretFieldsOfKind(catalog.definition(FormDefinition.signup.kind) ?? .signup,
                                           secretFieldsOfAnyKind: secretFieldsOfAnyKind, secretNames: secretNames)
         kinds[unopened.kind] = unopened
-        if case .file = destination { isFile = true } else { isFile = false }
-        encoder = RecordEncoder(destination: destination, header: header, unopenedForm: unopened, secretNames: secretNames,
+        secretNamesUTF8 = secretNames.map { Array($0.utf8) }
+        encoder = RecordEncoder(destination: destination, header: header, unopenedForm: unopened, secretNames: secretNamesUTF8,
                                 writesEachBatch: header.clock == .real, fieldResults: fieldResults, logger: logger)
         self.now = now
         maxDepth = configuration.limits.maxDepth
-        secretNamesUTF8 = secretNames.map { Array($0.utf8) }
     }
 
     /// What the server's forms are made with, so that every question, answer and message passes here.
@@ -112,23 +110,23 @@ final class SessionRecorder: BackendObserver {
         }
     }
 
+    /// A line the fast reader did not take: kept as read unless it names a secret field (the
+    /// encoder tells JSON from text); otherwise parsed here, where the server can say which of its
+    /// values are secret as the message comes.
     private func recordIn(line: UnsafeBufferPointer<UInt8>) {
-        let mayHoldSecret = secretNamesUTF8.contains { RecordEncoder.contains(line, $0) }
-        let time = now()
+        guard secretNamesUTF8.contains(where: { RecordEncoder.contains(line, $0) }) else { return note(.line(Array(line))) }
         do throws(JSONParseError) {
             let message = try JSONParser.parse(line, maxDepth: maxDepth)
-            guard mayHoldSecret else { return note(.line(Array(line)), at: time) }
-            // The secret fields are looked up now, as the server sees them when the message comes.
-            var secretFields: [SecretValues.Place: FieldDefinition] = [:]
+            var secretFields: [SecretValues.Place: SecretField] = [:]
             _ = SecretValues.replacing(in: message) { value, place in
                 if case .string = value, let definition = secretField(place.form, place.kind, place.field) {
-                    secretFields[place] = definition
+                    secretFields[place] = SecretField(definition)
                 }
                 return nil
             }
-            note(.message(message, secretFields: secretFields), at: time)
+            note(.message(message, secretFields: secretFields))
         } catch {
-            note(.notJSON(Array(line), mayHoldSecret: mayHoldSecret), at: time)
+            note(.notJSON(Array(line)))
         }
     }
 
@@ -183,8 +181,8 @@ final class SessionRecorder: BackendObserver {
 
     // MARK: Handing over
 
-    private func note(_ content: consuming SessionRecord.Content, at time: Int64? = nil) {
-        records.append(SessionRecord(time: time ?? now(), content: content))
+    private func note(_ content: consuming SessionRecord.Content) {
+        records.append(SessionRecord(time: now(), content: content))
         didNote()
     }
 
@@ -208,7 +206,7 @@ final class SessionRecorder: BackendObserver {
         swap(&taken, &records)
         let batch = RecordBatch(taken)
         let encoder = encoder
-        guard isFile else { return encoder.queue.sync { encoder.encode(batch.take()) } }
+        guard encoder.isFile else { return encoder.queue.sync { encoder.encode(batch.take()) } }
         let size = batch.size
         inFlight.take(size)
         let inFlight = inFlight
