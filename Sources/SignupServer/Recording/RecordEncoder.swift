@@ -28,6 +28,8 @@ final class RecordEncoder: @unchecked Sendable {
     private var placeholders: SecretPlaceholders
     /// The kind of each open form, to tell which edits hold secrets.
     private var forms = OpenFormKinds()
+    /// The form an edit without one names, hashed once rather than for each such edit.
+    private let defaultForm = (id: Array(Server.defaultFormID.utf8), hash: FormTable.processHash(Server.defaultFormID))
     /// Placeholders made for edits lately, by field and value, to skip making a string of the
     /// value and looking it up in `placeholders` for the same keystrokes again.
     private var recentPlaceholders = [RecentPlaceholder?](repeating: nil, count: 256)
@@ -277,7 +279,7 @@ final class RecordEncoder: @unchecked Sendable {
         let kind = if let form = edit.form {
             forms.kind(ofForm: form, hash: edit.formHash)
         } else {
-            forms.kind(ofForm: Server.defaultFormID)
+            defaultForm.id.withUnsafeBytes { forms.kind(ofForm: $0, hash: defaultForm.hash) }
         }
         return (kind ?? unopenedForm).secretField(at: position)
     }
