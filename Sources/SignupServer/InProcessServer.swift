@@ -31,15 +31,22 @@ public final class InProcessServer {
 
     /// Feeds input bytes; complete lines are handled at once.
     public func feed(_ bytes: UnsafeBufferPointer<UInt8>) {
-        splitter.feed(bytes, into: &items)
-        drain()
+        let kept = keptEditLines()
+        splitter.feed(bytes, into: &items, keepingEditsIn: kept)
+        drain(kept)
     }
 
     /// Ends the input as end of file does: a partial last line is answered, the clock runs to idle.
     public func finish() {
-        splitter.finish(into: &items)
-        drain()
+        let kept = keptEditLines()
+        splitter.finish(into: &items, keepingEditsIn: kept)
+        drain(kept)
         if session.server.exitCode == nil { session.server.runToIdle() }
+    }
+
+    /// Where plain edits' lines are kept for the recording, as stdin's reader keeps them.
+    private func keptEditLines() -> KeptEditLines? {
+        session.recorder == nil ? nil : KeptEditLines()
     }
 
     /// Everything written so far, one message per line.
@@ -48,7 +55,8 @@ public final class InProcessServer {
     /// The exit code requested by `exit`, if any.
     public var exitCode: Int32? { session.server.exitCode }
 
-    private func drain() {
+    private func drain(_ kept: KeptEditLines?) {
+        if let kept, kept.count > 0 { session.recorder?.willTake(kept) }
         for item in items { session.handle(item) }
         items.removeAll(keepingCapacity: true)
     }

@@ -20,6 +20,8 @@ import Testing
             }
             return "edit t=\(time) id=\(id) form=\(text(edit.form)) hash=\(edit.formHash) "
                 + "field=\(text(edit.field)) value=\(text(edit.value)) at=\(edit.at.map(String.init) ?? "nil")"
+        case .keptEdit(let time):
+            return "kept edit t=\(time)"
         case .fieldChanged(let time, let change):
             let members = change.entry._withUnsafeGuaranteedRef { String(decoding: $0.members, as: UTF8.self) }
             return "field t=\(time) form=\(text(change.form)) version=\(change.version) at=\(change.at) \(members)"
@@ -47,6 +49,7 @@ import Testing
         log.append(FormEditLine(id: nil, form: nil, field: "password", value: long, at: nil), at: 13)
         log.append(FormEditLine(id: .string("a\"b"), form: "", field: "x", value: "", at: -5), at: 14)
         log.append(FormEditLine(id: .null, form: "f2", field: "y", value: "z", at: Int64.max), at: Int64.min)
+        log.appendKeptEdit(at: Int64.max)
         log.append(SessionRecord(time: 15, content: .end("input")))
 
         var read: [String] = []
@@ -60,9 +63,10 @@ import Testing
             "edit t=13 id=none form=nil hash=0 field=password value=\(long) at=nil",
             #"edit t=14 id=string a"b form= hash=\#(hash("")) field=x value= at=-5"#,
             "edit t=\(Int64.min) id=null form=f2 hash=\(hash("f2")) field=y value=z at=\(Int64.max)",
+            "kept edit t=\(Int64.max)",
             "end t=15 input",
         ])
-        #expect(log.count == 7)
+        #expect(log.count == 8)
     }
 
     @Test func anEmptyLogReadsNothing() {

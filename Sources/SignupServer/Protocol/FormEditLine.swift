@@ -38,17 +38,32 @@ struct FormEditLine: Sendable {
     /// the full parser counts it) does not allow a request with params. A field named as one of
     /// `fieldNames` gets that string.
     static func read(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int, fieldNames: KnownFieldNames = KnownFieldNames()) -> FormEditLine? {
+        readWithParts(line, maxDepth: maxDepth, fieldNames: fieldNames)?.edit
+    }
+
+    /// Where a request's strings lie in its line, as offsets: `form`'s and `field`'s text, and
+    /// `value` with its quotes.
+    struct Parts {
+        var form: Range<Int>?
+        var field = 0..<0
+        var value = 0..<0
+    }
+
+    /// The request on `line` as `read` reads it, and where its parts lie in the line.
+    static func readWithParts(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int, fieldNames: KnownFieldNames = KnownFieldNames()
+    ) -> (edit: FormEditLine, parts: Parts)? {
         guard maxDepth >= 2 else { return nil }
         // The names are handed down, not kept in the scanner: a copy there retained their array.
         var canonical = Scanner(bytes: line)
-        if let edit = canonical.readCanonicalRequest(fieldNames: fieldNames) { return edit }
+        if let edit = canonical.readCanonicalRequest(fieldNames: fieldNames) { return (edit, canonical.parts) }
         var scanner = Scanner(bytes: line)
-        return scanner.readRequest(fieldNames: fieldNames)
+        return scanner.readRequest(fieldNames: fieldNames).map { ($0, scanner.parts) }
     }
 
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
+        private(set) var parts = Parts()
 
         init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
@@ -86,9 +101,9 @@ struct FormEditLine: Sendable {
         /// `{"jsonrpc":"2.0","method":"form.edit","params":{"form":…,"field":…,"value":…,"at":…},"id":…}`
         /// exactly, with `at` and `id` optional; the values are read as `readRequest` reads them.
         mutating func readCanonicalRequest(fieldNames: KnownFieldNames) -> FormEditLine? {
-            guard skip(Self.canonicalStart), let form = readString(),
+            guard skip(Self.canonicalStart), let form = readForm(),
                   skip(Self.canonicalField), let field = readFieldName(fieldNames),
-                  skip(Self.canonicalValue), let value = readString() else { return nil }
+                  skip(Self.canonicalValue), let value = readValue() else { return nil }
             var at: Int64?
             if skip(Self.canonicalAt) {
                 guard let count = readCount() else { return nil }
@@ -130,13 +145,13 @@ struct FormEditLine: Sendable {
                 switch key {
                 case Self.form where !params.sawForm:
                     params.sawForm = true
-                    params.form = scanner.readString()
+                    params.form = scanner.readForm()
                     return params.form != nil
                 case Self.field where params.field == nil:
                     params.field = scanner.readFieldName(fieldNames)
                     return params.field != nil
                 case Self.value where params.value == nil:
-                    params.value = scanner.readString()
+                    params.value = scanner.readValue()
                     return params.value != nil
                 case Self.at where !params.sawAt:
                     params.sawAt = true
@@ -194,8 +209,26 @@ struct FormEditLine: Sendable {
 
         /// A string, or the known field name it spells.
         private mutating func readFieldName(_ fieldNames: KnownFieldNames) -> String? {
+            let start = index
             guard let (text, isASCII) = readPlainString() else { return nil }
+            parts.field = (start + 1)..<(index - 1)
             return fieldNames.name(spelledBy: text) ?? Self.string(text, isASCII: isASCII)
+        }
+
+        /// `form`'s string, its text's place in the line noted.
+        private mutating func readForm() -> String? {
+            let start = index
+            guard let string = readString() else { return nil }
+            parts.form = (start + 1)..<(index - 1)
+            return string
+        }
+
+        /// `value`'s string, its place in the line, quotes and all, noted.
+        private mutating func readValue() -> String? {
+            let start = index
+            guard let string = readString() else { return nil }
+            parts.value = start..<index
+            return string
         }
 
         private mutating func readString() -> String? {

@@ -47,6 +47,9 @@ final class RecordEncoder: @unchecked Sendable {
     private let logger: Logger?
     /// Holds the entries the notifications point to until they are encoded.
     private let fieldResults: EncodedFieldResults
+    /// The lines kept edits come from, and where the next one is in them.
+    private var editLines: KeptEditLines?
+    private var nextEditLine = 0
 
     init(destination: Destination, header: Recording.Header, unopenedForm: SecretFieldsOfKind, secretNames: [[UInt8]],
          writesEachBatch: Bool, fieldResults: EncodedFieldResults, logger: Logger?) {
@@ -70,6 +73,7 @@ final class RecordEncoder: @unchecked Sendable {
         records.forEach { entry in
             switch entry {
             case .edit(let time, let edit): write(edit, at: time, to: &writer)
+            case .keptEdit(let time): writeKeptEdit(at: time, to: &writer)
             case .fieldChanged(let time, let change): write(change, at: time, to: &writer)
             case .value(let record): write(record, to: &writer)
             }
@@ -141,13 +145,17 @@ final class RecordEncoder: @unchecked Sendable {
     }
 
     private func write(_ record: SessionRecord, to buffer: inout JSONWriter) {
-        if case .formKind(let id, let kind) = record.content { return forms.set(kind, ofForm: id) }
+        switch record.content {
+        case .formKind(let id, let kind): return forms.set(kind, ofForm: id)
+        case .editLines(let lines): return (editLines, nextEditLine) = (lines, 0)
+        default: break
+        }
         buffer.verbatim(#"{"t":"#)
         buffer.int(record.time)
         buffer.verbatim(",")
         switch record.content {
-        case .formKind:
-            break
+        case .formKind, .editLines:
+            preconditionFailure("not a line")
         case .line(let bytes):
             if bytes.withUnsafeBufferPointer({ (try? JSONParser.parse($0, maxDepth: maxDepth)) != nil }) {
                 buffer.key("in")
@@ -253,6 +261,28 @@ final class RecordEncoder: @unchecked Sendable {
         buffer.verbatim("}}}\n")
     }
 
+    /// A plain `form.edit` as the client sent it: the next of the kept lines, its value replaced
+    /// when it is a secret.
+    private func writeKeptEdit(at time: Int64, to buffer: inout JSONWriter) {
+        guard let editLines else { preconditionFailure("a kept edit follows its lines") }
+        buffer.verbatim(#"{"t":"#)
+        buffer.int(time)
+        buffer.verbatim(#","in":"#)
+        (_, nextEditLine) = editLines.line(at: nextEditLine) { edit in
+            let line = edit.line
+            if let field = secretField(named: edit.field, inForm: edit.form, hash: edit.formHash) {
+                let value = edit.value
+                buffer.verbatim(UnsafeRawBufferPointer(rebasing: line[..<value.lowerBound]))
+                let text = UnsafeRawBufferPointer(rebasing: line[(value.lowerBound + 1)..<(value.upperBound - 1)])
+                buffer.string(placeholder(for: text, of: field))
+                buffer.verbatim(UnsafeRawBufferPointer(rebasing: line[value.upperBound...]))
+            } else {
+                buffer.verbatim(line)
+            }
+        }
+        buffer.verbatim("}\n")
+    }
+
     /// A field's change as sent, its field and result copied from the entry encoded once.
     private func write(_ change: RecordLog.FieldChanged, at time: Int64, to buffer: inout JSONWriter) {
         buffer.verbatim(#"{"t":"#)
@@ -275,9 +305,15 @@ final class RecordEncoder: @unchecked Sendable {
 
     /// The secret field a plain edit names, as the server saw it when the edit came.
     private func secretField(of edit: RecordLog.Edit) -> SecretField? {
-        guard let position = secretNames.firstIndex(where: { Self.equal($0, edit.field) }) else { return nil }
-        let kind = if let form = edit.form {
-            forms.kind(ofForm: form, hash: edit.formHash)
+        secretField(named: edit.field, inForm: edit.form, hash: edit.formHash)
+    }
+
+    /// The secret field `field` of the form `form` (with `hash`; the default form when nil) is,
+    /// as the server saw it when the edit came; nil when it is not secret.
+    private func secretField(named field: UnsafeRawBufferPointer, inForm form: UnsafeRawBufferPointer?, hash: UInt64) -> SecretField? {
+        guard let position = secretNames.firstIndex(where: { Self.equal($0, field) }) else { return nil }
+        let kind = if let form {
+            forms.kind(ofForm: form, hash: hash)
         } else {
             defaultForm.id.withUnsafeBytes { forms.kind(ofForm: $0, hash: defaultForm.hash) }
         }

@@ -18,7 +18,7 @@ struct RecordLog: ~Copyable {
     private(set) var count = 0
 
     private enum Tag: UInt8 {
-        case edit = 1, fieldChanged, value
+        case edit = 1, keptEdit, fieldChanged, value
     }
 
     private enum IDKind: UInt8 {
@@ -61,6 +61,16 @@ struct RecordLog: ~Copyable {
         } else {
             appendByte(0)
         }
+        count += 1
+    }
+
+    /// A plain `form.edit` the loop took at `time`, its line the next of the `KeptEditLines` last
+    /// noted (`SessionRecord.Content.editLines`).
+    mutating func appendKeptEdit(at time: Int64) {
+        reserve(9)
+        base.storeBytes(of: Tag.keptEdit.rawValue, toByteOffset: byteCount, as: UInt8.self)
+        base.storeBytes(of: time, toByteOffset: byteCount + 1, as: Int64.self)
+        byteCount += 9
         count += 1
     }
 
@@ -136,6 +146,7 @@ struct RecordLog: ~Copyable {
     /// A record read back; its byte ranges are valid only during the call that hands it over.
     enum Entry {
         case edit(time: Int64, Edit)
+        case keptEdit(time: Int64)
         case fieldChanged(time: Int64, FieldChanged)
         case value(SessionRecord)
     }
@@ -186,6 +197,8 @@ struct RecordLog: ~Copyable {
                     let value = reader.text()
                     let at: Int64? = reader.byte() == 1 ? reader.int() : nil
                     body(.edit(time: time, Edit(id: id, form: form, formHash: formHash, field: field, value: value, at: at)))
+                case .keptEdit:
+                    body(.keptEdit(time: reader.int()))
                 case .fieldChanged:
                     let time = reader.int()
                     let form = reader.text()

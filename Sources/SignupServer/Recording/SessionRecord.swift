@@ -13,6 +13,9 @@ struct SessionRecord: Sendable {
         /// Not a line: the form `id` was opened as a form of this kind, or closed (nil), so the
         /// edits that follow name its fields.
         case formKind(id: String, SecretFieldsOfKind?)
+        /// Not a line: the plain edits noted from here on (`RecordLog.appendKeptEdit`) are these
+        /// lines, in order.
+        case editLines(KeptEditLines)
         /// A line that names no secret field, kept as read (as text when it is not JSON).
         case line([UInt8])
         /// A JSON message that may hold secrets, and the secret field of each place that has one,

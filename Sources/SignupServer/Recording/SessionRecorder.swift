@@ -50,6 +50,16 @@ final class SessionRecorder: BackendObserver {
     private let secretNamesUTF8: [[UInt8]]
     /// Where notifications' field results are encoded once, for the encoder to copy.
     let fieldResults = EncodedFieldResults()
+    /// The lines of plain edits the reader kept, by read, for edits not yet taken; `nextKept` is
+    /// the first of them not yet noted, and `keptLeft` says how many edits remain of the one before.
+    private var kept: [KeptEditLines] = []
+    private var nextKept = 0
+    private var keptLeft = 0
+    #if DEBUG
+    /// Where the next edit's line is in the lines last noted, to check that it is that edit's.
+    private var keptOffset = 0
+    private var keptLines: KeptEditLines?
+    #endif
     private var nextQuestion = 1
     private let maxDepth: Int
     private var isEnded = false
@@ -97,11 +107,38 @@ final class SessionRecorder: BackendObserver {
 
     // MARK: Messages
 
+    /// The lines of the plain edits in the input the loop is about to take, in order.
+    func willTake(_ lines: KeptEditLines) {
+        if nextKept == kept.count {
+            kept.removeAll(keepingCapacity: true)
+            nextKept = 0
+        }
+        kept.append(lines)
+    }
+
     /// A message as the loop takes it, before it is handled.
     func recordIn(_ item: borrowing InputItem) {
         switch item {
         case .edit(let edit):
-            records.append(edit, at: now())
+            if keptLeft == 0 && nextKept < kept.count {
+                let lines = kept[nextKept]
+                nextKept += 1
+                keptLeft = lines.count
+                note(.editLines(lines))
+                #if DEBUG
+                (keptLines, keptOffset) = (lines, 0)
+                #endif
+            }
+            if keptLeft > 0 {
+                keptLeft -= 1
+                #if DEBUG
+                checkKeptLine(is: edit)
+                #endif
+                records.appendKeptEdit(at: now())
+            } else {
+                // An edit not read from input the reader kept: noted by its parts.
+                records.append(edit, at: now())
+            }
             didNote()
         case .line(let line):
             line.withUnsafeBufferPointer { recordIn(line: $0) }
@@ -109,6 +146,16 @@ final class SessionRecorder: BackendObserver {
             note(.oversizeLine)
         }
     }
+
+    #if DEBUG
+    private func checkKeptLine(is edit: FormEditLine) {
+        guard let keptLines else { preconditionFailure("an edit's kept line follows its lines") }
+        (_, keptOffset) = keptLines.line(at: keptOffset) { line in
+            precondition(line.formHash == edit.formHash ?? 0 && line.field.elementsEqual(edit.field.utf8),
+                         "each kept line is the line of the edit taken")
+        }
+    }
+    #endif
 
     /// A line the fast reader did not take: kept as read unless it names a secret field (the
     /// encoder tells JSON from text); otherwise parsed here, where the server can say which of its

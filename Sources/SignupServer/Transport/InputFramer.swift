@@ -23,34 +23,36 @@ struct InputFramer {
         }
     }
 
-    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem]) {
+    /// Cuts the messages `chunk` completes into `items`, keeping plain edits' lines in `kept` when
+    /// given (for a recording).
+    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
         switch reader {
-        case .lines?: lines.feed(chunk, into: &items)
-        case .lsp?: frames.feed(chunk, into: &items)
+        case .lines?: lines.feed(chunk, into: &items, keepingEditsIn: kept)
+        case .lsp?: frames.feed(chunk, into: &items, keepingEditsIn: kept)
         case nil:
             held.append(contentsOf: chunk)
             guard let decided = Self.framing(startingWith: held) else { return }
-            decide(decided, into: &items)
+            decide(decided, into: &items, keepingEditsIn: kept)
         }
     }
 
-    mutating func finish(into items: inout [InputItem]) {
-        if reader == nil { decide(.lines, into: &items) }
+    mutating func finish(into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
+        if reader == nil { decide(.lines, into: &items, keepingEditsIn: kept) }
         switch reader {
         case .lsp?: frames.finish(into: &items)
-        case .lines?, nil: lines.finish(into: &items)
+        case .lines?, nil: lines.finish(into: &items, keepingEditsIn: kept)
         }
     }
 
     /// Settles the framing and feeds what was held to its reader.
-    private mutating func decide(_ decided: Framing, into items: inout [InputItem]) {
+    private mutating func decide(_ decided: Framing, into items: inout [InputItem], keepingEditsIn kept: KeptEditLines?) {
         choice.decide(decided)
         reader = decided == .lsp ? .lsp : .lines
         var bytes = held
         held = []
         // LSP's reader knows nothing of byte-order marks; the line splitter skips its own.
         if decided == .lsp && bytes.starts(with: LineSplitter.byteOrderMark) { bytes.removeFirst(3) }
-        bytes.withUnsafeBufferPointer { feed($0, into: &items) }
+        bytes.withUnsafeBufferPointer { feed($0, into: &items, keepingEditsIn: kept) }
     }
 
     private static let header = Array("content-length:".utf8)

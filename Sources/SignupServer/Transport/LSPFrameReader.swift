@@ -24,7 +24,8 @@ struct LSPFrameReader {
         self.fieldNames = fieldNames
     }
 
-    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem]) {
+    /// Cuts the messages `chunk` completes into `items`, keeping plain edits' bodies in `kept` when given.
+    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
         var index = 0
         while index < chunk.count {
             if skipping > 0 {
@@ -35,7 +36,7 @@ struct LSPFrameReader {
                 if pending.isEmpty && chunk.count - index >= length {
                     // The whole body is in this read: read it where it lies, without copying it.
                     let body = UnsafeBufferPointer(rebasing: chunk[index..<(index + length)])
-                    items.append(.line(body, editsMaxDepth: editsMaxDepth, fieldNames: fieldNames))
+                    items.append(.line(body, editsMaxDepth: editsMaxDepth, fieldNames: fieldNames, keepingEditsIn: kept))
                     index += length
                     bodyLength = nil
                     continue
@@ -44,7 +45,7 @@ struct LSPFrameReader {
                 pending.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[index..<(index + count)]))
                 index += count
                 if pending.count == length {
-                    items.append(pending.withUnsafeBufferPointer { .line($0, editsMaxDepth: editsMaxDepth, fieldNames: fieldNames) })
+                    items.append(pending.withUnsafeBufferPointer { .line($0, editsMaxDepth: editsMaxDepth, fieldNames: fieldNames, keepingEditsIn: kept) })
                     pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
                     bodyLength = nil
                 }

@@ -14,12 +14,19 @@ enum InputItem: Sendable {
     case oversizeLine
 
     /// A complete line as the server takes it: already read when it is a `form.edit` of the
-    /// plain shape and `editsMaxDepth` is given, otherwise its bytes, for the full parser.
-    static func line(_ bytes: UnsafeBufferPointer<UInt8>, editsMaxDepth: Int?, fieldNames: KnownFieldNames = KnownFieldNames()) -> InputItem {
-        if let maxDepth = editsMaxDepth, let edit = FormEditLine.read(bytes, maxDepth: maxDepth, fieldNames: fieldNames) {
-            return .edit(edit)
+    /// plain shape and `editsMaxDepth` is given, otherwise its bytes, for the full parser. Such an
+    /// edit's line is also kept in `kept`, when given, for a recording.
+    static func line(_ bytes: UnsafeBufferPointer<UInt8>, editsMaxDepth: Int?, fieldNames: KnownFieldNames = KnownFieldNames(),
+                     keepingEditsIn kept: KeptEditLines? = nil) -> InputItem {
+        guard let maxDepth = editsMaxDepth else { return .line(Array(bytes)) }
+        guard let kept else {
+            return FormEditLine.read(bytes, maxDepth: maxDepth, fieldNames: fieldNames).map(InputItem.edit) ?? .line(Array(bytes))
         }
-        return .line(Array(bytes))
+        guard let (edit, parts) = FormEditLine.readWithParts(bytes, maxDepth: maxDepth, fieldNames: fieldNames) else {
+            return .line(Array(bytes))
+        }
+        kept.append(bytes, edit, parts)
+        return .edit(edit)
     }
 }
 
@@ -44,7 +51,8 @@ struct LineSplitter {
         self.fieldNames = fieldNames
     }
 
-    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem]) {
+    /// Cuts the lines `chunk` completes into `items`, keeping plain edits' lines in `kept` when given.
+    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
         guard let base = chunk.baseAddress else { return }
         var start = 0
         while start < chunk.count {
@@ -57,7 +65,7 @@ struct LineSplitter {
             let tail = UnsafeBufferPointer(rebasing: chunk[start..<newline])
             if pending.isEmpty && !discarding {
                 // The whole line is in this chunk: read it where it lies, without copying it.
-                end(tail, into: &items)
+                end(tail, into: &items, keepingEditsIn: kept)
             } else {
                 append(tail)
                 if discarding {
@@ -65,7 +73,7 @@ struct LineSplitter {
                     atStreamStart = false
                 } else {
                     let line = pending
-                    line.withUnsafeBufferPointer { end($0, into: &items) }
+                    line.withUnsafeBufferPointer { end($0, into: &items, keepingEditsIn: kept) }
                 }
                 pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
                 discarding = false
@@ -76,12 +84,12 @@ struct LineSplitter {
 
     /// Ends the stream: bytes left without a newline are a last line like any other (the JSON
     /// Lines convention), so a message cut off there is answered as any line that is not JSON.
-    mutating func finish(into items: inout [InputItem]) {
+    mutating func finish(into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
         if discarding {
             items.append(.oversizeLine)
         } else if !pending.isEmpty {
             let rest = pending
-            rest.withUnsafeBufferPointer { end($0, into: &items) }
+            rest.withUnsafeBufferPointer { end($0, into: &items, keepingEditsIn: kept) }
         }
         pending = []
         discarding = false
@@ -98,7 +106,7 @@ struct LineSplitter {
     }
 
     /// A whole line, without its `\n`.
-    private mutating func end(_ whole: UnsafeBufferPointer<UInt8>, into items: inout [InputItem]) {
+    private mutating func end(_ whole: UnsafeBufferPointer<UInt8>, into items: inout [InputItem], keepingEditsIn kept: KeptEditLines?) {
         if whole.count > maxLineBytes + Self.allowance {
             items.append(.oversizeLine)
             atStreamStart = false
@@ -113,7 +121,7 @@ struct LineSplitter {
         if line.count > maxLineBytes {
             items.append(.oversizeLine)
         } else if !line.allSatisfy(\.isJSONWhitespace) {
-            items.append(.line(UnsafeBufferPointer(rebasing: line), editsMaxDepth: editsMaxDepth, fieldNames: fieldNames))
+            items.append(.line(UnsafeBufferPointer(rebasing: line), editsMaxDepth: editsMaxDepth, fieldNames: fieldNames, keepingEditsIn: kept))
         }
     }
 

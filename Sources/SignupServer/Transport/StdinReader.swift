@@ -10,19 +10,24 @@ final class StdinReader: Sendable {
     private let maxLineBytes: Int
     private let editsMaxDepth: Int?
     private let fieldNames: KnownFieldNames
+    /// Whether each batch keeps its plain edits' lines, for a recording.
+    private let keepsEditLines: Bool
     private let slots = DispatchSemaphore(value: 4)
     private let deliver: @Sendable (_ batch: InputBatch, _ isEnd: Bool, _ done: @escaping @Sendable () -> Void) -> Void
 
     /// `deliver` runs on the reader thread; it must hand the items to the loop and call `done`
     /// there once they have been handled.
-    /// `editsMaxDepth`, when given, has `form.edit` lines read here too (see `LineSplitter`).
-    init(fd: Int32 = 0, framing: FramingChoice = FramingChoice(.lines), maxLineBytes: Int, editsMaxDepth: Int? = nil, fieldNames: KnownFieldNames = KnownFieldNames(),
+    /// `editsMaxDepth`, when given, has `form.edit` lines read here too (see `LineSplitter`), and
+    /// `keepsEditLines` their lines kept with each batch (`KeptEditLines`).
+    init(fd: Int32 = 0, framing: FramingChoice = FramingChoice(.lines), maxLineBytes: Int, editsMaxDepth: Int? = nil,
+         fieldNames: KnownFieldNames = KnownFieldNames(), keepsEditLines: Bool = false,
          deliver: @escaping @Sendable (_ batch: InputBatch, _ isEnd: Bool, _ done: @escaping @Sendable () -> Void) -> Void) {
         self.fd = fd
         self.framing = framing
         self.maxLineBytes = maxLineBytes
         self.editsMaxDepth = editsMaxDepth
         self.fieldNames = fieldNames
+        self.keepsEditLines = keepsEditLines
         self.deliver = deliver
     }
 
@@ -44,23 +49,24 @@ final class StdinReader: Sendable {
             let count = read(fd, buffer, capacity)
             if count < 0 && errno == EINTR { continue }
             var items: [InputItem] = []
+            let kept = keepsEditLines ? KeptEditLines(readBytes: count) : nil
             if count <= 0 {
-                splitter.finish(into: &items)
-                hand(consume items, isEnd: true)
+                splitter.finish(into: &items, keepingEditsIn: kept)
+                hand(consume items, kept, isEnd: true)
                 return
             }
             // Room for a read of keystroke-sized lines at once: grown from empty, the array was
             // copied about ten times a read.
             items.reserveCapacity(count / Self.shortLineBytes + 1)
-            splitter.feed(UnsafeBufferPointer(start: buffer, count: count), into: &items)
-            if !items.isEmpty { hand(consume items, isEnd: false) }
+            splitter.feed(UnsafeBufferPointer(start: buffer, count: count), into: &items, keepingEditsIn: kept)
+            if !items.isEmpty { hand(consume items, kept, isEnd: false) }
         }
     }
 
-    private func hand(_ items: consuming [InputItem], isEnd: Bool) {
+    private func hand(_ items: consuming [InputItem], _ kept: KeptEditLines?, isEnd: Bool) {
         slots.wait()
         let slots = self.slots
-        deliver(InputBatch(items), isEnd) { slots.signal() }
+        deliver(InputBatch(items, keptEditLines: kept.flatMap { $0.count > 0 ? $0 : nil }), isEnd) { slots.signal() }
     }
 }
 
@@ -71,9 +77,12 @@ final class InputBatch: @unchecked Sendable {
     // Unchecked Sendable: filled on the reading thread before it is handed over, and touched only
     // on the loop after that (the hand-over through the loop's queue orders the two).
     private var items: [InputItem]
+    /// The lines of its plain edits, in order, when a recording keeps them.
+    let keptEditLines: KeptEditLines?
 
-    init(_ items: consuming [InputItem]) {
+    init(_ items: consuming [InputItem], keptEditLines: KeptEditLines? = nil) {
         self.items = items
+        self.keptEditLines = keptEditLines
     }
 
     /// The items, leaving the batch empty.

@@ -112,12 +112,13 @@ final class StdioService {
         let handsOverSynchronously = server.configuration.clock.handsInputOverSynchronously
         let limits = server.configuration.limits
         let reader = StdinReader(
-            framing: framing, maxLineBytes: limits.maxLineBytes, editsMaxDepth: limits.maxDepth, fieldNames: KnownFieldNames(server.catalog)
+            framing: framing, maxLineBytes: limits.maxLineBytes, editsMaxDepth: limits.maxDepth,
+            fieldNames: KnownFieldNames(server.catalog), keepsEditLines: recorder != nil
         ) { batch, isEnd, done in
             if handsOverSynchronously {
-                loop.sync { transfer.value.receive(batch.take(), isEnd: isEnd, done: done) }
+                loop.sync { transfer.value.receive(batch, isEnd: isEnd, done: done) }
             } else {
-                loop.execute { transfer.value.receive(batch.take(), isEnd: isEnd, done: done) }
+                loop.execute { transfer.value.receive(batch, isEnd: isEnd, done: done) }
             }
         }
         reader.start()
@@ -125,7 +126,9 @@ final class StdioService {
 
     // MARK: Input
 
-    private func receive(_ items: consuming [InputItem], isEnd: Bool, done: @escaping @Sendable () -> Void) {
+    private func receive(_ batch: InputBatch, isEnd: Bool, done: @escaping @Sendable () -> Void) {
+        if let kept = batch.keptEditLines { recorder?.willTake(kept) }
+        let items = batch.take()
         // Usually everything before has been handled: then the batch's storage is taken as it is,
         // not copied item by item (which retained and later released every string in it).
         if nextPending == pending.count {
