@@ -22,6 +22,8 @@ import Testing
                 + "field=\(text(edit.field)) value=\(text(edit.value)) at=\(edit.at.map(String.init) ?? "nil")"
         case .keptEdit(let time):
             return "kept edit t=\(time)"
+        case .teedOut(let time):
+            return "teed out t=\(time)"
         case .fieldChanged(let time, let change):
             let members = change.entry._withUnsafeGuaranteedRef { String(decoding: $0.members, as: UTF8.self) }
             return "field t=\(time) form=\(text(change.form)) version=\(change.version) at=\(change.at) \(members)"
@@ -50,6 +52,7 @@ import Testing
         log.append(FormEditLine(id: .string("a\"b"), form: "", field: "x", value: "", at: -5), at: 14)
         log.append(FormEditLine(id: .null, form: "f2", field: "y", value: "z", at: Int64.max), at: Int64.min)
         log.appendKeptEdit(at: Int64.max)
+        log.appendTeedOut(at: 16)
         log.append(SessionRecord(time: 15, content: .end("input")))
 
         var read: [String] = []
@@ -64,9 +67,10 @@ import Testing
             #"edit t=14 id=string a"b form= hash=\#(hash("")) field=x value= at=-5"#,
             "edit t=\(Int64.min) id=null form=f2 hash=\(hash("f2")) field=y value=z at=\(Int64.max)",
             "kept edit t=\(Int64.max)",
+            "teed out t=16",
             "end t=15 input",
         ])
-        #expect(log.count == 8)
+        #expect(log.count == 9)
     }
 
     @Test func anEmptyLogReadsNothing() {

@@ -51,8 +51,12 @@ final class RecordEncoder: @unchecked Sendable {
     private var editLines: KeptEditLines?
     private var nextEditLine = 0
 
+    /// Where the messages sent come from, as written, when they are noted by their time only.
+    private let tee: OutputTee?
+
     init(destination: Destination, header: Recording.Header, unopenedForm: SecretFieldsOfKind, secretNames: [[UInt8]],
-         writesEachBatch: Bool, fieldResults: EncodedFieldResults, logger: Logger?) {
+         writesEachBatch: Bool, fieldResults: EncodedFieldResults, tee: OutputTee?, logger: Logger?) {
+        self.tee = tee
         self.destination = destination
         self.unopenedForm = unopenedForm
         self.secretNames = secretNames
@@ -74,6 +78,7 @@ final class RecordEncoder: @unchecked Sendable {
             switch entry {
             case .edit(let time, let edit): write(edit, at: time, to: &writer)
             case .keptEdit(let time): writeKeptEdit(at: time, to: &writer)
+            case .teedOut(let time): writeTeedOut(at: time, to: &writer)
             case .fieldChanged(let time, let change): write(change, at: time, to: &writer)
             case .value(let record): write(record, to: &writer)
             }
@@ -280,6 +285,16 @@ final class RecordEncoder: @unchecked Sendable {
                 buffer.verbatim(line)
             }
         }
+        buffer.verbatim("}\n")
+    }
+
+    /// A message sent, the next line the tee holds, as written.
+    private func writeTeedOut(at time: Int64, to buffer: inout JSONWriter) {
+        guard let tee else { preconditionFailure("a teed message comes with its tee") }
+        buffer.verbatim(#"{"t":"#)
+        buffer.int(time)
+        buffer.verbatim(#","out":"#)
+        tee.withNextLine { write(out: $0.assumingMemoryBound(to: UInt8.self), to: &buffer) }
         buffer.verbatim("}\n")
     }
 

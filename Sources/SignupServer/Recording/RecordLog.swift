@@ -18,7 +18,7 @@ struct RecordLog: ~Copyable {
     private(set) var count = 0
 
     private enum Tag: UInt8 {
-        case edit = 1, keptEdit, fieldChanged, value
+        case edit = 1, keptEdit, teedOut, fieldChanged, value
     }
 
     private enum IDKind: UInt8 {
@@ -36,8 +36,13 @@ struct RecordLog: ~Copyable {
 
     var isEmpty: Bool { count == 0 }
 
-    /// About what the log holds in memory: its bytes, and each value at its size.
-    var size: Int { byteCount + values.count * MemoryLayout<SessionRecord>.stride }
+    /// Records whose line is held elsewhere: kept edits and teed messages.
+    private var linesHeldElsewhere = 0
+
+    /// About what the log holds in memory: its bytes, each value at its size, and for each record
+    /// whose line is held elsewhere (`KeptEditLines`, `OutputTee`) a line of about a keystroke's size.
+    var size: Int { byteCount + values.count * MemoryLayout<SessionRecord>.stride + linesHeldElsewhere * Self.lineBytes }
+    private static let lineBytes = 160
 
     // MARK: Noting
 
@@ -67,11 +72,21 @@ struct RecordLog: ~Copyable {
     /// A plain `form.edit` the loop took at `time`, its line the next of the `KeptEditLines` last
     /// noted (`SessionRecord.Content.editLines`).
     mutating func appendKeptEdit(at time: Int64) {
+        append(.keptEdit, at: time)
+    }
+
+    /// A message sent at `time`, its bytes the next line of the recorder's `OutputTee`.
+    mutating func appendTeedOut(at time: Int64) {
+        append(.teedOut, at: time)
+    }
+
+    private mutating func append(_ tag: Tag, at time: Int64) {
         reserve(9)
-        base.storeBytes(of: Tag.keptEdit.rawValue, toByteOffset: byteCount, as: UInt8.self)
+        base.storeBytes(of: tag.rawValue, toByteOffset: byteCount, as: UInt8.self)
         base.storeBytes(of: time, toByteOffset: byteCount + 1, as: Int64.self)
         byteCount += 9
         count += 1
+        linesHeldElsewhere += 1
     }
 
     /// A `form.fieldChanged` sent at `time`, its field and result encoded in `entry`, which must
@@ -147,6 +162,7 @@ struct RecordLog: ~Copyable {
     enum Entry {
         case edit(time: Int64, Edit)
         case keptEdit(time: Int64)
+        case teedOut(time: Int64)
         case fieldChanged(time: Int64, FieldChanged)
         case value(SessionRecord)
     }
@@ -199,6 +215,8 @@ struct RecordLog: ~Copyable {
                     body(.edit(time: time, Edit(id: id, form: form, formHash: formHash, field: field, value: value, at: at)))
                 case .keptEdit:
                     body(.keptEdit(time: reader.int()))
+                case .teedOut:
+                    body(.teedOut(time: reader.int()))
                 case .fieldChanged:
                     let time = reader.int()
                     let form = reader.text()

@@ -10,7 +10,9 @@ import SignupCore
 /// The loop only notes each record, in a `RecordLog`, and hands a batch at a time to
 /// `RecordEncoder`, which encodes and writes them on a queue of its own, in the same order; the
 /// loop also tells it which kind each form is as forms open and close, so that it can judge which
-/// edits hold secrets. Used on the event loop only (in process, by whoever drives the server).
+/// edits hold secrets. A plain edit's line comes as the reader kept it (`KeptEditLines`), and on
+/// the virtual clock each message sent as stdout's writer wrote it (`OutputTee`): for those the
+/// loop notes only the time. Used on the event loop only (in process, by whoever drives the server).
 final class SessionRecorder: BackendObserver {
     typealias Destination = RecordEncoder.Destination
 
@@ -64,9 +66,18 @@ final class SessionRecorder: BackendObserver {
     private let maxDepth: Int
     private var isEnded = false
 
-    /// A recorder for a server of `configuration` with these form kinds and backends.
+    /// Where the messages sent are taken from as written, when they are (`OutputTee`): then each
+    /// is noted by its time only.
+    let tee: OutputTee?
+    /// Hands what the sink holds back to its writer, so that everything noted reaches the tee
+    /// before the loop waits for the encoder, which may be waiting for the tee.
+    var flushSink: () -> Void = {}
+
+    /// A recorder for a server of `configuration` with these form kinds and backends; `tee`, when
+    /// given, carries every message the server's sink writes.
     init(destination: Destination, configuration: ServerConfiguration, catalog: FormCatalog, services: FormServices,
-         logger: Logger? = nil, now: @escaping () -> Int64) {
+         tee: OutputTee? = nil, logger: Logger? = nil, now: @escaping () -> Int64) {
+        self.tee = tee
         let header = Recording.Header(
             clock: configuration.clock, debounce: configuration.debounce.milliseconds, limits: configuration.limits,
             backend: configuration.backend.name, logsIn: services.authentication != nil, savesFriends: services.friends != nil,
@@ -80,7 +91,7 @@ final class SessionRecorder: BackendObserver {
         kinds[unopened.kind] = unopened
         secretNamesUTF8 = secretNames.map { Array($0.utf8) }
         encoder = RecordEncoder(destination: destination, header: header, unopenedForm: unopened, secretNames: secretNamesUTF8,
-                                writesEachBatch: header.clock == .real, fieldResults: fieldResults, logger: logger)
+                                writesEachBatch: header.clock == .real, fieldResults: fieldResults, tee: tee, logger: logger)
         self.now = now
         maxDepth = configuration.limits.maxDepth
     }
@@ -177,6 +188,12 @@ final class SessionRecorder: BackendObserver {
         }
     }
 
+    /// A message the server sends, to be taken from the tee as written.
+    func recordTeedOut() {
+        records.appendTeedOut(at: now())
+        didNote()
+    }
+
     /// A whole message the server sends, as sent.
     func recordOut(_ message: UnsafeRawBufferPointer) {
         note(.out(Array(message)))
@@ -200,6 +217,7 @@ final class SessionRecorder: BackendObserver {
         isEnded = true
         note(.end(reason))
         handOver()
+        flushSink()
         encoder.queue.sync { encoder.finish() }
     }
 
@@ -255,6 +273,7 @@ final class SessionRecorder: BackendObserver {
         let encoder = encoder
         guard encoder.isFile else { return encoder.queue.sync { encoder.encode(batch.take()) } }
         let size = batch.size
+        if inFlight.wouldWait(for: size) { flushSink() }
         inFlight.take(size)
         let inFlight = inFlight
         encoder.queue.async {

@@ -54,7 +54,9 @@ final class StdioService {
             secretFields: Set(catalog.definitions.flatMap { $0.fields.filter(\.isSecret).map(\.name) }),
             maxDepth: configuration.limits.maxDepth)
         // How it batches and whether it may conflate follow the clock (`ClockPolicy.swift`).
-        writer = StdoutWriter(fd: messageFD, clock: configuration.clock, framing: framing, tracer: tracer, loop: loop) {
+        // On the virtual clock a recording copies each message as the writer wrote it.
+        let tee = configuration.recordFile != nil && configuration.clock == .virtual ? OutputTee() : nil
+        writer = StdoutWriter(fd: messageFD, clock: configuration.clock, framing: framing, tracer: tracer, tee: tee, loop: loop) {
             logger.info("the client closed stdout; exiting")
             store?.close()
             Foundation.exit(0)
@@ -65,7 +67,8 @@ final class StdioService {
         if let recordFile = configuration.recordFile {
             let scheduler = clock.scheduler
             let recorder = SessionRecorder(destination: .file(recordFile), configuration: configuration, catalog: catalog,
-                                           services: services, logger: logger, now: { scheduler.now.milliseconds })
+                                           services: services, tee: tee, logger: logger, now: { scheduler.now.milliseconds })
+            recorder.flushSink = { [writer] in writer.handOverNotifications() }
             // In real time each piece of work's records are written when it is done, so a session
             // killed outright loses at most the work it was in; virtual time writes as the buffer fills.
             if configuration.clock == .real {

@@ -33,6 +33,8 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// One message per line, or each with LSP's `Content-Length` header instead of its newline.
     private let framing: FramingChoice
     private let tracer: Tracer?
+    /// Where a recording takes the lines written, when it copies them (`OutputTee`).
+    private let tee: OutputTee?
 
     /// With the real clock, where timeliness counts, field events are conflated while more than
     /// `lowWater` bytes wait, and a small message that finds nothing waiting is written at once by
@@ -40,8 +42,12 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// clock nothing is dropped, output is batched, and notifications are encoded by the writer
     /// thread, off the event loop. Other messages sent on `loop` wake the
     /// writer once that loop's current work is done.
-    init(fd: Int32, clock: ClockMode, framing: FramingChoice = FramingChoice(.lines), tracer: Tracer? = nil,
+    /// `tee`, given only with the virtual clock (where every message is written, in order), is
+    /// handed every line before it is written.
+    init(fd: Int32, clock: ClockMode, framing: FramingChoice = FramingChoice(.lines), tracer: Tracer? = nil, tee: OutputTee? = nil,
          loop: EventLoop, onBrokenPipe: @escaping @Sendable () -> Void) {
+        precondition(tee == nil || !clock.conflatesOutput && !clock.writesDirectlyWhenIdle, "a tee sees every message written")
+        self.tee = tee
         self.fd = fd
         self.framing = framing
         self.tracer = tracer
@@ -139,7 +145,11 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     private func run() {
         var scratch = JSONWriter(capacity: OutgoingBatch.encodedRunBytes + 4096)
         while let batch = queue.takeAll() {
-            guard batch.forEachRun(encodingInto: &scratch, write) else { return onBrokenPipe() }
+            let written = batch.forEachRun(encodingInto: &scratch) { run in
+                tee?.publish(run)
+                return write(run)
+            }
+            guard written else { return onBrokenPipe() }
             queue.didWrite(returning: batch.buffer)
         }
     }
