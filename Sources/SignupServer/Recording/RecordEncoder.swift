@@ -155,9 +155,7 @@ final class RecordEncoder: @unchecked Sendable {
         case .editLines(let lines): return (editLines, nextEditLine) = (lines, 0)
         default: break
         }
-        buffer.verbatim(#"{"t":"#)
-        buffer.int(record.time)
-        buffer.verbatim(",")
+        startRecord(at: record.time, then: ",", to: &buffer)
         switch record.content {
         case .formKind, .editLines:
             preconditionFailure("not a line")
@@ -212,6 +210,13 @@ final class RecordEncoder: @unchecked Sendable {
         buffer.verbatim("}\n")
     }
 
+    /// A record's start: `{"t":` and its time, then `text`, a member's fixed start.
+    private func startRecord(at time: Int64, then text: StaticString, to buffer: inout JSONWriter) {
+        buffer.verbatim(#"{"t":"#)
+        buffer.int(time)
+        buffer.verbatim(text)
+    }
+
     /// A line that is not JSON, as text, or as base64 when it is not even UTF-8.
     private func write(text bytes: [UInt8], to buffer: inout JSONWriter) {
         if let text = String(validating: bytes, as: UTF8.self) {
@@ -233,9 +238,7 @@ final class RecordEncoder: @unchecked Sendable {
 
     /// A plain `form.edit` as the server read it, its fixed parts written as they are.
     private func write(_ edit: RecordLog.Edit, at time: Int64, to buffer: inout JSONWriter) {
-        buffer.verbatim(#"{"t":"#)
-        buffer.int(time)
-        buffer.verbatim(#","in":{"jsonrpc":"2.0","#)
+        startRecord(at: time, then: #","in":{"jsonrpc":"2.0","#, to: &buffer)
         if let id = edit.id {
             buffer.verbatim(#""id":"#)
             switch id {
@@ -270,9 +273,7 @@ final class RecordEncoder: @unchecked Sendable {
     /// when it is a secret.
     private func writeKeptEdit(at time: Int64, to buffer: inout JSONWriter) {
         guard let editLines else { preconditionFailure("a kept edit follows its lines") }
-        buffer.verbatim(#"{"t":"#)
-        buffer.int(time)
-        buffer.verbatim(#","in":"#)
+        startRecord(at: time, then: #","in":"#, to: &buffer)
         (_, nextEditLine) = editLines.line(at: nextEditLine) { edit in
             let line = edit.line
             if let field = secretField(named: edit.field, inForm: edit.form, hash: edit.formHash) {
@@ -291,18 +292,14 @@ final class RecordEncoder: @unchecked Sendable {
     /// A message sent, the next line the tee holds, as written.
     private func writeTeedOut(at time: Int64, to buffer: inout JSONWriter) {
         guard let tee else { preconditionFailure("a teed message comes with its tee") }
-        buffer.verbatim(#"{"t":"#)
-        buffer.int(time)
-        buffer.verbatim(#","out":"#)
+        startRecord(at: time, then: #","out":"#, to: &buffer)
         tee.withNextLine { write(out: $0.assumingMemoryBound(to: UInt8.self), to: &buffer) }
         buffer.verbatim("}\n")
     }
 
     /// A field's change as sent, its field and result copied from the entry encoded once.
     private func write(_ change: RecordLog.FieldChanged, at time: Int64, to buffer: inout JSONWriter) {
-        buffer.verbatim(#"{"t":"#)
-        buffer.int(time)
-        buffer.verbatim(#","out":"#)
+        startRecord(at: time, then: #","out":"#, to: &buffer)
         change.entry._withUnsafeGuaranteedRef { entry in
             let (form, members, version, at) = (change.form, entry.members, change.version, change.at)
             if backendSecrets.isEmpty {
