@@ -315,3 +315,30 @@ extension RecordingTests {
         #expect(text.contains("alice") && !text.contains("Pw-") && !text.contains("ｓｅｃｒｅｔ"))
     }
 }
+
+extension RecordingTests {
+    /// In LSP's framing, on the virtual clock, the process takes each message out as its writer
+    /// wrote it, before framing: the recording is the in-process one byte for byte, its messages
+    /// unframed, and holds no password.
+    @Test func aRecordingOfLSPFramedInputHoldsTheMessagesUnframed() throws {
+        let messages = [
+            #"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"form":"a"}}"#,
+            #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"a","field":"username","value":"ada","at":5}}"#,
+            #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"a","field":"password","value":"Lovelace-1815","at":9}}"#,
+            #"[{"jsonrpc":"2.0","id":2,"method":"form.get","params":{"form":"a"}},{"jsonrpc":"2.0","id":3,"method":"nope"}]"#,
+            #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"a","field":"repeatedPassword","value":"Lovelace-1815","at":2000}}"#,
+        ]
+        let input = messages.map { "Content-Length: \($0.utf8.count)\r\n\r\n\($0)" }.joined()
+        let folder = try TemporaryDirectory()
+        let path = folder.path("lsp.jsonl")
+        let output = try Subprocess.run(["--clock", "virtual", "--record", path], input: input)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.hasPrefix("Content-Length: "))
+        let recorded = try Data(contentsOf: URL(fileURLWithPath: path))
+        let inProcess = try FixtureRun(input: Array(input.utf8), flags: [], recording: true)
+        #expect(Array(recorded) == inProcess.recording)
+        let text = String(decoding: recorded, as: UTF8.self)
+        #expect(!text.contains("Lovelace") && !text.contains("Content-Length"))
+        #expect(text.contains(#""out":{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"a","field":"repeatedPassword","#))
+    }
+}
