@@ -36,11 +36,4 @@ struct OpenFormKinds {
         }
         return sharingHash.isEmpty ? nil : sharingHash[String(decoding: id, as: UTF8.self)]
     }
-
-    /// The kind of the form `id`; nil when it is not open.
-    func kind(ofForm id: String) -> SecretFieldsOfKind? {
-        let hash = hash(id)
-        var id = id
-        return id.withUTF8 { kind(ofForm: UnsafeRawBufferPointer($0), hash: hash) }
-    }
 }
