@@ -11,15 +11,6 @@ import Testing
             bytes.map { String(decoding: $0, as: UTF8.self) } ?? "nil"
         }
         switch entry {
-        case .edit(let time, let edit):
-            let id = switch edit.id {
-            case .string(let text)?: "string \(String(decoding: text, as: UTF8.self))"
-            case .number(let text)?: "number \(String(decoding: text, as: UTF8.self))"
-            case .null?: "null"
-            case nil: "none"
-            }
-            return "edit t=\(time) id=\(id) form=\(text(edit.form)) hash=\(edit.formHash) "
-                + "field=\(text(edit.field)) value=\(text(edit.value)) at=\(edit.at.map(String.init) ?? "nil")"
         case .keptEdit(let time):
             return "kept edit t=\(time)"
         case .teedOut(let time):
@@ -43,34 +34,31 @@ import Testing
             version: 3)
         let entry = try #require(results.entry(for: update))
         var log = RecordLog(capacity: 16)
-        // A value longer than the capacity (the log grows), text that JSON escapes, every kind of id.
+        // A form id longer than the capacity (the log grows), text that JSON escapes, Int64's extremes.
         let long = String(repeating: "é\"", count: 40)
-        log.append(FormEditLine(id: .number("7"), form: "f1", field: "username", value: "al", at: 12), at: 10)
+        log.appendKeptEdit(at: 10)
         log.append(SessionRecord(time: 11, content: .cancelled(4)))
         log.appendFieldChanged(form: "f1", entry: entry, version: 3, at: 12, time: 12)
-        log.append(FormEditLine(id: nil, form: nil, field: "password", value: long, at: nil), at: 13)
-        log.append(FormEditLine(id: .string("a\"b"), form: "", field: "x", value: "", at: -5), at: 14)
-        log.append(FormEditLine(id: .null, form: "f2", field: "y", value: "z", at: Int64.max), at: Int64.min)
+        log.appendFieldChanged(form: long, entry: entry, version: Int.max, at: Int64.min, time: 13)
+        log.appendFieldChanged(form: "", entry: entry, version: 0, at: -5, time: 14)
         log.appendKeptEdit(at: Int64.max)
-        log.appendTeedOut(at: 16)
+        log.appendTeedOut(at: Int64.min)
         log.append(SessionRecord(time: 15, content: .end("input")))
 
         var read: [String] = []
         log.forEach { read.append(Self.describe($0)) }
-        let hash = { (form: String) in FormTable.processHash(form) }
+        let members = #","field":"username","state":"ok","code":"username.available","params":{},"message":"Available""#
         #expect(read == [
-            "edit t=10 id=number 7 form=f1 hash=\(hash("f1")) field=username value=al at=12",
+            "kept edit t=10",
             "cancel t=11 4",
-            #"field t=12 form=f1 version=3 at=12 ,"field":"username","state":"ok","code":"username.available","#
-                + #""params":{},"message":"Available""#,
-            "edit t=13 id=none form=nil hash=0 field=password value=\(long) at=nil",
-            #"edit t=14 id=string a"b form= hash=\#(hash("")) field=x value= at=-5"#,
-            "edit t=\(Int64.min) id=null form=f2 hash=\(hash("f2")) field=y value=z at=\(Int64.max)",
+            "field t=12 form=f1 version=3 at=12 \(members)",
+            "field t=13 form=\(long) version=\(Int.max) at=\(Int64.min) \(members)",
+            "field t=14 form= version=0 at=-5 \(members)",
             "kept edit t=\(Int64.max)",
-            "teed out t=16",
+            "teed out t=\(Int64.min)",
             "end t=15 input",
         ])
-        #expect(log.count == 9)
+        #expect(log.count == 8)
     }
 
     @Test func anEmptyLogReadsNothing() {

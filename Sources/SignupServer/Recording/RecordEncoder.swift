@@ -76,7 +76,6 @@ final class RecordEncoder: @unchecked Sendable {
         var writer = buffer.take()!
         records.forEach { entry in
             switch entry {
-            case .edit(let time, let edit): write(edit, at: time, to: &writer)
             case .keptEdit(let time): writeKeptEdit(at: time, to: &writer)
             case .teedOut(let time): writeTeedOut(at: time, to: &writer)
             case .fieldChanged(let time, let change): write(change, at: time, to: &writer)
@@ -236,39 +235,6 @@ final class RecordEncoder: @unchecked Sendable {
         }
     }
 
-    /// A plain `form.edit` as the server read it, its fixed parts written as they are.
-    private func write(_ edit: RecordLog.Edit, at time: Int64, to buffer: inout JSONWriter) {
-        startRecord(at: time, then: #","in":{"jsonrpc":"2.0","#, to: &buffer)
-        if let id = edit.id {
-            buffer.verbatim(#""id":"#)
-            switch id {
-            case .string(let text): buffer.string(utf8: text)
-            case .number(let text): buffer.verbatim(text)
-            case .null: buffer.verbatim("null")
-            }
-            buffer.verbatim(",")
-        }
-        buffer.verbatim(#""method":"form.edit","params":{"#)
-        if let form = edit.form {
-            buffer.verbatim(#""form":"#)
-            buffer.string(utf8: form)
-            buffer.verbatim(",")
-        }
-        buffer.verbatim(#""field":"#)
-        buffer.string(utf8: edit.field)
-        buffer.verbatim(#","value":"#)
-        if let field = secretField(of: edit) {
-            buffer.string(placeholder(for: edit.value, of: field))
-        } else {
-            buffer.string(utf8: edit.value)
-        }
-        if let at = edit.at {
-            buffer.verbatim(#","at":"#)
-            buffer.int(at)
-        }
-        buffer.verbatim("}}}\n")
-    }
-
     /// A plain `form.edit` as the client sent it: the next of the kept lines, its value replaced
     /// when it is a secret.
     private func writeKeptEdit(at time: Int64, to buffer: inout JSONWriter) {
@@ -314,11 +280,6 @@ final class RecordEncoder: @unchecked Sendable {
     }
 
     // MARK: Secrets
-
-    /// The secret field a plain edit names, as the server saw it when the edit came.
-    private func secretField(of edit: RecordLog.Edit) -> SecretField? {
-        secretField(named: edit.field, inForm: edit.form, hash: edit.formHash)
-    }
 
     /// The secret field `field` of the form `form` (with `hash`; the default form when nil) is,
     /// as the server saw it when the edit came; nil when it is not secret.

@@ -1,10 +1,11 @@
 import SignupCore
 
-/// One batch of records as the loop notes them, in order. The two that come with nearly every
-/// keystroke, a plain edit and a field's change, are copied in as bytes, one after another in one
-/// buffer: no allocation and no object for either thread to count, which the loop and the
-/// encoder's thread each did, on lines the other core had written. Every other record is kept
-/// as a `SessionRecord` value beside them, and the bytes mark its place.
+/// One batch of records as the loop notes them, in order. The ones that come with nearly every
+/// keystroke are bytes, one after another in one buffer: a plain edit and a message taken as
+/// written are only their time (their lines are held by `KeptEditLines` and `OutputTee`), a
+/// field's change noted as a value is its form's id, result entry, version and times. No
+/// allocation and no object for either thread to count. Every other record is kept as a
+/// `SessionRecord` value beside them, and the bytes mark its place.
 ///
 /// Noncopyable: it owns its bytes, written through a pointer of its own (an array checked that
 /// it was unique and grew through generic code on every append).
@@ -18,11 +19,7 @@ struct RecordLog: ~Copyable {
     private(set) var count = 0
 
     private enum Tag: UInt8 {
-        case edit = 1, keptEdit, teedOut, fieldChanged, value
-    }
-
-    private enum IDKind: UInt8 {
-        case none, string, number, null
+        case keptEdit = 1, teedOut, fieldChanged, value
     }
 
     init(capacity: Int) {
@@ -45,29 +42,6 @@ struct RecordLog: ~Copyable {
     private static let lineBytes = 160
 
     // MARK: Noting
-
-    /// A plain `form.edit` the loop took at `time`.
-    mutating func append(_ edit: FormEditLine, at time: Int64) {
-        appendByte(Tag.edit.rawValue)
-        appendInt(time)
-        switch edit.id {
-        case nil: appendByte(IDKind.none.rawValue)
-        case .string(let text)?: appendByte(IDKind.string.rawValue); appendText(text)
-        case .number(let text)?: appendByte(IDKind.number.rawValue); appendText(text)
-        case .null?: appendByte(IDKind.null.rawValue)
-        }
-        appendText(edit.form)
-        appendInt(Int64(bitPattern: edit.formHash ?? 0))
-        appendText(edit.field)
-        appendText(edit.value)
-        if let at = edit.at {
-            appendByte(1)
-            appendInt(at)
-        } else {
-            appendByte(0)
-        }
-        count += 1
-    }
 
     /// A plain `form.edit` the loop took at `time`, its line the next of the `KeptEditLines` last
     /// noted (`SessionRecord.Content.editLines`).
@@ -140,15 +114,6 @@ struct RecordLog: ~Copyable {
         }
     }
 
-    private mutating func appendText(_ text: String?) {
-        if let text {
-            appendByte(1)
-            appendText(text)
-        } else {
-            appendByte(0)
-        }
-    }
-
     private mutating func appendText(utf8: UnsafeBufferPointer<UInt8>) {
         appendInt(Int64(utf8.count))
         reserve(utf8.count)
@@ -160,28 +125,10 @@ struct RecordLog: ~Copyable {
 
     /// A record read back; its byte ranges are valid only during the call that hands it over.
     enum Entry {
-        case edit(time: Int64, Edit)
         case keptEdit(time: Int64)
         case teedOut(time: Int64)
         case fieldChanged(time: Int64, FieldChanged)
         case value(SessionRecord)
-    }
-
-    /// A plain edit's parts, as UTF-8.
-    struct Edit {
-        enum ID {
-            case string(UnsafeRawBufferPointer)
-            case number(UnsafeRawBufferPointer)
-            case null
-        }
-
-        let id: ID?
-        let form: UnsafeRawBufferPointer?
-        /// `FormTable.processHash` of `form`, when there is one.
-        let formHash: UInt64
-        let field: UnsafeRawBufferPointer
-        let value: UnsafeRawBufferPointer
-        let at: Int64?
     }
 
     /// A field's change: the form's id as UTF-8, and the rest as sent.
@@ -199,20 +146,6 @@ struct RecordLog: ~Copyable {
             var nextValue = 0
             while !reader.isAtEnd {
                 switch Tag(rawValue: reader.byte()) {
-                case .edit:
-                    let time = reader.int()
-                    let id: Edit.ID? = switch IDKind(rawValue: reader.byte()) {
-                    case .string: .string(reader.text())
-                    case .number: .number(reader.text())
-                    case .null: .null
-                    case .none?, nil: nil
-                    }
-                    let form = reader.optionalText()
-                    let formHash = UInt64(bitPattern: reader.int())
-                    let field = reader.text()
-                    let value = reader.text()
-                    let at: Int64? = reader.byte() == 1 ? reader.int() : nil
-                    body(.edit(time: time, Edit(id: id, form: form, formHash: formHash, field: field, value: value, at: at)))
                 case .keptEdit:
                     body(.keptEdit(time: reader.int()))
                 case .teedOut:
@@ -257,10 +190,6 @@ struct RecordLog: ~Copyable {
             precondition(count >= 0 && offset + count <= bytes.count)
             defer { offset += count }
             return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
-        }
-
-        mutating func optionalText() -> UnsafeRawBufferPointer? {
-            byte() == 1 ? text() : nil
         }
     }
 }

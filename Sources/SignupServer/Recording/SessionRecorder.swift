@@ -140,16 +140,10 @@ final class SessionRecorder: BackendObserver {
                 (keptLines, keptOffset) = (lines, 0)
                 #endif
             }
-            if keptLeft > 0 {
-                keptLeft -= 1
-                #if DEBUG
-                checkKeptLine(is: edit)
-                #endif
-                records.appendKeptEdit(at: now())
-            } else {
-                // An edit not read from input the reader kept: noted by its parts.
-                records.append(edit, at: now())
-            }
+            precondition(keptLeft > 0, "a recorded edit comes with its line, kept where it was read (InputFramer)")
+            keptLeft -= 1
+            checkKeptLine(is: edit)
+            records.appendKeptEdit(at: now())
             didNote()
         case .line(let line):
             line.withUnsafeBufferPointer { recordIn(line: $0) }
@@ -158,15 +152,16 @@ final class SessionRecorder: BackendObserver {
         }
     }
 
-    #if DEBUG
-    private func checkKeptLine(is edit: FormEditLine) {
+    /// In debug builds, that the next kept line is `edit`'s.
+    private func checkKeptLine(is edit: borrowing FormEditLine) {
+        #if DEBUG
         guard let keptLines else { preconditionFailure("an edit's kept line follows its lines") }
         (_, keptOffset) = keptLines.line(at: keptOffset) { line in
             precondition(line.formHash == edit.formHash ?? 0 && line.field.elementsEqual(edit.field.utf8),
                          "each kept line is the line of the edit taken")
         }
+        #endif
     }
-    #endif
 
     /// A line the fast reader did not take: kept as read unless it names a secret field (the
     /// encoder tells JSON from text); otherwise parsed here, where the server can say which of its
