@@ -56,7 +56,7 @@ public final class InProcessServer {
     public var exitCode: Int32? { session.server.exitCode }
 
     private func drain(_ kept: KeptEditLines?) {
-        if let kept, kept.count > 0 { session.recorder?.willTake(kept) }
+        if let kept { session.recorder?.willTake(kept) }
         for item in items { session.handle(item) }
         items.removeAll(keepingCapacity: true)
     }

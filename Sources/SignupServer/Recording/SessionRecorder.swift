@@ -120,6 +120,7 @@ final class SessionRecorder: BackendObserver {
 
     /// The lines of the plain edits in the input the loop is about to take, in order.
     func willTake(_ lines: KeptEditLines) {
+        guard lines.count > 0 else { return }
         if nextKept == kept.count {
             kept.removeAll(keepingCapacity: true)
             nextKept = 0

@@ -66,7 +66,7 @@ final class StdinReader: Sendable {
     private func hand(_ items: consuming [InputItem], _ kept: KeptEditLines?, isEnd: Bool) {
         slots.wait()
         let slots = self.slots
-        deliver(InputBatch(items, keptEditLines: kept.flatMap { $0.count > 0 ? $0 : nil }), isEnd) { slots.signal() }
+        deliver(InputBatch(items, keptEditLines: kept), isEnd) { slots.signal() }
     }
 }
 
