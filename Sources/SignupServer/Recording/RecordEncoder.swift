@@ -111,19 +111,9 @@ final class RecordEncoder: @unchecked Sendable {
         switch destination {
         case .memory: writer.withBytes { memory.append(contentsOf: $0) }
         case .file(let fd):
-            writer.withBytes { Self.writeAll($0, to: fd) }
+            _ = writer.withBytes { writeAll($0, to: fd) }
         }
         writer.removeAll()
-    }
-
-    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return }
-            offset += written
-        }
     }
 
     // MARK: Lines

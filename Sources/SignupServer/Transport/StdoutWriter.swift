@@ -158,7 +158,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// client has gone.
     private func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         tracer?.traceOut(bytes)
-        guard framing.current == .lsp else { return writeAll(bytes) }
+        guard framing.current == .lsp else { return writeAll(bytes, to: fd) }
         // A message never holds a raw newline (JSON escapes it), so the newlines cut the messages.
         // The run is framed whole into one buffer and written at once, not a write per message.
         var framed: [UInt8] = []
@@ -172,22 +172,9 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
             framed.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
             start = end + 1
         }
-        return framed.withUnsafeBytes(writeAll)
+        return framed.withUnsafeBytes { writeAll($0, to: fd) }
     }
 
     private static let contentLength = Array("Content-Length: ".utf8)
 
-    /// Writes all bytes, waiting while the client is slow; false when the client has gone.
-    private func writeAll(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += written
-        }
-        return true
-    }
 }

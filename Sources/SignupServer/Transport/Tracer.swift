@@ -71,17 +71,8 @@ final class Tracer: @unchecked Sendable {
                 }
             }
             writer.newline()
-            _ = writer.withBytes { bytes in
-                for fd in destinations {
-                    var offset = 0
-                    while offset < bytes.count {
-                        let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                        if written < 0 && errno == EINTR { continue }
-                        if written <= 0 { break }
-                        offset += written
-                    }
-                }
-                return true
+            writer.withBytes { bytes in
+                for fd in destinations { _ = writeAll(bytes, to: fd) }
             }
         }
     }
