@@ -168,13 +168,7 @@ final class RecordEncoder: @unchecked Sendable {
             message.withUnsafeBufferPointer { write(out: $0, to: &buffer) }
         case .notification(let notification):
             buffer.key("out")
-            if backendSecrets.isEmpty {
-                notification.write(to: &buffer)
-            } else {
-                var scratch = JSONWriter(capacity: 512)
-                notification.write(to: &scratch)
-                scratch.withBytes { write(out: $0.assumingMemoryBound(to: UInt8.self), to: &buffer) }
-            }
+            write(outEncodedBy: { notification.write(to: &$0) }, to: &buffer)
         case .asked(let number, let question):
             let hidden: BackendQuestion = switch question {
             case .registration(let username, let password): .registration(username: username, password: placeholder(for: password))
@@ -213,6 +207,14 @@ final class RecordEncoder: @unchecked Sendable {
         } else {
             buffer.key("base64"); buffer.string(Data(bytes).base64EncodedString())
         }
+    }
+
+    /// The message `encode` writes, with any backend secret it carries replaced.
+    private func write(outEncodedBy encode: (inout JSONWriter) -> Void, to buffer: inout JSONWriter) {
+        guard !backendSecrets.isEmpty else { return encode(&buffer) }
+        var scratch = JSONWriter(capacity: 512)
+        encode(&scratch)
+        scratch.withBytes { write(out: $0.assumingMemoryBound(to: UInt8.self), to: &buffer) }
     }
 
     /// A message the server sent, with any backend secret it carries replaced.
@@ -257,14 +259,10 @@ final class RecordEncoder: @unchecked Sendable {
     private func write(_ change: RecordLog.FieldChanged, at time: Int64, to buffer: inout JSONWriter) {
         startRecord(at: time, then: #","out":"#, to: &buffer)
         change.entry._withUnsafeGuaranteedRef { entry in
-            let (form, members, version, at) = (change.form, entry.members, change.version, change.at)
-            if backendSecrets.isEmpty {
-                Notifications.writeFieldChanged(formUTF8: form, members: members, version: version, at: at, to: &buffer)
-            } else {
-                var scratch = JSONWriter(capacity: 512)
-                Notifications.writeFieldChanged(formUTF8: form, members: members, version: version, at: at, to: &scratch)
-                scratch.withBytes { write(out: $0.assumingMemoryBound(to: UInt8.self), to: &buffer) }
-            }
+            write(outEncodedBy: { writer in
+                Notifications.writeFieldChanged(
+                    formUTF8: change.form, members: entry.members, version: change.version, at: change.at, to: &writer)
+            }, to: &buffer)
         }
         buffer.verbatim("}\n")
     }
