@@ -26,15 +26,13 @@ public enum SignupRPCCommand {
             ReplayCommand.run(recording: recording, fixture: fixture)
         case .run(var configuration, let directoryFile, let formsFolder, let tracePath, let recordPath):
             if let tracePath {
-                let fd = open(tracePath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-                guard fd >= 0 else {
+                guard let fd = OutputFile.create(atPath: tracePath) else {
                     fail("cannot create the trace file '\(tracePath)': \(String(cString: strerror(errno)))", exitCode: 73)
                 }
                 configuration.traceFile = fd
             }
             if let recordPath {
-                let fd = open(recordPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-                guard fd >= 0 else {
+                guard let fd = OutputFile.create(atPath: recordPath) else {
                     fail("cannot create the recording '\(recordPath)': \(String(cString: strerror(errno)))", exitCode: 73)
                 }
                 configuration.recordFile = fd
