@@ -78,7 +78,4 @@ final class KeptEditLines: @unchecked Sendable {
             field: UnsafeRawBufferPointer(rebasing: line[header.field]), value: header.value)
         return (body(kept), start + Self.headerSize + header.count)
     }
-
-    /// About what the lines hold in memory.
-    var size: Int { byteCount }
 }

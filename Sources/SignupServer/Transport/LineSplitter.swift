@@ -18,14 +18,11 @@ enum InputItem: Sendable {
     /// edit's line is also kept in `kept`, when given, for a recording.
     static func line(_ bytes: UnsafeBufferPointer<UInt8>, editsMaxDepth: Int?, fieldNames: KnownFieldNames = KnownFieldNames(),
                      keepingEditsIn kept: KeptEditLines? = nil) -> InputItem {
-        guard let maxDepth = editsMaxDepth else { return .line(Array(bytes)) }
-        guard let kept else {
-            return FormEditLine.read(bytes, maxDepth: maxDepth, fieldNames: fieldNames).map(InputItem.edit) ?? .line(Array(bytes))
-        }
-        guard let (edit, parts) = FormEditLine.readWithParts(bytes, maxDepth: maxDepth, fieldNames: fieldNames) else {
+        guard let maxDepth = editsMaxDepth,
+              let (edit, parts) = FormEditLine.readWithParts(bytes, maxDepth: maxDepth, fieldNames: fieldNames) else {
             return .line(Array(bytes))
         }
-        kept.append(bytes, edit, parts)
+        kept?.append(bytes, edit, parts)
         return .edit(edit)
     }
 }
