@@ -31,6 +31,10 @@ extension ClockMode {
     /// Whether a small message that finds nothing waiting is written at once by its sender,
     /// sparing the writer thread's wake-up (real time); virtual time batches.
     var writesDirectlyWhenIdle: Bool { self == .real }
+
+    /// Whether stdout's writer writes every message, in the order sent (neither of the two
+    /// above): then a recording can copy each one out as written (`OutputTee`).
+    var writesEveryMessageInOrder: Bool { !conflatesOutput && !writesDirectlyWhenIdle }
 }
 
 extension Server.Clock {

@@ -54,8 +54,8 @@ final class StdioService {
             secretFields: Set(catalog.definitions.flatMap { $0.fields.filter(\.isSecret).map(\.name) }),
             maxDepth: configuration.limits.maxDepth)
         // How it batches and whether it may conflate follow the clock (`ClockPolicy.swift`).
-        // On the virtual clock a recording copies each message as the writer wrote it.
-        let tee = configuration.recordFile != nil && configuration.clock == .virtual ? OutputTee() : nil
+        // Where the writer writes every message, a recording copies each one as written.
+        let tee = configuration.recordFile != nil && configuration.clock.writesEveryMessageInOrder ? OutputTee() : nil
         writer = StdoutWriter(fd: messageFD, clock: configuration.clock, framing: framing, tracer: tracer, tee: tee, loop: loop) {
             logger.info("the client closed stdout; exiting")
             store?.close()

@@ -42,11 +42,11 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// clock nothing is dropped, output is batched, and notifications are encoded by the writer
     /// thread, off the event loop. Other messages sent on `loop` wake the
     /// writer once that loop's current work is done.
-    /// `tee`, given only with the virtual clock (where every message is written, in order), is
-    /// handed every line before it is written.
+    /// `tee`, given only where the clock has every message written in order, is handed every
+    /// line before it is written.
     init(fd: Int32, clock: ClockMode, framing: FramingChoice = FramingChoice(.lines), tracer: Tracer? = nil, tee: OutputTee? = nil,
          loop: EventLoop, onBrokenPipe: @escaping @Sendable () -> Void) {
-        precondition(tee == nil || !clock.conflatesOutput && !clock.writesDirectlyWhenIdle, "a tee sees every message written")
+        precondition(tee == nil || clock.writesEveryMessageInOrder, "a tee sees every message written")
         self.tee = tee
         self.fd = fd
         self.framing = framing
