@@ -104,6 +104,29 @@ import Glibc
         #expect(status.get() == 0)
     }
 
+    @Test func aRecordedSessionThatAnswersAndExitsInOneReadEndsAndRecordsIt() throws {
+        // The answers are sent in the same work as the exit, which waits for the recording to be
+        // complete, which waits for the answers to be written: the writer must be woken at once.
+        let folder = try TemporaryDirectory()
+        let recording = folder.path("exit.jsonl")
+        let child = try InteractiveProcess(["--clock", "virtual", "--record", recording])
+        child.send([
+            #"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"form.snapshot"}"#,
+            #"{"jsonrpc":"2.0","method":"exit"}"#,
+        ])
+        #expect(child.wait(atMost: 60) == 0)
+        let records = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(Array(records) == [
+            #"{"t":0,"in":{"jsonrpc":"2.0","id":1,"method":"shutdown"}}"#,
+            #"{"t":0,"out":{"jsonrpc":"2.0","id":1,"result":null}}"#,
+            #"{"t":0,"in":{"jsonrpc":"2.0","id":2,"method":"form.snapshot"}}"#,
+            #"{"t":0,"out":{"jsonrpc":"2.0","id":2,"error":{"code":-32003,"message":"The server is shutting down; only exit is accepted"}}}"#,
+            #"{"t":0,"in":{"jsonrpc":"2.0","method":"exit"}}"#,
+            #"{"t":0,"end":"exit"}"#,
+        ])
+    }
+
     @Test func aClientThatClosesStdoutEndsTheServerQuietly() throws {
         let process = Process()
         process.executableURL = Subprocess.executable

@@ -227,6 +227,14 @@ final class OutgoingQueue: @unchecked Sendable {
         if now { action() }
     }
 
+    /// Wakes a waiting writer now for what waits to be written: for a caller about to wait on
+    /// something that waits on the writer, behind which a deferred wake-up would never run.
+    func wakeWriterNow() {
+        condition.withLock {
+            if writerIsWaiting && !isEmpty { condition.broadcast() }
+        }
+    }
+
     /// Blocks until everything enqueued so far has been written.
     func waitUntilWritten() {
         condition.withLock {

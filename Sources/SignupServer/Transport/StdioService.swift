@@ -68,7 +68,7 @@ final class StdioService {
             let scheduler = clock.scheduler
             let recorder = SessionRecorder(destination: .file(recordFile), configuration: configuration, catalog: catalog,
                                            services: services, tee: tee, logger: logger, now: { scheduler.now.milliseconds })
-            recorder.flushSink = { [writer] in writer.handOverNotifications() }
+            recorder.flushSink = { [writer] in writer.handOverEverything() }
             // In real time each piece of work's records are written when it is done, so a session
             // killed outright loses at most the work it was in; virtual time writes as the buffer fills.
             if configuration.clock == .real {

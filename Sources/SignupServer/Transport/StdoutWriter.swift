@@ -111,6 +111,13 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         unsent = []
     }
 
+    /// Hands everything sent so far to the writer and wakes it now, rather than after the loop's
+    /// current work; on the loop only, before it waits on something that waits on the writer.
+    func handOverEverything() {
+        handOverNotifications()
+        queue.wakeWriterNow()
+    }
+
     /// Runs `action` once no more than `limit` bytes wait to be written; on the loop only.
     func whenDrained(below limit: Int, _ action: @escaping @Sendable () -> Void) {
         handOverNotifications()
