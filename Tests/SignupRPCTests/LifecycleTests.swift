@@ -104,6 +104,51 @@ import Glibc
         #expect(status.get() == 0)
     }
 
+    @Test func aClientThatClosesStdoutEndsTheServerQuietly() throws {
+        let lines = (0..<2000).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"form.snapshot"}"# }.joined(separator: "\n") + "\n"
+        let ended = try runWithStdoutClosed([], input: lines, closingStdin: true)
+        #expect(ended.status == 0)
+        #expect(!ended.stderr.contains("crash") && !ended.stderr.contains("Fatal"))
+    }
+
+    @Test func aRecordingOfASessionWhoseClientClosedStdoutEndsWithItAndReplays() throws {
+        let folder = try TemporaryDirectory()
+        let recording = folder.path("gone.jsonl")
+        // Names checked against the backend, a submission, and many keystrokes after them.
+        var lines = [Self.filledForm, #"{"jsonrpc":"2.0","id":1,"method":"form.submit","params":{"form":"f","at":400}}"#]
+        for index in 0..<3000 {
+            lines.append(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"g\#(index % 50)","field":"username","value":"name\#(index)","at":\#(500 + index)}}"#)
+        }
+        // Stdin stays open, so the session ends only because stdout is closed.
+        let ended = try runWithStdoutClosed(["--clock", "virtual", "--record", recording], input: lines.joined(separator: "\n") + "\n",
+                                            closingStdin: false)
+        #expect(ended.status == 0)
+        let records = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n")
+        #expect(records.last?.hasSuffix(#","end":"clientGone"}"#) == true)
+        #expect(records.contains { $0.contains(#""out":"#) })
+        // Every message the server sent is there, the ones the client never got too: the replay
+        // of what it took produces exactly the messages recorded.
+        let replay = try Subprocess.run(["replay", recording], input: "")
+        #expect(replay.status == 0)
+        #expect(replay.stderr.contains("the replay matches the recording"))
+    }
+
+    @Test func aVirtualSessionEndedByItsClientGoingFinishesItsSubmissionAndReplaysSo() throws {
+        let folder = try TemporaryDirectory()
+        let recording = folder.path("gone.jsonl")
+        let submit = #"{"jsonrpc":"2.0","id":1,"method":"form.submit","params":{"form":"f","at":3000}}"#
+        let ended = try runWithStdoutClosed(["--clock", "virtual", "--record", recording],
+                                            input: Self.filledForm + "\n" + submit + "\n", closingStdin: false)
+        #expect(ended.status == 0)
+        let records = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n")
+        #expect(records.contains { $0.contains(#""state":"succeeded","account":{"username":"alice"}"#) })
+        #expect(records.last?.hasSuffix(#","end":"clientGone"}"#) == true)
+        // The replay runs the clock to the recorded end, as the session did until the submission had finished.
+        let replay = try Subprocess.run(["replay", recording], input: "")
+        #expect(replay.status == 0)
+        #expect(replay.stderr.contains("the replay matches the recording"))
+    }
+
     @Test func aRecordedSessionThatAnswersAndExitsInOneReadEndsAndRecordsIt() throws {
         // The answers are sent in the same work as the exit, which waits for the recording to be
         // complete, which waits for the answers to be written: the writer must be woken at once.
@@ -127,25 +172,64 @@ import Glibc
         ])
     }
 
-    @Test func aClientThatClosesStdoutEndsTheServerQuietly() throws {
+    @Test func aSubmissionInFlightWhenTheClientClosesStdoutFinishesAndIsRecorded() throws {
+        let folder = try TemporaryDirectory()
+        let recording = folder.path("gone.jsonl")
+        let child = try InteractiveProcess(
+            ["--debounce-ms", "0", "--directory", try slowRegistrations(folder), "--record", recording])
+        child.send([Self.filledForm])
+        _ = child.readLines { $0.contains(#""enabled":true"#) }
+        // Stdin stays open: the session ends because stdout is closed, as the submission's answer is written.
+        child.closeOutput()
+        child.send([#"{"jsonrpc":"2.0","id":1,"method":"form.submit","params":{"form":"f"}}"#])
+        #expect(child.wait(atMost: 60) == 0)
+        let records = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n")
+        let kinds = records.dropFirst().compactMap { record -> String? in
+            if record.contains(#""id":1,"result":{"form":"f","accepted":true}"#) { return "accepted" }
+            if record.contains(#""call":"register","username":"alice""#) { return "asked" }
+            if record.contains(#""registration":"registered""#) { return "registered" }
+            if record.contains(#""state":"succeeded","account":{"username":"alice"}"#) { return "succeeded" }
+            if record.contains(#""end":"#) { return String(record.split(separator: ",").last ?? "") }
+            return nil
+        }
+        #expect(kinds == ["asked", "accepted", "registered", "succeeded", #""end":"clientGone"}"#])
+    }
+
+    /// Runs `signup-rpc` with `arguments` whose stdout nobody reads (closed before it starts
+    /// writing), feeding it `input`, and waits for it to exit (a generous watchdog, no speed asserted).
+    private func runWithStdoutClosed(_ arguments: [String], input: String, closingStdin: Bool) throws -> (status: Int32?, stderr: String) {
         let process = Process()
         process.executableURL = Subprocess.executable
+        process.arguments = arguments
         process.environment = Subprocess.environment
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
         try process.run()
-        try output.fileHandleForReading.close()
+        try stdout.fileHandleForReading.close()
         signal(SIGPIPE, SIG_IGN)
-        let lines = (0..<2000).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"form.snapshot"}"# }.joined(separator: "\n") + "\n"
-        try? input.fileHandleForWriting.write(contentsOf: Data(lines.utf8))
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let writer = stdin.fileHandleForWriting
+        Thread {
+            try? writer.write(contentsOf: Data(input.utf8))
+            if closingStdin { try? writer.close() }
+        }.start()
+        let errors = LockedValue<Data>()
+        let exited = DispatchSemaphore(value: 0)
+        Thread {
+            errors.set(stderr.fileHandleForReading.readDataToEndOfFile())
+            process.waitUntilExit()
+            exited.signal()
+        }.start()
+        guard exited.wait(timeout: .now() + 60) == .success else {
+            // End only the process this test started, by its pid.
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("signup-rpc did not exit after its client closed stdout")
+            return (nil, "")
+        }
+        if !closingStdin { try? writer.close() }
         #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
-        #expect(!stderr.contains("crash") && !stderr.contains("Fatal"))
+        return (process.terminationStatus, String(decoding: errors.get() ?? Data(), as: UTF8.self))
     }
 }
 

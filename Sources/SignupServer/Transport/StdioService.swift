@@ -56,11 +56,7 @@ final class StdioService {
         // How it batches and whether it may conflate follow the clock (`ClockPolicy.swift`).
         // Where the writer writes every message, a recording copies each one as written.
         let tee = configuration.recordFile != nil && configuration.clock.writesEveryMessageInOrder ? OutputTee() : nil
-        writer = StdoutWriter(fd: messageFD, clock: configuration.clock, framing: framing, tracer: tracer, tee: tee, loop: loop) {
-            logger.info("the client closed stdout; exiting")
-            store?.close()
-            Foundation.exit(0)
-        }
+        writer = StdoutWriter(fd: messageFD, clock: configuration.clock, framing: framing, tracer: tracer, tee: tee, loop: loop)
         let clock = configuration.clock.makeClock(loop: loop)
         var services = Self.services(for: configuration, clock: clock, loop: loop, store: store)
         var sink: any MessageSink = writer
@@ -109,6 +105,11 @@ final class StdioService {
         let loop = self.loop
         TerminationSignals.watch { signal in
             loop.execute { transfer.value.stop(reason: "signal \(signal)") }
+        }
+        // A client that closes stdout ends the session as a signal does: submissions in flight
+        // finish (and are stored), and a recording gets every message sent and its end.
+        writer.whenClientGone {
+            loop.execute { transfer.value.stop(reason: "the client closed stdout") }
         }
         keepAlive.append(loop.every(.seconds(1)) { transfer.value.checkClientIsAlive() })
         // Synchronously, `sync` runs the loop's work on the reader's thread once the loop is free.

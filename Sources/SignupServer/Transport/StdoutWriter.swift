@@ -5,6 +5,7 @@ import Musl
 #endif
 import Foundation
 import SignupCore
+import Synchronization
 
 /// The one writer of protocol messages: a thread that writes each message whole, followed by
 /// `\n`, so two messages can never interleave and a client that stops reading blocks only this
@@ -29,7 +30,13 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     private let fieldResults = EncodedFieldResults()
     /// A batch that grows this long is handed over at once.
     private static let largestUnsentBatch = 1024
-    private let onBrokenPipe: @Sendable () -> Void
+    /// Set once a write finds the client gone: from then on messages are taken, traced and teed
+    /// as before but not written, so that everything waiting on the writer still goes on while
+    /// the loop ends the session. Written by whichever thread writes (the writer, or the loop
+    /// writing directly with the writer's claim), hence atomic.
+    private let isClientGone = Atomic<Bool>(false)
+    /// What `whenClientGone` was given, and whether it has run.
+    private let clientGoneAction = Mutex<(action: (@Sendable () -> Void)?, hasRun: Bool)>((nil, false))
     /// One message per line, or each with LSP's `Content-Length` header instead of its newline.
     private let framing: FramingChoice
     private let tracer: Tracer?
@@ -45,7 +52,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// `tee`, given only where the clock has every message written in order, is handed every
     /// line before it is written.
     init(fd: Int32, clock: ClockMode, framing: FramingChoice = FramingChoice(.lines), tracer: Tracer? = nil, tee: OutputTee? = nil,
-         loop: EventLoop, onBrokenPipe: @escaping @Sendable () -> Void) {
+         loop: EventLoop) {
         precondition(tee == nil || clock.writesEveryMessageInOrder, "a tee sees every message written")
         self.tee = tee
         self.fd = fd
@@ -54,7 +61,6 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         self.loop = loop
         writesDirectlyWhenIdle = clock.writesDirectlyWhenIdle
         queue = OutgoingQueue(conflationThreshold: clock.conflatesOutput ? Self.lowWater : nil, deferWake: { loop.execute($0) })
-        self.onBrokenPipe = onBrokenPipe
         let thread = Thread { [self] in run() }
         thread.name = "signup-rpc.stdout"
         thread.start()
@@ -140,7 +146,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
             return write(UnsafeRawBufferPointer(line))
         }
         queue.didWrite()
-        if !written { onBrokenPipe() }
+        if !written { clientHasGone() }
     }
 
     /// Blocks until everything sent so far is written (or the client has gone); on the loop only.
@@ -152,19 +158,43 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     private func run() {
         var scratch = JSONWriter(capacity: OutgoingBatch.encodedRunBytes + 4096)
         while let batch = queue.takeAll() {
-            let written = batch.forEachRun(encodingInto: &scratch) { run in
+            // Every run is teed, the ones after a failed write too.
+            _ = batch.forEachRun(encodingInto: &scratch) { run in
                 tee?.publish(run)
-                return write(run)
+                if !write(run) { clientHasGone() }
+                return true
             }
-            guard written else { return onBrokenPipe() }
             queue.didWrite(returning: batch.buffer)
         }
     }
 
+    /// Runs `action` once, on the thread that finds it, when a write finds that the client has
+    /// closed stdout (at once if one already has). Messages are no longer written from then on.
+    func whenClientGone(_ action: @escaping @Sendable () -> Void) {
+        clientGoneAction.withLock { $0.action = action }
+        if isClientGone.load(ordering: .acquiring) { runClientGoneAction() }
+    }
+
+    /// Stops writing, and says so.
+    private func clientHasGone() {
+        isClientGone.store(true, ordering: .releasing)
+        runClientGoneAction()
+    }
+
+    private func runClientGoneAction() {
+        let action = clientGoneAction.withLock { state -> (@Sendable () -> Void)? in
+            guard let action = state.action, !state.hasRun else { return nil }
+            state.hasRun = true
+            return action
+        }
+        action?()
+    }
+
     /// Writes whole messages, each followed by `\n`, in the framing in use; false when the
-    /// client has gone.
+    /// client has gone (and nothing once it is known to have).
     private func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         tracer?.traceOut(bytes)
+        guard !isClientGone.load(ordering: .acquiring) else { return true }
         guard framing.current == .lsp else { return writeAll(bytes, to: fd) }
         // A message never holds a raw newline (JSON escapes it), so the newlines cut the messages.
         // The run is framed whole into one buffer and written at once, not a write per message.

@@ -80,6 +80,11 @@ final class InteractiveProcess: @unchecked Sendable {
         try? input.fileHandleForWriting.close()
     }
 
+    /// Stops reading the child's stdout for good: its next write fails with EPIPE.
+    func closeOutput() {
+        try? output.fileHandleForReading.close()
+    }
+
     /// Sends SIGKILL to this child (only to the process this test started).
     func killHard() {
         kill(process.processIdentifier, SIGKILL)
