@@ -195,6 +195,26 @@ import Glibc
         #expect(kinds == ["asked", "accepted", "registered", "succeeded", #""end":"clientGone"}"#])
     }
 
+    @Test(arguments: [[], ["--clock", "virtual"]])
+    func aClientThatReadsNothingCannotKeepSigtermFromEndingTheServer(clock: [String]) throws {
+        let folder = try TemporaryDirectory()
+        let recording = folder.path("stuck.jsonl")
+        let child = try InteractiveProcess(clock + ["--record", recording])
+        // Far more answers than a pipe holds, none of them read.
+        let flood = Data(String(repeating: #"{"jsonrpc":"2.0","id":1,"method":"form.snapshot"}"# + "\n", count: 20_000).utf8)
+        Thread { child.send(raw: flood) }.start()
+        // Generous bound; no speed is asserted: wait until the pipe is full, so the writer is stuck.
+        let deadline = Date().addingTimeInterval(60)
+        while child.unreadOutputBytes < 60_000, Date() < deadline { usleep(10_000) }
+        #expect(child.unreadOutputBytes >= 60_000)
+        kill(child.pid, SIGTERM)
+        // It gives up on the client once it has taken nothing for the drain timeout (10 s).
+        #expect(child.wait(atMost: 60) == 0)
+        let records = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n")
+        #expect(records.last?.hasSuffix(#","end":"signal"}"#) == true)
+        #expect(records.contains { $0.contains(#""out":{"jsonrpc":"2.0","id":1,"result""#) })
+    }
+
     /// Runs `signup-rpc` with `arguments` whose stdout nobody reads (closed before it starts
     /// writing), feeding it `input`, and waits for it to exit (a generous watchdog, no speed asserted).
     private func runWithStdoutClosed(_ arguments: [String], input: String, closingStdin: Bool) throws -> (status: Int32?, stderr: String) {

@@ -11,6 +11,7 @@ final class OutputTee: @unchecked Sendable {
     // Guarded by `condition`.
     private var published: [[UInt8]] = []
     private var nextPublished = 0
+    private var isClosed = false
 
     /// The run the encoder reads, and where its next line starts: the encoder's own.
     private var current: [UInt8] = []
@@ -26,10 +27,18 @@ final class OutputTee: @unchecked Sendable {
         }
     }
 
+    /// No more lines will be published: the writer was given up on with lines it never wrote.
+    func close() {
+        condition.withLock {
+            isClosed = true
+            condition.broadcast()
+        }
+    }
+
     /// The next line written, without its `\n`, valid only during `body`; on the encoder's queue.
-    /// Waits until the writer has written it.
-    func withNextLine<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        if offset == current.count { takeNextRun() }
+    /// Waits until the writer has written it; nil, without calling `body`, once closed without it.
+    func withNextLine<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        if offset == current.count, !takeNextRun() { return nil }
         return current.withUnsafeBytes { run in
             let start = run.baseAddress! + offset
             let end = memchr(start, 0x0A, run.count - offset).map { run.baseAddress!.distance(to: UnsafeRawPointer($0)) } ?? run.count
@@ -38,9 +47,12 @@ final class OutputTee: @unchecked Sendable {
         }
     }
 
-    private func takeNextRun() {
-        current = condition.withLock {
-            while nextPublished == published.count { condition.wait() }
+    private func takeNextRun() -> Bool {
+        let next = condition.withLock { () -> [UInt8]? in
+            while nextPublished == published.count {
+                if isClosed { return nil }
+                condition.wait()
+            }
             let run = published[nextPublished]
             published[nextPublished] = []
             nextPublished += 1
@@ -50,6 +62,9 @@ final class OutputTee: @unchecked Sendable {
             }
             return run
         }
+        guard let next else { return false }
+        current = next
         offset = 0
+        return true
     }
 }

@@ -247,12 +247,15 @@ final class RecordEncoder: @unchecked Sendable {
         buffer.verbatim("}\n")
     }
 
-    /// A message sent, the next line the tee holds, as written.
+    /// A message sent, the next line the tee holds, as written; none when the writer was given
+    /// up on before it wrote it (a client that read nothing as the session ended).
     private func writeTeedOut(at time: Int64, to buffer: inout JSONWriter) {
         guard let tee else { preconditionFailure("a teed message comes with its tee") }
-        startRecord(at: time, then: #","out":"#, to: &buffer)
-        tee.withNextLine { write(out: $0.assumingMemoryBound(to: UInt8.self), to: &buffer) }
-        buffer.verbatim("}\n")
+        tee.withNextLine { line in
+            startRecord(at: time, then: #","out":"#, to: &buffer)
+            write(out: line.assumingMemoryBound(to: UInt8.self), to: &buffer)
+            buffer.verbatim("}\n")
+        }
     }
 
     /// A field's change as sent, its field and result copied from the entry encoded once.

@@ -235,12 +235,15 @@ final class OutgoingQueue: @unchecked Sendable {
         }
     }
 
-    /// Blocks until everything enqueued so far has been written.
-    func waitUntilWritten() {
+    /// Blocks until everything enqueued so far has been written, or until `deadline`; says which.
+    func waitUntilWritten(before deadline: Date) -> Bool {
         condition.withLock {
             // A deferred wake-up may be queued behind the caller; wake the writer now.
             condition.broadcast()
-            while !isEmpty || isWriting { condition.wait() }
+            while !isEmpty || isWriting {
+                if !condition.wait(until: deadline) { return isEmpty && !isWriting }
+            }
+            return true
         }
     }
 

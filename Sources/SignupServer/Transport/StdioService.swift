@@ -228,8 +228,14 @@ final class StdioService {
     }
 
     private func finish(_ code: Int32) {
+        // Everything is written before the recording ends, as its encoder copies messages as
+        // written; a client that has taken nothing for the drain timeout gets (and the recording
+        // holds) no more, so a stuck client cannot keep the process from ending.
+        if !writer.flush(givingUpAfter: Self.drainTimeout) {
+            logger.warning("the client has read nothing for \(Self.drainTimeout); exiting without writing the rest")
+            recorder?.tee?.close()
+        }
         recorder?.recordEnd(endReason)
-        writer.flush()
         store?.close()
         Foundation.exit(code)
     }

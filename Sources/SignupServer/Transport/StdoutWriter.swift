@@ -35,6 +35,8 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// the loop ends the session. Written by whichever thread writes (the writer, or the loop
     /// writing directly with the writer's claim), hence atomic.
     private let isClientGone = Atomic<Bool>(false)
+    /// Runs of messages written so far, for `flush` to tell a slow client from one that reads nothing.
+    private let runsWritten = Atomic<Int>(0)
     /// What `whenClientGone` was given, and whether it has run.
     private let clientGoneAction = Mutex<(action: (@Sendable () -> Void)?, hasRun: Bool)>((nil, false))
     /// One message per line, or each with LSP's `Content-Length` header instead of its newline.
@@ -149,10 +151,17 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         if !written { clientHasGone() }
     }
 
-    /// Blocks until everything sent so far is written (or the client has gone); on the loop only.
-    func flush() {
+    /// Blocks until everything sent so far is written (or the client has gone), or until the
+    /// client has taken nothing for `stall`; says whether it was all written. On the loop only.
+    func flush(givingUpAfter stall: TimeSpan) -> Bool {
         handOverNotifications()
-        queue.waitUntilWritten()
+        var written = runsWritten.load(ordering: .relaxed)
+        while !queue.waitUntilWritten(before: Date(timeIntervalSinceNow: Double(stall.milliseconds) / 1000)) {
+            let now = runsWritten.load(ordering: .relaxed)
+            if now == written { return false }
+            written = now
+        }
+        return true
     }
 
     private func run() {
@@ -195,6 +204,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     private func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         tracer?.traceOut(bytes)
         guard !isClientGone.load(ordering: .acquiring) else { return true }
+        defer { runsWritten.add(1, ordering: .relaxed) }
         guard framing.current == .lsp else { return writeAll(bytes, to: fd) }
         // A message never holds a raw newline (JSON escapes it), so the newlines cut the messages.
         // The run is framed whole into one buffer and written at once, not a write per message.

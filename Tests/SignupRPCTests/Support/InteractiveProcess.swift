@@ -80,6 +80,12 @@ final class InteractiveProcess: @unchecked Sendable {
         try? input.fileHandleForWriting.close()
     }
 
+    /// How many bytes the child has written to stdout that have not been read.
+    var unreadOutputBytes: Int {
+        var count: Int32 = 0
+        return ioctl(output.fileHandleForReading.fileDescriptor, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
+    }
+
     /// Stops reading the child's stdout for good: its next write fails with EPIPE.
     func closeOutput() {
         try? output.fileHandleForReading.close()
