@@ -268,11 +268,8 @@ struct OutgoingBatch: @unchecked Sendable {
     static let encodedRunBytes = 64 << 10
 
     /// Calls `body` with each run of bytes to write, in order, encoding deferred notifications into
-    /// `scratch` between the buffer's runs, until `body` returns false; returns whether every
-    /// run was taken.
-    func forEachRun(
-        encodingInto scratch: inout JSONWriter, _ body: (UnsafeRawBufferPointer) -> Bool
-    ) -> Bool {
+    /// `scratch` between the buffer's runs.
+    func forEachRun(encodingInto scratch: inout JSONWriter, _ body: (UnsafeRawBufferPointer) -> Void) {
         guard !deferred.isEmpty else { return forEachRun(body) }
         precondition(dropped.isEmpty, "a conflating queue never defers notifications")
         scratch.removeAll()
@@ -281,38 +278,35 @@ struct OutgoingBatch: @unchecked Sendable {
             scratch.verbatim(buffer.bytes(in: start..<position))
             start = position
             // Read in place: iterating the array would copy each notification.
-            let taken = notifications.withUnsafeBufferPointer { notifications in
+            notifications.withUnsafeBufferPointer { notifications in
                 for index in notifications.indices {
                     notifications[index].write(to: &scratch)
                     scratch.newline()
                     if scratch.count >= Self.encodedRunBytes {
-                        guard scratch.withBytes(body) else { return false }
+                        scratch.withBytes(body)
                         scratch.removeAll()
                     }
                 }
-                return true
             }
-            guard taken else { return false }
         }
         scratch.verbatim(buffer.bytes(in: start..<buffer.count))
-        return scratch.count == 0 || scratch.withBytes(body)
+        if scratch.count > 0 { scratch.withBytes(body) }
     }
 
-    /// Calls `body` with each run of bytes to write, in order, until it returns false; returns
-    /// whether every run was taken.
-    func forEachRun(_ body: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+    /// Calls `body` with each run of bytes to write, in order.
+    func forEachRun(_ body: (UnsafeRawBufferPointer) -> Void) {
         var start = 0
         for range in dropped {
-            if range.lowerBound > start, !body(buffer.bytes(in: start..<range.lowerBound)) { return false }
+            if range.lowerBound > start { body(buffer.bytes(in: start..<range.lowerBound)) }
             start = range.upperBound
         }
-        return start == buffer.count || body(buffer.bytes(in: start..<buffer.count))
+        if start < buffer.count { body(buffer.bytes(in: start..<buffer.count)) }
     }
 
     /// The messages, without their newlines (for tests).
     var messages: [[UInt8]] {
         var runs: [UInt8] = []
-        _ = forEachRun { runs.append(contentsOf: $0); return true }
+        forEachRun { runs.append(contentsOf: $0) }
         return runs.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map(Array.init)
     }
 }

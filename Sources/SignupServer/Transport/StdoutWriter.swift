@@ -168,10 +168,9 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         var scratch = JSONWriter(capacity: OutgoingBatch.encodedRunBytes + 4096)
         while let batch = queue.takeAll() {
             // Every run is teed, the ones after a failed write too.
-            _ = batch.forEachRun(encodingInto: &scratch) { run in
+            batch.forEachRun(encodingInto: &scratch) { run in
                 tee?.publish(run)
                 if !write(run) { clientHasGone() }
-                return true
             }
             queue.didWrite(returning: batch.buffer)
         }
