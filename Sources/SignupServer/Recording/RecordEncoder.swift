@@ -44,6 +44,9 @@ final class RecordEncoder: @unchecked Sendable {
     private let maxDepth: Int
     /// Warned once when a placeholder could not keep its secret's validity.
     private var warnedApproximation = false
+    /// Set when writing the file failed (disk full, I/O error): nothing more is written, so the
+    /// recording stays a whole prefix of the session rather than one with a hole in it.
+    private var hasFailed = false
     private let logger: Logger?
     /// Holds the entries the notifications point to until they are encoded.
     private let fieldResults: EncodedFieldResults
@@ -111,7 +114,17 @@ final class RecordEncoder: @unchecked Sendable {
         switch destination {
         case .memory: writer.withBytes { memory.append(contentsOf: $0) }
         case .file(let fd):
-            _ = writer.withBytes { writeAll($0, to: fd) }
+            guard !hasFailed else { break }
+            var failure: Int32 = 0
+            let written = writer.withBytes { bytes in
+                let written = writeAll(bytes, to: fd)
+                if !written { failure = errno }
+                return written
+            }
+            if !written {
+                hasFailed = true
+                logger?.warning("recording: writing the file failed (\(String(cString: strerror(failure)))); it stops here, without its end")
+            }
         }
         writer.removeAll()
     }
