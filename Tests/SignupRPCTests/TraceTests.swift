@@ -59,4 +59,16 @@ import Testing
         #expect(output.status == 73)
         #expect(output.stderr.hasPrefix("signup-rpc: cannot create the trace file '/nonexistent-folder/trace.jsonl'"))
     }
+
+    @Test func aTraceThatCannotBeWrittenIsReportedOnceAndTheSessionGoesOn() throws {
+        let input = (0..<300).map { index in
+            #"{"jsonrpc":"2.0","id":\#(index),"method":"form.snapshot"}"#
+        }.joined(separator: "\n") + "\n"
+        let untraced = try Subprocess.run(["--clock", "virtual"], input: input)
+        let traced = try Subprocess.run(["--clock", "virtual", "--trace", "/dev/full"], input: input)
+        #expect(traced.status == 0)
+        #expect(traced.stdout == untraced.stdout)
+        let warnings = traced.stderr.split(separator: "\n").filter { $0.contains("trace:") }
+        #expect(warnings == ["signup-rpc: warning: trace: writing the file failed (No space left on device); it stops here"])
+    }
 }

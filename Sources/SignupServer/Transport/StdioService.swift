@@ -52,7 +52,7 @@ final class StdioService {
         tracer = traceDestinations.isEmpty ? nil : Tracer(
             destinations: traceDestinations,
             secretFields: Set(catalog.definitions.flatMap { $0.fields.filter(\.isSecret).map(\.name) }),
-            maxDepth: configuration.limits.maxDepth)
+            maxDepth: configuration.limits.maxDepth, logger: logger)
         // How it batches and whether it may conflate follow the clock (`ClockPolicy.swift`).
         // Where the writer writes every message, a recording copies each one as written.
         let tee = configuration.recordFile != nil && configuration.clock.writesEveryMessageInOrder ? OutputTee() : nil

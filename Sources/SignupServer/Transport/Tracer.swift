@@ -12,13 +12,18 @@ final class Tracer: @unchecked Sendable {
     private let lock = NSLock()
     private let clock = ISO8601DateFormatter()
     private let destinations: [Int32]
+    /// Destinations a write to failed (a full disk): written no more, so a trace is a whole
+    /// prefix of the traffic rather than one with holes. Guarded by `lock`.
+    private var failed: Set<Int32> = []
+    private let logger: Logger?
     private let secretFields: Set<String>
     private let maxDepth: Int
 
     static let secret = "[secret]"
 
-    init(destinations: [Int32], secretFields: Set<String>, maxDepth: Int) {
+    init(destinations: [Int32], secretFields: Set<String>, maxDepth: Int, logger: Logger? = nil) {
         self.destinations = destinations
+        self.logger = logger
         self.secretFields = secretFields
         self.maxDepth = maxDepth
         clock.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -72,7 +77,11 @@ final class Tracer: @unchecked Sendable {
             }
             writer.newline()
             writer.withBytes { bytes in
-                for fd in destinations { _ = writeAll(bytes, to: fd) }
+                for fd in destinations where !failed.contains(fd) && !writeAll(bytes, to: fd) {
+                    let reason = String(cString: strerror(errno))
+                    failed.insert(fd)
+                    if fd != STDERR_FILENO { logger?.warning("trace: writing the file failed (\(reason)); it stops here") }
+                }
             }
         }
     }
