@@ -24,6 +24,10 @@ import Testing
             case .end(let reason): "end t=\(record.time) \(reason)"
             default: "other t=\(record.time)"
             }
+        case .context(.formKind(let id, _)):
+            return "form kind \(id)"
+        case .context(.editLines(let lines)):
+            return "edit lines \(lines.count)"
         }
     }
 
@@ -36,6 +40,7 @@ import Testing
         var log = RecordLog(capacity: 16)
         // A form id longer than the capacity (the log grows), text that JSON escapes, Int64's extremes.
         let long = String(repeating: "é\"", count: 40)
+        log.append(EncodingContext.editLines(KeptEditLines()))
         log.appendKeptEdit(at: 10)
         log.append(SessionRecord(time: 11, content: .cancelled(4)))
         log.appendFieldChanged(form: "f1", entry: entry, version: 3, at: 12, time: 12)
@@ -49,6 +54,7 @@ import Testing
         log.forEach { read.append(Self.describe($0)) }
         let members = #","field":"username","state":"ok","code":"username.available","params":{},"message":"Available""#
         #expect(read == [
+            "edit lines 0",
             "kept edit t=10",
             "cancel t=11 4",
             "field t=12 form=f1 version=3 at=12 \(members)",
@@ -58,7 +64,7 @@ import Testing
             "teed out t=\(Int64.min)",
             "end t=15 input",
         ])
-        #expect(log.count == 8)
+        #expect(log.count == 9)
     }
 
     @Test func anEmptyLogReadsNothing() {

@@ -1,4 +1,4 @@
-/// The kind of each open form, as the recorder tells the encoder (`SessionRecord.Content.formKind`),
+/// The kind of each open form, as the recorder tells the encoder (`EncodingContext.formKind`),
 /// found for an edit by the hash of its form's id that the edit carries (`FormTable.processHash`,
 /// computed where the line was read), so that most edits look up neither a string nor its hash.
 /// An id whose hash another open id already has is kept apart, by its id.

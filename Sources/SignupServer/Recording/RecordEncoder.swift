@@ -83,6 +83,7 @@ final class RecordEncoder: @unchecked Sendable {
             case .teedOut(let time): writeTeedOut(at: time, to: &writer)
             case .fieldChanged(let time, let change): write(change, at: time, to: &writer)
             case .value(let record): write(record, to: &writer)
+            case .context(let context): judgeNextRecords(by: context)
             }
             if writer.count >= Self.bufferSize { writeOut(&writer) }
         }
@@ -151,16 +152,16 @@ final class RecordEncoder: @unchecked Sendable {
         buffer.newline()
     }
 
-    private func write(_ record: SessionRecord, to buffer: inout JSONWriter) {
-        switch record.content {
-        case .formKind(let id, let kind): return forms.set(kind, ofForm: id)
-        case .editLines(let lines): return (editLines, nextEditLine) = (lines, 0)
-        default: break
+    private func judgeNextRecords(by context: EncodingContext) {
+        switch context {
+        case .formKind(let id, let kind): forms.set(kind, ofForm: id)
+        case .editLines(let lines): (editLines, nextEditLine) = (lines, 0)
         }
+    }
+
+    private func write(_ record: SessionRecord, to buffer: inout JSONWriter) {
         startRecord(at: record.time, then: ",", to: &buffer)
         switch record.content {
-        case .formKind, .editLines:
-            preconditionFailure("not a line")
         case .line(let bytes):
             if bytes.withUnsafeBufferPointer({ (try? JSONParser.parse($0, maxDepth: maxDepth)) != nil }) {
                 buffer.key("in")

@@ -15,11 +15,12 @@ struct RecordLog: ~Copyable {
     /// Bytes written.
     private(set) var byteCount = 0
     private var values: [SessionRecord] = []
+    private var contexts: [EncodingContext] = []
     /// Records noted.
     private(set) var count = 0
 
     private enum Tag: UInt8 {
-        case keptEdit = 1, teedOut, fieldChanged, value
+        case keptEdit = 1, teedOut, fieldChanged, value, context
     }
 
     init(capacity: Int) {
@@ -38,13 +39,16 @@ struct RecordLog: ~Copyable {
 
     /// About what the log holds in memory: its bytes, each value at its size, and for each record
     /// whose line is held elsewhere (`KeptEditLines`, `OutputTee`) a line of about a keystroke's size.
-    var size: Int { byteCount + values.count * MemoryLayout<SessionRecord>.stride + linesHeldElsewhere * Self.lineBytes }
+    var size: Int {
+        byteCount + values.count * MemoryLayout<SessionRecord>.stride + contexts.count * MemoryLayout<EncodingContext>.stride
+            + linesHeldElsewhere * Self.lineBytes
+    }
     private static let lineBytes = 160
 
     // MARK: Noting
 
     /// A plain `form.edit` the loop took at `time`, its line the next of the `KeptEditLines` last
-    /// noted (`SessionRecord.Content.editLines`).
+    /// noted (`EncodingContext.editLines`).
     mutating func appendKeptEdit(at time: Int64) {
         append(.keptEdit, at: time)
     }
@@ -79,6 +83,13 @@ struct RecordLog: ~Copyable {
     mutating func append(_ record: SessionRecord) {
         appendByte(Tag.value.rawValue)
         values.append(record)
+        count += 1
+    }
+
+    /// What the encoder judges the records after this by.
+    mutating func append(_ context: EncodingContext) {
+        appendByte(Tag.context.rawValue)
+        contexts.append(context)
         count += 1
     }
 
@@ -129,6 +140,7 @@ struct RecordLog: ~Copyable {
         case teedOut(time: Int64)
         case fieldChanged(time: Int64, FieldChanged)
         case value(SessionRecord)
+        case context(EncodingContext)
     }
 
     /// A field's change: the form's id as UTF-8, and the rest as sent.
@@ -144,6 +156,7 @@ struct RecordLog: ~Copyable {
         do {
             var reader = Reader(bytes: UnsafeRawBufferPointer(start: base, count: byteCount))
             var nextValue = 0
+            var nextContext = 0
             while !reader.isAtEnd {
                 switch Tag(rawValue: reader.byte()) {
                 case .keptEdit:
@@ -160,6 +173,9 @@ struct RecordLog: ~Copyable {
                 case .value:
                     body(.value(values[nextValue]))
                     nextValue += 1
+                case .context:
+                    body(.context(contexts[nextContext]))
+                    nextContext += 1
                 case nil:
                     preconditionFailure("a record log holds only what it wrote")
                 }

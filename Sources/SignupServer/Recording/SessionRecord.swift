@@ -10,12 +10,6 @@ struct SessionRecord: Sendable {
     let content: Content
 
     enum Content: Sendable {
-        /// Not a line: the form `id` was opened as a form of this kind, or closed (nil), so the
-        /// edits that follow name its fields.
-        case formKind(id: String, SecretFieldsOfKind?)
-        /// Not a line: the plain edits noted from here on (`RecordLog.appendKeptEdit`) are these
-        /// lines, in order.
-        case editLines(KeptEditLines)
         /// A line that names no secret field, kept as read (as text when it is not JSON).
         case line([UInt8])
         /// A JSON message that may hold secrets, and the secret field of each place that has one,
@@ -34,4 +28,13 @@ struct SessionRecord: Sendable {
         /// The session's end: `input`, `exit`, `signal` or `clientGone`.
         case end(String)
     }
+}
+
+/// What the encoder judges the records after it by, noted among them but no line itself.
+enum EncodingContext: Sendable {
+    /// The form `id` was opened as a form of this kind, or closed (nil), so the edits that follow
+    /// name its fields.
+    case formKind(id: String, SecretFieldsOfKind?)
+    /// The plain edits noted from here on (`RecordLog.appendKeptEdit`) are these lines, in order.
+    case editLines(KeptEditLines)
 }

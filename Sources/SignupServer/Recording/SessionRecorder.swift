@@ -109,11 +109,11 @@ final class SessionRecorder: BackendObserver {
 
     /// The form `id` opened as a form of `definition`'s kind, or closed (nil).
     private func recordForm(_ id: String, _ definition: FormDefinition?) {
-        guard let definition else { return note(.formKind(id: id, nil)) }
+        guard let definition else { return note(EncodingContext.formKind(id: id, nil)) }
         let kind = kinds[definition.kind]
             ?? SecretFieldsOfKind(definition, secretFieldsOfAnyKind: secretFieldsOfAnyKind, secretNames: secretNames)
         kinds[definition.kind] = kind
-        note(.formKind(id: id, kind))
+        note(EncodingContext.formKind(id: id, kind))
     }
 
     // MARK: Messages
@@ -136,7 +136,7 @@ final class SessionRecorder: BackendObserver {
                 let lines = kept[nextKept]
                 nextKept += 1
                 keptLeft = lines.count
-                note(.editLines(lines))
+                note(EncodingContext.editLines(lines))
                 #if DEBUG
                 (keptLines, keptOffset) = (lines, 0)
                 #endif
@@ -244,6 +244,11 @@ final class SessionRecorder: BackendObserver {
 
     private func note(_ content: consuming SessionRecord.Content) {
         records.append(SessionRecord(time: now(), content: content))
+        didNote()
+    }
+
+    private func note(_ context: EncodingContext) {
+        records.append(context)
         didNote()
     }
 
