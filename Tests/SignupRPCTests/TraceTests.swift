@@ -60,15 +60,20 @@ import Testing
         #expect(output.stderr.hasPrefix("signup-rpc: cannot create the trace file '/nonexistent-folder/trace.jsonl'"))
     }
 
-    @Test func aTraceThatCannotBeWrittenIsReportedOnceAndTheSessionGoesOn() throws {
-        let input = (0..<300).map { index in
-            #"{"jsonrpc":"2.0","id":\#(index),"method":"form.snapshot"}"#
+    @Test(arguments: [
+        ("--trace", "trace: writing the file failed (No space left on device); it stops here"),
+        ("--record", "recording: writing the file failed (No space left on device); it stops here, without its end"),
+    ])
+    func aFileThatCannotBeWrittenIsReportedOnceAndTheSessionGoesOn(option: String, warning: String) throws {
+        // Far more than the recording's buffer, so its file is written during the session.
+        let input = (0..<5000).map { index in
+            #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f\#(index % 20)","field":"username","value":"name\#(index)","at":\#(index)}}"#
         }.joined(separator: "\n") + "\n"
-        let untraced = try Subprocess.run(["--clock", "virtual"], input: input)
-        let traced = try Subprocess.run(["--clock", "virtual", "--trace", "/dev/full"], input: input)
-        #expect(traced.status == 0)
-        #expect(traced.stdout == untraced.stdout)
-        let warnings = traced.stderr.split(separator: "\n").filter { $0.contains("trace:") }
-        #expect(warnings == ["signup-rpc: warning: trace: writing the file failed (No space left on device); it stops here"])
+        let plain = try Subprocess.run(["--clock", "virtual"], input: input)
+        let written = try Subprocess.run(["--clock", "virtual", option, "/dev/full"], input: input)
+        #expect(written.status == 0)
+        #expect(written.stdout == plain.stdout)
+        let reports = written.stderr.split(separator: "\n").map(String.init).filter { $0.contains("writing the file") }
+        #expect(reports == ["signup-rpc: warning: \(warning)"])
     }
 }
