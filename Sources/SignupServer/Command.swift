@@ -27,13 +27,13 @@ public enum SignupRPCCommand {
         case .run(var configuration, let directoryFile, let formsFolder, let tracePath, let recordPath):
             if let tracePath {
                 guard let fd = OutputFile.create(atPath: tracePath) else {
-                    fail("cannot create the trace file '\(tracePath)': \(String(cString: strerror(errno)))", exitCode: 73)
+                    fail("cannot create the trace file '\(tracePath)': \(OutputFile.reason(for: errno))", exitCode: 73)
                 }
                 configuration.traceFile = fd
             }
             if let recordPath {
                 guard let fd = OutputFile.create(atPath: recordPath) else {
-                    fail("cannot create the recording '\(recordPath)': \(String(cString: strerror(errno)))", exitCode: 73)
+                    fail("cannot create the recording '\(recordPath)': \(OutputFile.reason(for: errno))", exitCode: 73)
                 }
                 configuration.recordFile = fd
             }

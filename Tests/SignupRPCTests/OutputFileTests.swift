@@ -55,6 +55,35 @@ import SignupTestSupport
         #expect(errno == ENOENT)
     }
 
+    @Test func aFIFONoProcessReadsIsRefusedAtOnceAndOneThatIsReadIsWrittenWithWaiting() throws {
+        let folder = try TemporaryDirectory()
+        let fifo = folder.path("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(OutputFile.create(atPath: fifo) == nil)
+        #expect(errno == ENXIO)
+        #expect(OutputFile.reason(for: ENXIO) == "it is a FIFO that no process has open for reading")
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let fd = try #require(OutputFile.create(atPath: fifo))
+        defer { close(fd) }
+        #expect(fcntl(fd, F_GETFL) & O_NONBLOCK == 0, "writes wait as usual")
+        #expect(Array("line\n".utf8).withUnsafeBytes { writeAll($0, to: fd) })
+        var bytes = [UInt8](repeating: 0, count: 16)
+        #expect(read(reader, &bytes, bytes.count) == 5)
+        #expect(String(decoding: bytes.prefix(5), as: UTF8.self) == "line\n")
+    }
+
+    @Test func aRecordingToAFIFONoProcessReadsIsExit73AtOnce() throws {
+        let folder = try TemporaryDirectory()
+        let fifo = folder.path("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let child = try InteractiveProcess(["--record", fifo])
+        // A generous watchdog, so that a server waiting on the FIFO fails the test rather than hangs it.
+        #expect(child.wait(atMost: 60) == 73)
+        #expect(child.errorOutput() == "signup-rpc: cannot create the recording '\(fifo)': it is a FIFO that no process has open for reading\n")
+    }
+
     private func write(_ text: String, toDescriptorFor path: String) throws {
         let fd = try #require(OutputFile.create(atPath: path))
         defer { close(fd) }

@@ -15,10 +15,26 @@ import Musl
 /// is truncated and written in place, as asked.
 enum OutputFile {
     /// A descriptor to write the file at `path` from its start, or nil with `errno` set.
+    ///
+    /// Opened without waiting: a FIFO no process reads fails at once (ENXIO) instead of holding
+    /// the process before it can take a signal. Writes then block as usual.
     static func create(atPath path: String) -> Int32? {
         if let replaced = replacingRegularFile(at: path) { return replaced }
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        return fd >= 0 ? fd : nil
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o600)
+        guard fd >= 0 else { return nil }
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
+            let error = errno
+            close(fd)
+            errno = error
+            return nil
+        }
+        return fd
+    }
+
+    /// Why `create` failed, for `errno` as it left it.
+    static func reason(for error: Int32) -> String {
+        error == ENXIO ? "it is a FIFO that no process has open for reading" : String(cString: strerror(error))
     }
 
     /// A new file in place of the regular file with content at `path`, which is unlinked, its

@@ -86,6 +86,11 @@ final class InteractiveProcess: @unchecked Sendable {
         return ioctl(output.fileHandleForReading.fileDescriptor, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
     }
 
+    /// Everything the child wrote to stderr, once it has ended.
+    func errorOutput() -> String {
+        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
     /// Stops reading the child's stdout for good: its next write fails with EPIPE.
     func closeOutput() {
         try? output.fileHandleForReading.close()
