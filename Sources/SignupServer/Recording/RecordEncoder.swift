@@ -17,7 +17,8 @@ final class RecordEncoder: @unchecked Sendable {
 
     /// The one queue everything below is used on.
     let queue = DispatchQueue(label: "signup-rpc.recording")
-    private let destination: Destination
+    /// The file the lines go to; nil when they go to memory.
+    private let file: OutputDescriptor?
     /// Written out after every batch, rather than as the buffer fills.
     private let writesEachBatch: Bool
     /// Lent to `encode` while it runs, so the lines are written to a local writer.
@@ -44,9 +45,6 @@ final class RecordEncoder: @unchecked Sendable {
     private let maxDepth: Int
     /// Warned once when a placeholder could not keep its secret's validity.
     private var warnedApproximation = false
-    /// Set when writing the file failed (disk full, I/O error): nothing more is written, so the
-    /// recording stays a whole prefix of the session rather than one with a hole in it.
-    private var hasFailed = false
     private let logger: Logger?
     /// Holds the entries the notifications point to until they are encoded.
     private let fieldResults: EncodedFieldResults
@@ -60,7 +58,7 @@ final class RecordEncoder: @unchecked Sendable {
     init(destination: Destination, header: Recording.Header, unopenedForm: SecretFieldsOfKind, secretNames: [[UInt8]],
          writesEachBatch: Bool, fieldResults: EncodedFieldResults, tee: OutputTee?, logger: Logger?) {
         self.tee = tee
-        self.destination = destination
+        file = if case .file(let fd) = destination { OutputDescriptor(fd) } else { nil }
         self.unopenedForm = unopenedForm
         self.secretNames = secretNames
         maxDepth = header.limits.maxDepth
@@ -106,26 +104,16 @@ final class RecordEncoder: @unchecked Sendable {
     }
 
     /// Whether the lines go to a file, handed over to `queue`, rather than to memory.
-    var isFile: Bool {
-        if case .file = destination { true } else { false }
-    }
+    var isFile: Bool { file != nil }
 
     private func writeOut(_ writer: inout JSONWriter) {
         guard writer.count > 0 else { return }
-        switch destination {
-        case .memory: writer.withBytes { memory.append(contentsOf: $0) }
-        case .file(let fd):
-            guard !hasFailed else { break }
-            var failure: Int32 = 0
-            let written = writer.withBytes { bytes in
-                let written = writeAll(bytes, to: fd)
-                if !written { failure = errno }
-                return written
+        if let file {
+            if let reason = writer.withBytes(file.write) {
+                logger?.warning("recording: writing the file failed (\(reason)); it stops here, without its end")
             }
-            if !written {
-                hasFailed = true
-                logger?.warning("recording: writing the file failed (\(String(cString: strerror(failure)))); it stops here, without its end")
-            }
+        } else {
+            writer.withBytes { memory.append(contentsOf: $0) }
         }
         writer.removeAll()
     }

@@ -11,10 +11,8 @@ final class Tracer: @unchecked Sendable {
     // Both guarded by `lock`: records come from the loop (in) and the writer thread (out).
     private let lock = NSLock()
     private let clock = ISO8601DateFormatter()
-    private let destinations: [Int32]
-    /// Destinations a write to failed (a full disk): written no more, so a trace is a whole
-    /// prefix of the traffic rather than one with holes. Guarded by `lock`.
-    private var failed: Set<Int32> = []
+    /// Written under `lock`; one whose write fails (a full disk) is written no more.
+    private let destinations: [OutputDescriptor]
     private let logger: Logger?
     private let secretFields: Set<String>
     private let maxDepth: Int
@@ -22,7 +20,7 @@ final class Tracer: @unchecked Sendable {
     static let secret = "[secret]"
 
     init(destinations: [Int32], secretFields: Set<String>, maxDepth: Int, logger: Logger? = nil) {
-        self.destinations = destinations
+        self.destinations = destinations.map(OutputDescriptor.init)
         self.logger = logger
         self.secretFields = secretFields
         self.maxDepth = maxDepth
@@ -77,10 +75,11 @@ final class Tracer: @unchecked Sendable {
             }
             writer.newline()
             writer.withBytes { bytes in
-                for fd in destinations where !failed.contains(fd) && !writeAll(bytes, to: fd) {
-                    let reason = String(cString: strerror(errno))
-                    failed.insert(fd)
-                    if fd != STDERR_FILENO { logger?.warning("trace: writing the file failed (\(reason)); it stops here") }
+                for destination in destinations {
+                    // Not said when stderr itself fails: the warning would go there.
+                    if let reason = destination.write(bytes), destination.fd != STDERR_FILENO {
+                        logger?.warning("trace: writing the file failed (\(reason)); it stops here")
+                    }
                 }
             }
         }
