@@ -37,8 +37,8 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     private let isClientGone = Atomic<Bool>(false)
     /// Runs of messages written so far, for `flush` to tell a slow client from one that reads nothing.
     private let runsWritten = Atomic<Int>(0)
-    /// What `whenClientGone` was given, and whether it has run.
-    private let clientGoneAction = Mutex<(action: (@Sendable () -> Void)?, hasRun: Bool)>((nil, false))
+    /// What `whenClientGone` was given, taken out when it runs, so it runs once.
+    private let clientGoneAction = Mutex<(@Sendable () -> Void)?>(nil)
     /// One message per line, or each with LSP's `Content-Length` header instead of its newline.
     private let framing: FramingChoice
     private let tracer: Tracer?
@@ -179,7 +179,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// Runs `action` once, on the thread that finds it, when a write finds that the client has
     /// closed stdout (at once if one already has). Messages are no longer written from then on.
     func whenClientGone(_ action: @escaping @Sendable () -> Void) {
-        clientGoneAction.withLock { $0.action = action }
+        clientGoneAction.withLock { $0 = action }
         if isClientGone.load(ordering: .acquiring) { runClientGoneAction() }
     }
 
@@ -190,12 +190,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     }
 
     private func runClientGoneAction() {
-        let action = clientGoneAction.withLock { state -> (@Sendable () -> Void)? in
-            guard let action = state.action, !state.hasRun else { return nil }
-            state.hasRun = true
-            return action
-        }
-        action?()
+        clientGoneAction.withLock { $0.take() }?()
     }
 
     /// Writes whole messages, each followed by `\n`, in the framing in use; false when the
