@@ -37,7 +37,7 @@ import Testing
         let hidden = { (line: String) in
             line.replacingOccurrences(of: "Sup3rSecret!", with: "[secret]").replacingOccurrences(of: "Other-Secret9", with: "[secret]")
         }
-        #expect(traced.filter { $0.dir == "in" }.map(\.body) == Self.session.map { $0 == "not json" ? "text: not json" : hidden($0) })
+        #expect(traced.filter { $0.dir == "in" }.map(\.body) == Self.session.map { $0 == "not json" ? "text: nxx xxxx" : hidden($0) })
         let token = try #require(output.stdout.range(of: #""token":""#).map { output.stdout[$0.upperBound...].prefix(64) })
         #expect(traced.filter { $0.dir == "out" }.map(\.body) == output.lines.map { $0.replacingOccurrences(of: String(token), with: "[secret]") })
         // Byte for byte: no password and no token anywhere in the trace.

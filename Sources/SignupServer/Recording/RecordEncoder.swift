@@ -37,10 +37,16 @@ final class RecordEncoder: @unchecked Sendable {
     /// The kind an edit of a form not open is judged by: the default form's, which it opens.
     private let unopenedForm: SecretFieldsOfKind
     /// Every secret field's name, as UTF-8, in the order `SecretFieldsOfKind` numbers them: an edit
-    /// of any other field is written as it came.
+    /// of any other field is written as it came, unless the field is unknown and named like a secret.
     private let secretNames: [[UInt8]]
-    /// Secrets that came from a backend (tokens), which output may carry, as their bytes.
+    /// Names of fields that are not secret in some kind, as UTF-8.
+    private let nonSecretFieldNames: [[UInt8]]
+    private let redaction: SecretRedaction
+    /// Secrets that came from a backend (tokens), or secret values asked about as names, which
+    /// output may carry, as their bytes.
     private var backendSecrets: [[UInt8]] = []
+    /// Secret field values asked about as names (`SecretField.isAskedAbout`), as their fields see them.
+    private var askedSecrets: Set<String> = []
     /// How deep a line may nest and still be read as JSON.
     private let maxDepth: Int
     /// Warned once when a placeholder could not keep its secret's validity.
@@ -55,12 +61,15 @@ final class RecordEncoder: @unchecked Sendable {
     /// Where the messages sent come from, as written, when they are noted by their time only.
     private let tee: OutputTee?
 
-    init(destination: Destination, header: Recording.Header, unopenedForm: SecretFieldsOfKind, secretNames: [[UInt8]],
+    init(destination: Destination, header: Recording.Header, unopenedForm: SecretFieldsOfKind, secretNames: [String],
+         nonSecretFieldNames: Set<String>, redaction: SecretRedaction,
          writesEachBatch: Bool, fieldResults: EncodedFieldResults, tee: OutputTee?, logger: Logger?) {
         self.tee = tee
         file = if case .file(let fd) = destination { OutputDescriptor(fd) } else { nil }
         self.unopenedForm = unopenedForm
-        self.secretNames = secretNames
+        self.secretNames = secretNames.map { Array($0.utf8) }
+        self.nonSecretFieldNames = nonSecretFieldNames.sorted().map { Array($0.utf8) }
+        self.redaction = redaction
         maxDepth = header.limits.maxDepth
         self.writesEachBatch = writesEachBatch
         self.fieldResults = fieldResults
@@ -155,14 +164,11 @@ final class RecordEncoder: @unchecked Sendable {
                 buffer.key("in")
                 bytes.withUnsafeBytes { buffer.verbatim($0) }
             } else {
-                write(text: bytes, to: &buffer)
+                write(text: SecretRedaction.maskedText(bytes, maxDepth: maxDepth), to: &buffer)
             }
-        case .message(let message, let secretFields):
+        case .message(let message, let places):
             buffer.key("in")
-            buffer.json(hidingSecrets(in: message, secretFields))
-        case .notJSON(var bytes):
-            Self.mask(&bytes)
-            write(text: bytes, to: &buffer)
+            buffer.json(hidingSecrets(in: message, places))
         case .oversizeLine:
             buffer.key("oversize"); buffer.bool(true)
         case .out(let message):
@@ -173,8 +179,10 @@ final class RecordEncoder: @unchecked Sendable {
             write(outEncodedBy: { notification.write(to: &$0) }, to: &buffer)
         case .asked(let number, let question):
             let hidden: BackendQuestion = switch question {
-            case .registration(let username, let password): .registration(username: username, password: placeholder(for: password))
-            case .login(let username, let password): .login(username: username, password: placeholder(for: password))
+            case .availability(let username): .availability(username: askedName(username))
+            case .registration(let username, let password):
+                .registration(username: askedName(username), password: placeholder(for: password))
+            case .login(let username, let password): .login(username: askedName(username), password: placeholder(for: password))
             default: question
             }
             buffer.key("ask"); buffer.int(number)
@@ -236,11 +244,18 @@ final class RecordEncoder: @unchecked Sendable {
         startRecord(at: time, then: #","in":"#, to: &buffer)
         (_, nextEditLine) = editLines.line(at: nextEditLine) { edit in
             let line = edit.line
-            if let field = secretField(named: edit.field, inForm: edit.form, hash: edit.formHash) {
-                let value = edit.value
+            let value = edit.value
+            let text = UnsafeRawBufferPointer(rebasing: line[(value.lowerBound + 1)..<(value.upperBound - 1)])
+            let hidden: String? = if let field = secretField(named: edit.field, inForm: edit.form, hash: edit.formHash) {
+                placeholder(for: text, of: field)
+            } else if mayHoldSecret(unknownField: edit.field) {
+                SecretRedaction.mask
+            } else {
+                nil
+            }
+            if let hidden {
                 buffer.verbatim(UnsafeRawBufferPointer(rebasing: line[..<value.lowerBound]))
-                let text = UnsafeRawBufferPointer(rebasing: line[(value.lowerBound + 1)..<(value.upperBound - 1)])
-                buffer.string(placeholder(for: text, of: field))
+                buffer.string(hidden)
                 buffer.verbatim(UnsafeRawBufferPointer(rebasing: line[value.upperBound...]))
             } else {
                 buffer.verbatim(line)
@@ -286,6 +301,12 @@ final class RecordEncoder: @unchecked Sendable {
         return (kind ?? unopenedForm).secretField(at: position)
     }
 
+    /// Whether a field that is secret in no kind is one that no kind has, named like a secret.
+    private func mayHoldSecret(unknownField field: UnsafeRawBufferPointer) -> Bool {
+        !nonSecretFieldNames.contains(where: { Self.equal($0, field) })
+            && redaction.namesSecret(String(decoding: field, as: UTF8.self))
+    }
+
     private static func equal(_ bytes: [UInt8], _ other: UnsafeRawBufferPointer) -> Bool {
         bytes.count == other.count && bytes.withUnsafeBytes { $0.elementsEqual(other) }
     }
@@ -305,9 +326,23 @@ final class RecordEncoder: @unchecked Sendable {
         if let recent = recentPlaceholders[slot], recent.field === field, Self.equal(recent.value, value) {
             return recent.placeholder
         }
-        let made = placeholder(for: field.normalized(String(decoding: value, as: UTF8.self)), judgedBy: field.rules)
+        let made = placeholder(for: String(decoding: value, as: UTF8.self), of: field)
         recentPlaceholders[slot] = RecentPlaceholder(field: field, value: Array(value), placeholder: made)
         return made
+    }
+
+    /// A secret field's value's placeholder; a value also asked about as a name is watched for in
+    /// questions, answers and messages out from then on.
+    private func placeholder(for value: String, of field: SecretField) -> String {
+        let secret = field.normalized(value)
+        let made = placeholder(for: secret, judgedBy: field.rules)
+        if field.isAskedAbout, !secret.isEmpty, askedSecrets.insert(secret).inserted { backendSecrets.append(Array(secret.utf8)) }
+        return made
+    }
+
+    /// A name the forms asked the backend about: its placeholder when it is a secret field's value.
+    private func askedName(_ name: String) -> String {
+        askedSecrets.contains(name) ? placeholders.existing(for: name) ?? name : name
     }
 
     /// A field's secret is stood in for as its rules see it (normalised), so values that
@@ -327,11 +362,14 @@ final class RecordEncoder: @unchecked Sendable {
         return placeholder(for: secret)
     }
 
-    /// The message with its secret fields' values replaced by placeholders.
-    private func hidingSecrets(in message: JSON, _ secretFields: [SecretValues.Place: SecretField]) -> JSON {
-        SecretValues.replacing(in: message) { value, place in
-            guard case .string(let text) = value, let field = secretFields[place] else { return nil }
-            return .string(placeholder(for: field.normalized(text), judgedBy: field.rules))
+    /// The message redacted, its secret fields' values replaced by placeholders.
+    private func hidingSecrets(in message: JSON, _ places: [SecretRedaction.Place: SecretPlace]) -> JSON {
+        redaction.redacting(message) { text, place in
+            switch places[place] {
+            case .secret(let field)?: placeholder(for: text, of: field)
+            case .masked?: SecretRedaction.mask
+            case nil: nil
+            }
         }
     }
 
@@ -344,6 +382,8 @@ final class RecordEncoder: @unchecked Sendable {
                 let name = key.lowercased()
                 if case .string(let secret) = value, ["token", "password", "secret"].contains(where: name.contains) {
                     hidden[key] = .string(backendSecret(secret))
+                } else if case .string(let text) = value, askedSecrets.contains(text) {
+                    hidden[key] = .string(askedName(text))
                 } else {
                     hidden[key] = hidingSecrets(in: value)
                 }
@@ -361,19 +401,6 @@ final class RecordEncoder: @unchecked Sendable {
         case .object(let members):
             return .object(members.map { JSON.Member(key: $0.key, value: replacingBackendSecrets(in: $0.value)) })
         default: return json
-        }
-    }
-
-    /// Letters and digits after the first `"value` masked, in a line that is not JSON.
-    private static func mask(_ bytes: inout [UInt8]) {
-        let marker = Array(#""value"#.utf8)
-        guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: marker) }) else { return }
-        for index in (start + marker.count)..<bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes[index] = UInt8(ascii: "x")
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): bytes[index] = UInt8(ascii: "0")
-            default: break
-            }
         }
     }
 

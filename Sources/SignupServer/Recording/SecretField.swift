@@ -4,16 +4,37 @@ import SignupCore
 final class SecretField: Sendable {
     let definition: FieldDefinition
     let rules: SecretPlaceholders.Rules
+    /// Whether its value is also asked about as a name (a remote check, a submission's username),
+    /// so that questions, answers and messages out may carry it.
+    let isAskedAbout: Bool
     private let isNormalized: Bool
 
-    init(_ definition: FieldDefinition) {
+    init(_ definition: FieldDefinition, isAskedAbout: Bool) {
         self.definition = definition
+        self.isAskedAbout = isAskedAbout
         isNormalized = definition.normalization != .none
         rules = SecretPlaceholders.Rules(definition.rules)
+    }
+
+    /// The names of fields whose value some kind of `definitions` asks its backend about as a name.
+    static func namesAskedAbout(in definitions: [FormDefinition]) -> Set<String> {
+        Set(definitions.flatMap { definition in
+            definition.fields.filter { $0.remoteCheck != nil || $0.name == definition.submit.usernameField }.map(\.name)
+        })
     }
 
     /// The value as the field's rules see it.
     func normalized(_ value: String) -> String {
         isNormalized ? definition.normalized(value) : value
+    }
+}
+
+extension SubmitAction {
+    /// The field whose value a submission sends as the account's name, when it sends one.
+    var usernameField: String? {
+        switch kind {
+        case .registerAccount(let field, _), .logIn(let field, _): field
+        case .saveFriend: nil
+        }
     }
 }

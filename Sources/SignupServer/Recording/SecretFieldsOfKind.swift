@@ -14,7 +14,8 @@ final class SecretFieldsOfKind: Sendable {
         kind = definition.kind
         var fields = secretFieldsOfAnyKind
         for field in definition.fields {
-            fields[field.name] = field.isSecret ? SecretField(field) : nil
+            let isAskedAbout = field.remoteCheck != nil || field.name == definition.submit.usernameField
+            fields[field.name] = field.isSecret ? SecretField(field, isAskedAbout: isAskedAbout) : nil
         }
         self.fields = secretNames.map { fields[$0] }
     }
@@ -27,8 +28,9 @@ final class SecretFieldsOfKind: Sendable {
     /// Each secret field name's first secret field among `definitions`.
     static func secretFieldsOfAnyKind(_ definitions: [FormDefinition]) -> [String: SecretField] {
         var fields: [String: SecretField] = [:]
+        let askedAbout = SecretField.namesAskedAbout(in: definitions)
         for field in definitions.lazy.flatMap(\.fields) where field.isSecret && fields[field.name] == nil {
-            fields[field.name] = SecretField(field)
+            fields[field.name] = SecretField(field, isAskedAbout: askedAbout.contains(field.name))
         }
         return fields
     }

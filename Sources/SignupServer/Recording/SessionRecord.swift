@@ -10,13 +10,11 @@ struct SessionRecord: Sendable {
     let content: Content
 
     enum Content: Sendable {
-        /// A line that names no secret field, kept as read (as text when it is not JSON).
+        /// A line that names no secret, kept as read (masked as text when it is not JSON).
         case line([UInt8])
-        /// A JSON message that may hold secrets, and the secret field of each place that has one,
-        /// as the server saw it when the message came.
-        case message(JSON, secretFields: [SecretValues.Place: SecretField])
-        /// A line that names a secret field and is not JSON, to be kept masked.
-        case notJSON([UInt8])
+        /// A JSON message that names a secret, and what each field value's place holds, as the
+        /// server saw it when the message came: to be redacted by `SecretRedaction`.
+        case message(JSON, places: [SecretRedaction.Place: SecretPlace])
         case oversizeLine
         /// A message sent as bytes.
         case out([UInt8])
@@ -28,4 +26,12 @@ struct SessionRecord: Sendable {
         /// The session's end: `input`, `exit`, `signal` or `clientGone`.
         case end(String)
     }
+}
+
+/// What a field's value in a message in holds, for the recording.
+enum SecretPlace: Sendable {
+    /// A secret field's value: replaced by its placeholder.
+    case secret(SecretField)
+    /// The value of a field the form lacks, named like a secret: masked.
+    case masked
 }

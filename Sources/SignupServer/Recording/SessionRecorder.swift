@@ -49,7 +49,12 @@ final class SessionRecorder: BackendObserver {
     /// Names of every secret field any form kind has, sorted; as UTF-8, to pick out lines that may
     /// hold a secret.
     private let secretNames: [String]
-    private let secretNamesUTF8: [[UInt8]]
+    /// What the trace and the recording may write of a message.
+    private let redaction: SecretRedaction
+    /// Names of fields that are not secret in some kind: their values are kept.
+    private let nonSecretFieldNames: Set<String>
+    /// Names of fields some kind asks its backend about as names (`SecretField.isAskedAbout`).
+    private let namesAskedAbout: Set<String>
     /// Where notifications' field results are encoded once, for the encoder to copy.
     let fieldResults = EncodedFieldResults()
     /// The lines of plain edits the reader kept, by read, for edits not yet taken; `nextKept` is
@@ -89,8 +94,11 @@ final class SessionRecorder: BackendObserver {
         let unopened = SecretFieldsOfKind(catalog.definition(FormDefinition.signup.kind) ?? .signup,
                                           secretFieldsOfAnyKind: secretFieldsOfAnyKind, secretNames: secretNames)
         kinds[unopened.kind] = unopened
-        secretNamesUTF8 = secretNames.map { Array($0.utf8) }
-        encoder = RecordEncoder(destination: destination, header: header, unopenedForm: unopened, secretNames: secretNamesUTF8,
+        redaction = SecretRedaction(secretFieldNames: secretNames)
+        namesAskedAbout = SecretField.namesAskedAbout(in: catalog.definitions)
+        nonSecretFieldNames = Set(catalog.definitions.flatMap { $0.fields.filter { !$0.isSecret }.map(\.name) })
+        encoder = RecordEncoder(destination: destination, header: header, unopenedForm: unopened, secretNames: secretNames,
+                                nonSecretFieldNames: nonSecretFieldNames, redaction: redaction,
                                 writesEachBatch: header.clock == .real, fieldResults: fieldResults, tee: tee, logger: logger)
         self.now = now
         maxDepth = configuration.limits.maxDepth
@@ -164,24 +172,24 @@ final class SessionRecorder: BackendObserver {
         #endif
     }
 
-    /// A line the fast reader did not take: kept as read unless it names a secret field (the
-    /// encoder tells JSON from text); otherwise parsed here, where the server can say which of its
-    /// values are secret as the message comes.
+    /// A line the fast reader did not take: kept as read when it cannot name a secret (the encoder
+    /// masks it when it is not JSON); otherwise decoded here, where the server can say which of
+    /// its values are secret as the message comes, and redacted by the encoder.
     private func recordIn(line: UnsafeBufferPointer<UInt8>) {
-        guard secretNamesUTF8.contains(where: { RecordEncoder.contains(line, $0) }) else { return note(.line(Array(line))) }
-        do throws(JSONParseError) {
-            let message = try JSONParser.parse(line, maxDepth: maxDepth)
-            var secretFields: [SecretValues.Place: SecretField] = [:]
-            _ = SecretValues.replacing(in: message) { value, place in
-                if case .string = value, let definition = secretField(place.form, place.kind, place.field) {
-                    secretFields[place] = SecretField(definition)
-                }
-                return nil
+        guard redaction.mayMentionSecret(inRaw: line) else { return note(.line(Array(line))) }
+        let message: JSON
+        do throws(JSONParseError) { message = try JSONParser.parse(line, maxDepth: maxDepth) } catch { return note(.line(Array(line))) }
+        guard redaction.mentionsSecret(message) else { return note(.line(Array(line))) }
+        var places: [SecretRedaction.Place: SecretPlace] = [:]
+        _ = redaction.redacting(message) { _, place in
+            if let definition = secretField(place.form, place.kind, place.field) {
+                places[place] = .secret(SecretField(definition, isAskedAbout: namesAskedAbout.contains(place.field)))
+            } else if redaction.namesSecret(place.field), !nonSecretFieldNames.contains(place.field) {
+                places[place] = .masked
             }
-            note(.message(message, secretFields: secretFields))
-        } catch {
-            note(.notJSON(Array(line)))
+            return nil
         }
+        note(.message(message, places: places))
     }
 
     /// A message the server sends, to be taken from the tee as written.

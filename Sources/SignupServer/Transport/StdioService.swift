@@ -51,7 +51,7 @@ final class StdioService {
         let traceDestinations = [configuration.traceFile, configuration.logLevel == .debug ? 2 : nil].compactMap { $0 }
         tracer = traceDestinations.isEmpty ? nil : Tracer(
             destinations: traceDestinations,
-            secretFields: Set(catalog.definitions.flatMap { $0.fields.filter(\.isSecret).map(\.name) }),
+            forms: catalog.definitions,
             maxDepth: configuration.limits.maxDepth, logger: logger)
         // How it batches and whether it may conflate follow the clock (`ClockPolicy.swift`).
         // Where the writer writes every message, a recording copies each one as written.

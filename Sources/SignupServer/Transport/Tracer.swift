@@ -1,28 +1,37 @@
 import Foundation
+import SignupCore
 
 /// `--trace FILE`, and `--log-level debug` on stderr: every message in and out as one JSON
 /// record a line, with the wall-clock time, so an integrator sees the traffic from the server's
-/// side. Secrets never reach it: the values of secret fields (in `form.edit` and in `form.open`'s
-/// `values` and `record`) and every `token` or `password` member read `"[secret]"`.
+/// side. Secrets never reach it: messages in are redacted as the recording redacts them
+/// (`SecretRedaction`), a secret field's value reading `"[secret]"`; in messages out every `token`
+/// or `password` member reads `"[secret]"`, and so does any string that is the value of a secret
+/// field the forms ask about as a name (a custom kind whose username field is secret).
 ///
 /// Records: `{"time":"…Z","dir":"in"|"out","message":…}`; input that is not JSON is traced as
-/// `"text"` (its first 1 000 bytes), a line over the limit as `"oversize":true`.
+/// `"text"` (its first 1 000 bytes, masked as `SecretRedaction.maskedText` masks it), a line over
+/// the limit as `"oversize":true`.
 final class Tracer: @unchecked Sendable {
-    // Both guarded by `lock`: records come from the loop (in) and the writer thread (out).
+    // Guarded by `lock`: records come from the loop (in) and the writer thread (out).
     private let lock = NSLock()
+    /// Values of secret fields asked about as names, seen in messages in, hidden in messages out.
+    private var askedSecrets: Set<String> = []
+    private let namesAskedAbout: Set<String>
     private let clock = ISO8601DateFormatter()
     /// Written under `lock`; one whose write fails (a full disk) is written no more.
     private let destinations: [OutputDescriptor]
     private let logger: Logger?
-    private let secretFields: Set<String>
+    private let redaction: SecretRedaction
     private let maxDepth: Int
 
-    static let secret = "[secret]"
+    static let secret = SecretRedaction.mask
 
-    init(destinations: [Int32], secretFields: Set<String>, maxDepth: Int, logger: Logger? = nil) {
+    init(destinations: [Int32], forms: [FormDefinition], maxDepth: Int, logger: Logger? = nil) {
         self.destinations = destinations.map(OutputDescriptor.init)
         self.logger = logger
-        self.secretFields = secretFields
+        let secretFields = forms.flatMap { $0.fields.filter(\.isSecret).map(\.name) }
+        redaction = SecretRedaction(secretFieldNames: secretFields)
+        namesAskedAbout = SecretField.namesAskedAbout(in: forms).intersection(secretFields)
         self.maxDepth = maxDepth
         clock.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     }
@@ -30,8 +39,8 @@ final class Tracer: @unchecked Sendable {
     /// A message as the loop takes it.
     func traceIn(_ item: borrowing InputItem) {
         switch item {
-        case .line(let bytes): trace("in", bytes.withUnsafeBufferPointer { message(in: $0) })
-        case .edit(let edit): trace("in", .message(redacted(Self.json(of: edit))))
+        case .line(let bytes): trace("in", bytes.withUnsafeBufferPointer { message(in: $0, redactedBy: redactedIn) })
+        case .edit(let edit): trace("in", .message(redactedIn(Self.json(of: edit))))
         case .oversizeLine: trace("in", .oversize)
         }
     }
@@ -42,7 +51,7 @@ final class Tracer: @unchecked Sendable {
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
             let line = UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[start..<end])
-            trace("out", message(in: line))
+            trace("out", message(in: line, redactedBy: redactedOut))
             start = end + 1
         }
     }
@@ -53,11 +62,12 @@ final class Tracer: @unchecked Sendable {
         case oversize
     }
 
-    private func message(in line: UnsafeBufferPointer<UInt8>) -> Record {
+    private func message(in line: UnsafeBufferPointer<UInt8>, redactedBy redacted: (JSON) -> JSON) -> Record {
         do throws(JSONParseError) {
             return .message(redacted(try JSONParser.parse(line, maxDepth: maxDepth)))
         } catch {
-            return .text(String(decoding: line.prefix(1000), as: UTF8.self))
+            let masked = SecretRedaction.maskedText(Array(line), maxDepth: maxDepth)
+            return .text(String(decoding: masked.prefix(1000), as: UTF8.self))
         }
     }
 
@@ -85,15 +95,31 @@ final class Tracer: @unchecked Sendable {
         }
     }
 
-    /// The message with every secret replaced: secret fields' values and `token` and `password` members.
-    func redacted(_ json: JSON) -> JSON {
-        let fieldsHidden = SecretValues.replacing(in: json) { _, place in
-            secretFields.contains(place.field) ? .string(Self.secret) : nil
+    /// A message in, redacted: a field whose name may name a secret is taken as secret.
+    private func redactedIn(_ json: JSON) -> JSON {
+        redaction.redacting(json) { text, place in
+            guard redaction.namesSecret(place.field) else { return nil }
+            if namesAskedAbout.contains(place.field), !text.isEmpty { lock.withLock { _ = askedSecrets.insert(text) } }
+            return Self.secret
         }
-        return Self.hidingSecretMembers(fieldsHidden)
     }
 
-    /// `token` and `password` members anywhere (an account's token, a field named password).
+    /// A message out, with its `token` and `password` members and secrets asked about hidden.
+    private func redactedOut(_ json: JSON) -> JSON {
+        let asked = lock.withLock { askedSecrets }
+        return Self.hidingSecretMembers(asked.isEmpty ? json : Self.hiding(asked, in: json))
+    }
+
+    private static func hiding(_ secrets: Set<String>, in json: JSON) -> JSON {
+        switch json {
+        case .string(let text): return secrets.contains(text) ? .string(secret) : json
+        case .array(let elements): return .array(elements.map { hiding(secrets, in: $0) })
+        case .object(let members): return .object(members.map { JSON.Member(key: $0.key, value: hiding(secrets, in: $0.value)) })
+        case .null, .bool, .number: return json
+        }
+    }
+
+    /// A message out with its `token` and `password` members hidden (an account's token).
     private static func hidingSecretMembers(_ json: JSON) -> JSON {
         switch json {
         case .object(let members):

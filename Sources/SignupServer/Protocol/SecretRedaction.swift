@@ -1,0 +1,130 @@
+/// What the trace and the recording may write of a message: one redaction for both, decided on
+/// the decoded message (so a field named `pass\u0077ord` is `password`), erring towards masking.
+///
+/// A message in which no string and no member name names a secret (a secret field of any kind,
+/// or a word such as `password` or `token`) is kept whole. In any other message every string is
+/// masked except those the server can show harmless: `jsonrpc`, `method` and `id`; the
+/// identifiers `form`, `kind`, `field` and `locale` in `params`; and the value of a field that
+/// is secret in no kind, in a `form.edit` or `form.open` the server reads as one. The value of a
+/// secret field there is a secret value, which each writer replaces its own way (`[secret]` in
+/// the trace, a placeholder in the recording). Member names are kept; numbers are masked (to `0`)
+/// where a field's value or an unknown member stands.
+struct SecretRedaction: Sendable {
+    /// What a masked string reads.
+    static let mask = "[secret]"
+    /// Words that name a secret wherever they appear in a name or a string, in lower case.
+    private static let secretWords = ["password", "passwd", "passphrase", "token", "secret"]
+
+    /// Every secret field name of any kind, in lower case.
+    private let secretNames: Set<String>
+    /// Those names and the secret words, as UTF-8, for `mayMentionSecret(inRaw:)`.
+    private let namesUTF8: [[UInt8]]
+
+    init(secretFieldNames: some Sequence<String>) {
+        secretNames = Set(secretFieldNames.map { $0.lowercased() })
+        namesUTF8 = (secretNames.sorted() + Self.secretWords).map { Array($0.utf8) }
+    }
+
+    /// Whether a line's bytes may name a secret once decoded: false only for a line of ASCII
+    /// without escapes in which no secret name or word appears in any letter case.
+    func mayMentionSecret(inRaw line: UnsafeBufferPointer<UInt8>) -> Bool {
+        if line.contains(where: { $0 == UInt8(ascii: "\\") || $0 >= 0x80 }) { return true }
+        return namesUTF8.contains { name in
+            guard let first = name.first, line.count >= name.count else { return false }
+            return (0...(line.count - name.count)).contains { start in
+                Self.folded(line[start]) == first
+                    && name.indices.allSatisfy { Self.folded(line[start + $0]) == name[$0] }
+            }
+        }
+    }
+
+    private static func folded(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+    }
+
+    /// Where a field's value stands: its name, and the form's id and kind as the message names them.
+    struct Place: Hashable, Sendable {
+        var field: String
+        var form: String?
+        var kind: String?
+    }
+
+    /// `message` (or batch) redacted: `secretValue` gives a secret field's value's replacement,
+    /// or nil when the field at that place is not secret and its value may be kept.
+    func redacting(_ message: JSON, secretValue: (_ text: String, _ place: Place) -> String?) -> JSON {
+        if case .array(let elements) = message {
+            return .array(elements.map { redacting($0, secretValue: secretValue) })
+        }
+        guard mentionsSecret(message) else { return message }
+        guard case .object(let members) = message, Self.hasUniqueKeys(members) else { return Self.masked(message) }
+        let method: String? = if case .string(let name)? = message["method"] { name } else { nil }
+        return .object(members.map { member in
+            switch member.key {
+            case "jsonrpc", "method", "id": member
+            case "params": JSON.Member(key: member.key, value: redacting(params: member.value, of: method, secretValue))
+            default: JSON.Member(key: member.key, value: Self.masked(member.value))
+            }
+        })
+    }
+
+    /// Whether any name or string in `json` names or may name a secret.
+    func mentionsSecret(_ json: JSON) -> Bool {
+        switch json {
+        case .string(let text): return namesSecret(text)
+        case .array(let elements): return elements.contains(where: mentionsSecret)
+        case .object(let members): return members.contains { namesSecret($0.key) || mentionsSecret($0.value) }
+        case .null, .bool, .number: return false
+        }
+    }
+
+    /// Whether `text` is a secret field's name, or holds a word that names secrets, in any case.
+    func namesSecret(_ text: String) -> Bool {
+        let folded = text.lowercased()
+        return secretNames.contains(folded) || Self.secretWords.contains { folded.contains($0) }
+    }
+
+    private func redacting(params: JSON, of method: String?, _ secretValue: (String, Place) -> String?) -> JSON {
+        guard case .object(let members) = params, Self.hasUniqueKeys(members) else { return Self.masked(params) }
+        let identifier = { (key: String) -> String? in if case .string(let text)? = params[key] { text } else { nil } }
+        let (form, kind, field) = (identifier("form"), identifier("kind"), identifier("field"))
+        return .object(members.map { member in
+            let value: JSON = switch (member.key, member.value, method) {
+            case ("form", .string, _), ("kind", .string, _), ("field", .string, _), ("locale", .string, _): member.value
+            case ("at", .number, _), ("by", .number, _), ("to", .number, _), ("processId", .number, _), ("describe", .bool, _):
+                member.value
+            case ("value", .string(let text), "form.edit"?):
+                if let field { secretValue(text, Place(field: field, form: form)).map(JSON.string) ?? member.value } else { Self.masked(member.value) }
+            case ("values", .object(let values), "form.open"?), ("record", .object(let values), "form.open"?):
+                redacting(values: values, form: form, kind: kind, secretValue)
+            default: Self.masked(member.value)
+            }
+            return JSON.Member(key: member.key, value: value)
+        })
+    }
+
+    /// `form.open`'s `values` or `record`: each field's value by its field.
+    private func redacting(values: [JSON.Member], form: String?, kind: String?, _ secretValue: (String, Place) -> String?) -> JSON {
+        guard Self.hasUniqueKeys(values) else { return Self.masked(.object(values)) }
+        return .object(values.map { member in
+            guard case .string(let text) = member.value else { return JSON.Member(key: member.key, value: Self.masked(member.value)) }
+            let kept = secretValue(text, Place(field: member.key, form: form, kind: kind)) ?? text
+            return JSON.Member(key: member.key, value: .string(kept))
+        })
+    }
+
+    /// Every string in `json` masked and every number made `0`; names, booleans and nulls kept.
+    static func masked(_ json: JSON) -> JSON {
+        switch json {
+        case .string: return .string(mask)
+        case .number: return .number("0")
+        case .array(let elements): return .array(elements.map(masked))
+        case .object(let members): return .object(members.map { JSON.Member(key: $0.key, value: masked($0.value)) })
+        case .null, .bool: return json
+        }
+    }
+
+    private static func hasUniqueKeys(_ members: [JSON.Member]) -> Bool {
+        var seen = Set<String>()
+        return members.allSatisfy { seen.insert($0.key).inserted }
+    }
+}
