@@ -27,8 +27,8 @@ public enum MarbleCommand {
                 FileHandle.standardOutput.write(Data(usage.utf8))
                 exit(0)
             case "--from", "--to":
-                guard let text = rest.popFirst(), let value = Int64(text), value >= 0 else {
-                    fail("\(argument) needs a whole number of milliseconds", exitCode: 64)
+                guard let text = rest.popFirst(), let value = Int64(text), (0...Recording.latestTime).contains(value) else {
+                    fail("\(argument) needs a whole number of milliseconds from 0 to \(Recording.latestTime)", exitCode: 64)
                 }
                 if argument == "--from" { from = value } else { to = value }
             case "--output", "-o":

@@ -78,33 +78,64 @@ struct Recording {
         }
     }
 
+    /// The latest time a record may carry: the protocol's latest virtual time, 2^53 - 1 ms.
+    static let latestTime: Int64 = 9_007_199_254_740_991
+
+    /// The header, each member checked as the command line checks its option: a member of the
+    /// wrong type or out of range is a problem naming it (`$.debounceMs`).
     private static func readHeader(_ line: [UInt8]) throws(Problem) -> Header {
         let json = try parse(line, 1)
         guard json["signupRecording"] == .number("1") else {
             throw Problem(line: 1, reason: "not a signup-rpc recording of format 1 (its first line has no \"signupRecording\":1)")
         }
         guard case .string(let clockName)? = json["clock"], let clock = ClockMode(rawValue: clockName) else {
-            throw Problem(line: 1, reason: "the header needs clock, real or virtual")
+            throw Problem(line: 1, reason: "$.clock: must be real or virtual")
+        }
+        func count(_ value: JSON?, _ path: String, from least: Int64, default fallback: Int64) throws(Problem) -> Int64 {
+            guard let value else { return fallback }
+            guard let number = value.int64, number >= least, number <= Int64(Int32.max) else {
+                throw Problem(line: 1, reason: "\(path): must be a whole number from \(least) to \(Int32.max)")
+            }
+            return number
+        }
+        func list(_ name: String) throws(Problem) -> [JSON] {
+            switch json[name] {
+            case nil: return []
+            case .array(let elements)?: return elements
+            default: throw Problem(line: 1, reason: "$.\(name): must be an array")
+            }
         }
         var limits = Limits()
         if let recorded = json["limits"] {
-            limits.maxLineBytes = recorded["maxLineBytes"]?.int64.map { Int(clamping: $0) } ?? limits.maxLineBytes
-            limits.maxValueLength = recorded["maxValueLength"]?.int64.map { Int(clamping: $0) } ?? limits.maxValueLength
-            limits.maxForms = recorded["maxForms"]?.int64.map { Int(clamping: $0) } ?? limits.maxForms
-            limits.maxBatch = recorded["maxBatch"]?.int64.map { Int(clamping: $0) } ?? limits.maxBatch
-            limits.maxDepth = recorded["maxDepth"]?.int64.map { Int(clamping: $0) } ?? limits.maxDepth
+            guard case .object = recorded else { throw Problem(line: 1, reason: "$.limits: must be an object") }
+            limits.maxLineBytes = Int(try count(recorded["maxLineBytes"], "$.limits.maxLineBytes", from: 1, default: Int64(limits.maxLineBytes)))
+            limits.maxValueLength = Int(try count(recorded["maxValueLength"], "$.limits.maxValueLength", from: 1, default: Int64(limits.maxValueLength)))
+            limits.maxForms = Int(try count(recorded["maxForms"], "$.limits.maxForms", from: 1, default: Int64(limits.maxForms)))
+            limits.maxBatch = Int(try count(recorded["maxBatch"], "$.limits.maxBatch", from: 1, default: Int64(limits.maxBatch)))
+            limits.maxDepth = Int(try count(recorded["maxDepth"], "$.limits.maxDepth", from: 1, default: Int64(limits.maxDepth)))
         }
-        let roles: [JSON] = if case .array(let names)? = json["roles"] { names } else { [] }
-        let forms: [JSON] = if case .array(let documents)? = json["forms"] { documents } else { [] }
-        let backend: String = if case .string(let name)? = json["backend"] { name } else { "scripted" }
+        let roles = try list("roles")
+        let forms = try list("forms")
+        if let index = forms.firstIndex(where: { if case .object = $0 { false } else { true } }) {
+            throw Problem(line: 1, reason: "$.forms[\(index)]: must be a form document (an object)")
+        }
+        let backend: String
+        switch json["backend"] {
+        case nil: backend = "scripted"
+        case .string(let name)? where ["scripted", "sqlite", "postgresql", "http"].contains(name): backend = name
+        default: throw Problem(line: 1, reason: "$.backend: must be scripted, sqlite, postgresql or http")
+        }
         return Header(
-            clock: clock, debounce: json["debounceMs"]?.int64 ?? 300, limits: limits, backend: backend,
-            logsIn: roles.contains(.string("logIn")), savesFriends: roles.contains(.string("friends")), formFiles: forms)
+            clock: clock, debounce: try count(json["debounceMs"], "$.debounceMs", from: 0, default: 300), limits: limits,
+            backend: backend, logsIn: roles.contains(.string("logIn")), savesFriends: roles.contains(.string("friends")),
+            formFiles: forms)
     }
 
     private static func entry(_ line: [UInt8], line number: Int) throws(Problem) -> Entry {
         let json = try parse(line, number)
-        guard let time = json["t"]?.int64 else { throw Problem(line: number, reason: "needs t, a whole number of milliseconds") }
+        guard let time = json["t"]?.int64, (0...latestTime).contains(time) else {
+            throw Problem(line: number, reason: "$.t: must be a whole number of milliseconds from 0 to \(latestTime)")
+        }
         if let message = json["in"] { return .input(time: time, .message(message)) }
         if case .string(let text)? = json["text"] { return .input(time: time, .text(Array(text.utf8))) }
         if case .string(let encoded)? = json["base64"] {

@@ -39,9 +39,9 @@ struct Subprocess {
 
     /// Feeds `input` to the process (from another thread, so a full pipe cannot deadlock) and
     /// collects everything it writes until it exits.
-    static func run(_ arguments: [String], input: Data) throws -> Output {
+    static func run(_ arguments: [String], input: Data, program: String = "signup-rpc") throws -> Output {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = executable.deletingLastPathComponent().appendingPathComponent(program)
         process.arguments = arguments
         process.environment = environment
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
@@ -63,8 +63,8 @@ struct Subprocess {
                       status: process.terminationStatus)
     }
 
-    static func run(_ arguments: [String], input: String) throws -> Output {
-        try run(arguments, input: Data(input.utf8))
+    static func run(_ arguments: [String], input: String, program: String = "signup-rpc") throws -> Output {
+        try run(arguments, input: Data(input.utf8), program: program)
     }
 }
 
