@@ -4,7 +4,9 @@
 ///
 /// A header block without a valid `Content-Length` is handed on as a line, so the parser answers
 /// it as text that is not JSON (`-32700`), and the next header block is read after it; a body
-/// longer than the limit is skipped as it arrives and answered as an oversize line (`-32020`).
+/// longer than the limit is skipped as it arrives and answered as an oversize line (`-32020`); a
+/// header block over `maxHeaderBytes` is answered once as one and read past with its body; and a
+/// line starting with `{` or `[` where a header block would start is a JSON text served as a line.
 struct LSPFrameReader {
     let maxLineBytes: Int
     let editsMaxDepth: Int?
@@ -14,6 +16,10 @@ struct LSPFrameReader {
     private var bodyLength: Int?
     /// Body bytes still to skip of a message over the limit.
     private var skipping = 0
+    /// Whether the rest of a JSON line over the line limit is being skipped.
+    private var skippingLine = false
+    /// What is known of a header block over `maxHeaderBytes` being read past.
+    private var headerOverflow: HeaderOverflow?
 
     /// The longest header block read: far more than LSP's two headers need.
     static let maxHeaderBytes = 8192
@@ -49,6 +55,12 @@ struct LSPFrameReader {
                     pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
                     bodyLength = nil
                 }
+            } else if skippingLine {
+                let end = chunk[index...].firstIndex(of: 0x0A)
+                index = end.map { $0 + 1 } ?? chunk.count
+                skippingLine = end == nil
+            } else if let overflow = headerOverflow {
+                index = readPast(overflow, in: chunk, from: index, into: &items)
             } else {
                 // Line ends between messages are read past, as lenient LSP servers do.
                 if pending.isEmpty && (chunk[index] == 0x0D || chunk[index] == 0x0A) {
@@ -59,24 +71,64 @@ struct LSPFrameReader {
                 let end = chunk[index...].firstIndex(of: 0x0A).map { $0 + 1 } ?? chunk.count
                 pending.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[index..<end]))
                 index = end
-                if pending.count >= 4, pending.suffix(4).elementsEqual([0x0D, 0x0A, 0x0D, 0x0A]) {
-                    endHeader(into: &items)
-                } else if pending.count > Self.maxHeaderBytes {
+                // A JSON text written as a line where a header block would start is served as one.
+                let isJSONLine = pending.first == UInt8(ascii: "{") || pending.first == UInt8(ascii: "[")
+                if isJSONLine, pending.last == 0x0A {
+                    let line = pending.suffix(2).elementsEqual([0x0D, 0x0A]) ? pending.dropLast(2) : pending.dropLast()
+                    items.append(line.count > maxLineBytes ? .oversizeLine : Array(line).withUnsafeBufferPointer { .line($0, editsMaxDepth: nil) })
+                    pending.removeAll()
+                } else if isJSONLine, pending.count > maxLineBytes {
                     items.append(.oversizeLine)
                     pending.removeAll()
+                    skippingLine = true
+                } else if !isJSONLine, pending.count >= 4, pending.suffix(4).elementsEqual([0x0D, 0x0A, 0x0D, 0x0A]) {
+                    endHeader(into: &items)
+                } else if !isJSONLine, pending.count > Self.maxHeaderBytes {
+                    // Answered once, then read past to its blank line; its body, when one valid
+                    // `Content-Length` is found on the way, is skipped too.
+                    items.append(.oversizeLine)
+                    var overflow = HeaderOverflow()
+                    let lines = pending.split(separator: 0x0A, omittingEmptySubsequences: false)
+                    for line in lines.dropLast() { overflow.take(line: Array(line)) }
+                    overflow.take(partial: Array(lines.last ?? []))
+                    pending.removeAll()
+                    headerOverflow = overflow
                 }
             }
         }
     }
 
-    /// Ends the stream: a message cut off is handed on as it is, for the parser to answer.
+    /// Reads past the rest of a header block over the limit; returns where reading goes on.
+    private mutating func readPast(_ overflow: HeaderOverflow, in chunk: UnsafeBufferPointer<UInt8>, from start: Int,
+                                  into items: inout [InputItem]) -> Int {
+        var overflow = overflow
+        var index = start
+        while index < chunk.count {
+            let end = chunk[index...].firstIndex(of: 0x0A)
+            overflow.take(partial: Array(chunk[index..<(end ?? chunk.count)].prefix(HeaderOverflow.kept)))
+            guard let end else { headerOverflow = overflow; return chunk.count }
+            index = end + 1
+            if overflow.endLine() {
+                headerOverflow = nil
+                if let length = overflow.contentLength, length > 0 { skipping = length }
+                return index
+            }
+        }
+        headerOverflow = overflow
+        return index
+    }
+
+    /// Ends the stream: a message cut off is handed on as it is, for the parser to answer; a
+    /// body cut off before its first byte too (`-32700` at offset 0, as for one cut later).
     mutating func finish(into items: inout [InputItem]) {
-        if !pending.isEmpty && !pending.allSatisfy(\.isJSONWhitespace) {
+        if bodyLength != nil || (!pending.isEmpty && !pending.allSatisfy(\.isJSONWhitespace)) {
             items.append(pending.withUnsafeBufferPointer { .line($0, editsMaxDepth: nil) })
         }
         pending = []
         bodyLength = nil
         skipping = 0
+        skippingLine = false
+        headerOverflow = nil
     }
 
     private mutating func endHeader(into items: inout [InputItem]) {
@@ -113,5 +165,42 @@ struct LSPFrameReader {
             length = digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
         }
         return length
+    }
+}
+
+/// A header block over the limit as it is read past: the start of the line being read, and
+/// the `Content-Length` of the lines read so far.
+private struct HeaderOverflow {
+    /// How much of each line is kept: enough for any `Content-Length` header this reader takes.
+    static let kept = 64
+    private var line: [UInt8] = []
+    private var lengths: [Int?] = []
+
+    /// The block's one valid `Content-Length`, nil when it had none or more than one.
+    var contentLength: Int? {
+        lengths.count == 1 ? lengths[0] : nil
+    }
+
+    /// More of the current line (without its `\n`), of which the first `kept` bytes are kept.
+    mutating func take(partial bytes: [UInt8]) {
+        line += bytes.prefix(max(0, Self.kept + 1 - line.count))
+    }
+
+    /// A whole line, without its `\n`.
+    mutating func take(line bytes: [UInt8]) {
+        take(partial: bytes)
+        _ = endLine()
+    }
+
+    /// Ends the current line; true when it was the blank line that ends the block.
+    mutating func endLine() -> Bool {
+        defer { line.removeAll() }
+        if line.isEmpty || line == [0x0D] { return true }
+        let text = line.count > Self.kept ? [] : line
+        let name = text.prefix { $0 != UInt8(ascii: ":") }
+        if String(decoding: name, as: UTF8.self).lowercased() == "content-length" {
+            lengths.append(LSPFrameReader.contentLength(in: text[...]))
+        }
+        return false
     }
 }
