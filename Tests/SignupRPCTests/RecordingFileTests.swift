@@ -77,3 +77,32 @@ import Testing
         #expect(whole.stdout.contains(">8106479329266891 ms<"))
     }
 }
+
+extension RecordingFileTests {
+    /// A fixture written from a session that shut down writes no `clock.advance` after
+    /// `shutdown` (it would be refused, with a warning, when the fixture runs).
+    @Test func aFixtureAdvancesTheClockOnlyUntilShutdown() throws {
+        let folder = try TemporaryDirectory()
+        let path = try write(Self.header.replacingOccurrences(of: #""clock":"virtual""#, with: #""clock":"real""#) + "\n" + """
+            {"t":3,"in":{"jsonrpc":"2.0","id":1,"method":"shutdown"}}
+            {"t":3,"out":{"jsonrpc":"2.0","id":1,"result":null}}
+            {"t":40,"in":{"jsonrpc":"2.0","method":"exit"}}
+            {"t":40,"end":"exit"}
+
+            """, in: folder)
+        let prefix = folder.path("shut")
+        let replay = try Subprocess.run(["replay", path, "--write-fixture", prefix], input: "")
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let fixture = try String(contentsOfFile: prefix + ".jsonl", encoding: .utf8)
+        #expect(fixture == """
+            {"jsonrpc":"2.0","method":"clock.advance","params":{"to":3}}
+            {"jsonrpc":"2.0","id":1,"method":"shutdown"}
+            {"jsonrpc":"2.0","method":"exit"}
+
+            """)
+        let flags = try String(contentsOfFile: prefix + ".flags", encoding: .utf8).split(whereSeparator: \.isWhitespace).map(String.init)
+        let run = try Subprocess.run(["--clock", "virtual"] + flags, input: fixture)
+        #expect(run.stderr == "")
+        #expect(run.lines == [#"{"jsonrpc":"2.0","id":1,"result":null}"#])
+    }
+}

@@ -10,13 +10,21 @@ enum FixtureWriter {
         var description: String
     }
 
+    /// Whether a message, or a message of a batch, is `shutdown`.
+    private static func asksToShutDown(_ message: JSON) -> Bool {
+        if case .array(let messages) = message { return messages.contains(where: asksToShutDown) }
+        return message["method"] == .string("shutdown")
+    }
+
     static func write(_ recording: Recording, to path: String) throws(Problem) {
         let name = (path as NSString).lastPathComponent
         var input = JSONWriter(capacity: 1 << 16)
         var time: Int64 = 0
+        // After `shutdown` every request but `exit` is refused: no more `clock.advance` is written.
+        var isShutDown = false
         for entry in recording.entries {
             guard case .input(let at, let message) = entry else { continue }
-            if at > time {
+            if at > time, !isShutDown {
                 input.verbatim(#"{"jsonrpc":"2.0","method":"clock.advance","params":{"to":"#)
                 input.int(at)
                 input.verbatim("}}\n")
@@ -28,6 +36,7 @@ enum FixtureWriter {
             case .edit: break
             }
             input.newline()
+            if case .message(let json) = message { isShutDown = isShutDown || Self.asksToShutDown(json) }
         }
 
         var answers: [Int: (time: Int64, answer: BackendAnswer)] = [:]
