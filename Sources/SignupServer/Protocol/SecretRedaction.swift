@@ -1,3 +1,5 @@
+import SignupCore
+
 /// What the trace and the recording may write of a message: one redaction for both, decided on
 /// the decoded message (so a field named `pass\u0077ord` is `password`), erring towards masking.
 ///
@@ -7,22 +9,44 @@
 /// identifiers `form`, `kind`, `field` and `locale` in `params`; and the value of a field that
 /// is secret in no kind, in a `form.edit` or `form.open` the server reads as one. The value of a
 /// secret field there is a secret value, which each writer replaces its own way (`[secret]` in
-/// the trace, a placeholder in the recording). Member names are kept; numbers are masked (to `0`)
-/// where a field's value or an unknown member stands.
+/// the trace, a placeholder in the recording); the value of a field no kind has, named like a
+/// secret, is masked. Member names are kept; numbers are masked (to `0`) where a field's value or
+/// an unknown member stands.
 struct SecretRedaction: Sendable {
     /// What a masked string reads.
     static let mask = "[secret]"
     /// Words that name a secret wherever they appear in a name or a string, in lower case.
     private static let secretWords = ["password", "passwd", "passphrase", "token", "secret"]
 
-    /// Every secret field name of any kind, in lower case.
+    /// Every secret field name of any kind, as written and in lower case.
+    private let secretFieldNames: Set<String>
     private let secretNames: Set<String>
-    /// Those names and the secret words, as UTF-8, for `mayMentionSecret(inRaw:)`.
+    /// Every field name of any kind, and as UTF-8.
+    private let fieldNames: Set<String>
+    private let fieldNamesUTF8: [[UInt8]]
+    /// The secret names in lower case and the secret words, as UTF-8, for `mayMentionSecret(inRaw:)`.
     private let namesUTF8: [[UInt8]]
 
-    init(secretFieldNames: some Sequence<String>) {
+    /// The redaction of messages to forms of these kinds.
+    init(forms: [FormDefinition]) {
+        let fields = forms.flatMap(\.fields)
+        secretFieldNames = Set(fields.filter(\.isSecret).map(\.name))
         secretNames = Set(secretFieldNames.map { $0.lowercased() })
+        fieldNames = Set(fields.map(\.name))
+        fieldNamesUTF8 = fieldNames.sorted().map { Array($0.utf8) }
         namesUTF8 = (secretNames.sorted() + Self.secretWords).map { Array($0.utf8) }
+    }
+
+    /// Whether some kind has a secret field of this name.
+    func isSecretField(named name: String) -> Bool {
+        secretFieldNames.contains(name)
+    }
+
+    /// Whether a value of the field named by these bytes is masked whatever the form: a field no
+    /// kind has, named like a secret (a misspelt `Password`).
+    func masksValue(ofFieldNamed name: UnsafeRawBufferPointer) -> Bool {
+        !fieldNamesUTF8.contains { $0.count == name.count && $0.elementsEqual(name) }
+            && namesSecret(String(decoding: name, as: UTF8.self))
     }
 
     /// Whether a line's bytes may name a secret once decoded: false only for a line of ASCII
@@ -50,7 +74,8 @@ struct SecretRedaction: Sendable {
     }
 
     /// `message` (or batch) redacted: `secretValue` gives a secret field's value's replacement,
-    /// or nil when the field at that place is not secret and its value may be kept.
+    /// or nil when the field at that place is not secret (its value is then kept, unless the
+    /// field is one no kind has, named like a secret).
     func redacting(_ message: JSON, secretValue: (_ text: String, _ place: Place) -> String?) -> JSON {
         if case .array(let elements) = message {
             return .array(elements.map { redacting($0, secretValue: secretValue) })
@@ -93,7 +118,7 @@ struct SecretRedaction: Sendable {
             case ("at", .number, _), ("by", .number, _), ("to", .number, _), ("processId", .number, _), ("describe", .bool, _):
                 member.value
             case ("value", .string(let text), "form.edit"?):
-                if let field { secretValue(text, Place(field: field, form: form)).map(JSON.string) ?? member.value } else { Self.masked(member.value) }
+                if let field { .string(fieldValue(text, at: Place(field: field, form: form), secretValue)) } else { Self.masked(member.value) }
             case ("values", .object(let values), "form.open"?), ("record", .object(let values), "form.open"?):
                 redacting(values: values, form: form, kind: kind, secretValue)
             default: Self.masked(member.value)
@@ -107,9 +132,15 @@ struct SecretRedaction: Sendable {
         guard Self.hasUniqueKeys(values) else { return Self.masked(.object(values)) }
         return .object(values.map { member in
             guard case .string(let text) = member.value else { return JSON.Member(key: member.key, value: Self.masked(member.value)) }
-            let kept = secretValue(text, Place(field: member.key, form: form, kind: kind)) ?? text
-            return JSON.Member(key: member.key, value: .string(kept))
+            return JSON.Member(key: member.key, value: .string(fieldValue(text, at: Place(field: member.key, form: form, kind: kind), secretValue)))
         })
+    }
+
+    /// A field's value as written: replaced when secret, masked when of a field no kind has named
+    /// like a secret, kept otherwise.
+    private func fieldValue(_ text: String, at place: Place, _ secretValue: (String, Place) -> String?) -> String {
+        if let replaced = secretValue(text, place) { return replaced }
+        return !fieldNames.contains(place.field) && namesSecret(place.field) ? Self.mask : text
     }
 
     /// Every string in `json` masked and every number made `0`; names, booleans and nulls kept.

@@ -37,10 +37,8 @@ final class RecordEncoder: @unchecked Sendable {
     /// The kind an edit of a form not open is judged by: the default form's, which it opens.
     private let unopenedForm: SecretFieldsOfKind
     /// Every secret field's name, as UTF-8, in the order `SecretFieldsOfKind` numbers them: an edit
-    /// of any other field is written as it came, unless the field is unknown and named like a secret.
+    /// of any other field is written as it came, unless the redaction masks it.
     private let secretNames: [[UInt8]]
-    /// Names of fields that are not secret in some kind, as UTF-8.
-    private let nonSecretFieldNames: [[UInt8]]
     private let redaction: SecretRedaction
     /// Secrets that came from a backend (tokens), or secret values asked about as names, which
     /// output may carry, as their bytes.
@@ -62,13 +60,12 @@ final class RecordEncoder: @unchecked Sendable {
     private let tee: OutputTee?
 
     init(destination: Destination, header: Recording.Header, unopenedForm: SecretFieldsOfKind, secretNames: [String],
-         nonSecretFieldNames: Set<String>, redaction: SecretRedaction,
+         redaction: SecretRedaction,
          writesEachBatch: Bool, fieldResults: EncodedFieldResults, tee: OutputTee?, logger: Logger?) {
         self.tee = tee
         file = if case .file(let fd) = destination { OutputDescriptor(fd) } else { nil }
         self.unopenedForm = unopenedForm
         self.secretNames = secretNames.map { Array($0.utf8) }
-        self.nonSecretFieldNames = nonSecretFieldNames.sorted().map { Array($0.utf8) }
         self.redaction = redaction
         maxDepth = header.limits.maxDepth
         self.writesEachBatch = writesEachBatch
@@ -166,9 +163,9 @@ final class RecordEncoder: @unchecked Sendable {
             } else {
                 write(text: SecretRedaction.maskedText(bytes, maxDepth: maxDepth), to: &buffer)
             }
-        case .message(let message, let places):
+        case .message(let message, let secretFields):
             buffer.key("in")
-            buffer.json(hidingSecrets(in: message, places))
+            buffer.json(hidingSecrets(in: message, secretFields))
         case .oversizeLine:
             buffer.key("oversize"); buffer.bool(true)
         case .out(let message):
@@ -248,7 +245,7 @@ final class RecordEncoder: @unchecked Sendable {
             let text = UnsafeRawBufferPointer(rebasing: line[(value.lowerBound + 1)..<(value.upperBound - 1)])
             let hidden: String? = if let field = secretField(named: edit.field, inForm: edit.form, hash: edit.formHash) {
                 placeholder(for: text, of: field)
-            } else if mayHoldSecret(unknownField: edit.field) {
+            } else if redaction.masksValue(ofFieldNamed: edit.field) {
                 SecretRedaction.mask
             } else {
                 nil
@@ -299,12 +296,6 @@ final class RecordEncoder: @unchecked Sendable {
             defaultForm.id.withUnsafeBytes { forms.kind(ofForm: $0, hash: defaultForm.hash) }
         }
         return (kind ?? unopenedForm).secretField(at: position)
-    }
-
-    /// Whether a field that is secret in no kind is one that no kind has, named like a secret.
-    private func mayHoldSecret(unknownField field: UnsafeRawBufferPointer) -> Bool {
-        !nonSecretFieldNames.contains(where: { Self.equal($0, field) })
-            && redaction.namesSecret(String(decoding: field, as: UTF8.self))
     }
 
     private static func equal(_ bytes: [UInt8], _ other: UnsafeRawBufferPointer) -> Bool {
@@ -363,14 +354,8 @@ final class RecordEncoder: @unchecked Sendable {
     }
 
     /// The message redacted, its secret fields' values replaced by placeholders.
-    private func hidingSecrets(in message: JSON, _ places: [SecretRedaction.Place: SecretPlace]) -> JSON {
-        redaction.redacting(message) { text, place in
-            switch places[place] {
-            case .secret(let field)?: placeholder(for: text, of: field)
-            case .masked?: SecretRedaction.mask
-            case nil: nil
-            }
-        }
+    private func hidingSecrets(in message: JSON, _ secretFields: [SecretRedaction.Place: SecretField]) -> JSON {
+        redaction.redacting(message) { text, place in secretFields[place].map { placeholder(for: text, of: $0) } }
     }
 
     /// An account a backend returned, with its `token`, `password` and `secret` members hidden.

@@ -18,9 +18,7 @@ final class SecretField: Sendable {
 
     /// The names of fields whose value some kind of `definitions` asks its backend about as a name.
     static func namesAskedAbout(in definitions: [FormDefinition]) -> Set<String> {
-        Set(definitions.flatMap { definition in
-            definition.fields.filter { $0.remoteCheck != nil || $0.name == definition.submit.usernameField }.map(\.name)
-        })
+        Set(definitions.flatMap { definition in definition.fields.filter(definition.asksBackendAbout).map(\.name) })
     }
 
     /// The value as the field's rules see it.
@@ -29,9 +27,17 @@ final class SecretField: Sendable {
     }
 }
 
+extension FormDefinition {
+    /// Whether the form sends `field`'s value to its backend as a name: to a remote check, or as
+    /// the account's name when it submits.
+    func asksBackendAbout(_ field: FieldDefinition) -> Bool {
+        field.remoteCheck != nil || field.name == submit.usernameField
+    }
+}
+
 extension SubmitAction {
     /// The field whose value a submission sends as the account's name, when it sends one.
-    var usernameField: String? {
+    fileprivate var usernameField: String? {
         switch kind {
         case .registerAccount(let field, _), .logIn(let field, _): field
         case .saveFriend: nil

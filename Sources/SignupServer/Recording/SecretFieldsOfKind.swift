@@ -14,8 +14,7 @@ final class SecretFieldsOfKind: Sendable {
         kind = definition.kind
         var fields = secretFieldsOfAnyKind
         for field in definition.fields {
-            let isAskedAbout = field.remoteCheck != nil || field.name == definition.submit.usernameField
-            fields[field.name] = field.isSecret ? SecretField(field, isAskedAbout: isAskedAbout) : nil
+            fields[field.name] = field.isSecret ? SecretField(field, isAskedAbout: definition.asksBackendAbout(field)) : nil
         }
         self.fields = secretNames.map { fields[$0] }
     }

@@ -12,9 +12,9 @@ struct SessionRecord: Sendable {
     enum Content: Sendable {
         /// A line that names no secret, kept as read (masked as text when it is not JSON).
         case line([UInt8])
-        /// A JSON message that names a secret, and what each field value's place holds, as the
-        /// server saw it when the message came: to be redacted by `SecretRedaction`.
-        case message(JSON, places: [SecretRedaction.Place: SecretPlace])
+        /// A JSON message that names a secret, and the secret field of each place that has one,
+        /// as the server saw it when the message came: to be redacted by `SecretRedaction`.
+        case message(JSON, secretFields: [SecretRedaction.Place: SecretField])
         case oversizeLine
         /// A message sent as bytes.
         case out([UInt8])
@@ -26,12 +26,4 @@ struct SessionRecord: Sendable {
         /// The session's end: `input`, `exit`, `signal` or `clientGone`.
         case end(String)
     }
-}
-
-/// What a field's value in a message in holds, for the recording.
-enum SecretPlace: Sendable {
-    /// A secret field's value: replaced by its placeholder.
-    case secret(SecretField)
-    /// The value of a field the form lacks, named like a secret: masked.
-    case masked
 }

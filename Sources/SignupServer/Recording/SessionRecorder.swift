@@ -51,8 +51,6 @@ final class SessionRecorder: BackendObserver {
     private let secretNames: [String]
     /// What the trace and the recording may write of a message.
     private let redaction: SecretRedaction
-    /// Names of fields that are not secret in some kind: their values are kept.
-    private let nonSecretFieldNames: Set<String>
     /// Names of fields some kind asks its backend about as names (`SecretField.isAskedAbout`).
     private let namesAskedAbout: Set<String>
     /// Where notifications' field results are encoded once, for the encoder to copy.
@@ -94,11 +92,10 @@ final class SessionRecorder: BackendObserver {
         let unopened = SecretFieldsOfKind(catalog.definition(FormDefinition.signup.kind) ?? .signup,
                                           secretFieldsOfAnyKind: secretFieldsOfAnyKind, secretNames: secretNames)
         kinds[unopened.kind] = unopened
-        redaction = SecretRedaction(secretFieldNames: secretNames)
+        redaction = SecretRedaction(forms: catalog.definitions)
         namesAskedAbout = SecretField.namesAskedAbout(in: catalog.definitions)
-        nonSecretFieldNames = Set(catalog.definitions.flatMap { $0.fields.filter { !$0.isSecret }.map(\.name) })
         encoder = RecordEncoder(destination: destination, header: header, unopenedForm: unopened, secretNames: secretNames,
-                                nonSecretFieldNames: nonSecretFieldNames, redaction: redaction,
+                                redaction: redaction,
                                 writesEachBatch: header.clock == .real, fieldResults: fieldResults, tee: tee, logger: logger)
         self.now = now
         maxDepth = configuration.limits.maxDepth
@@ -180,16 +177,14 @@ final class SessionRecorder: BackendObserver {
         let message: JSON
         do throws(JSONParseError) { message = try JSONParser.parse(line, maxDepth: maxDepth) } catch { return note(.line(Array(line))) }
         guard redaction.mentionsSecret(message) else { return note(.line(Array(line))) }
-        var places: [SecretRedaction.Place: SecretPlace] = [:]
+        var secretFields: [SecretRedaction.Place: SecretField] = [:]
         _ = redaction.redacting(message) { _, place in
             if let definition = secretField(place.form, place.kind, place.field) {
-                places[place] = .secret(SecretField(definition, isAskedAbout: namesAskedAbout.contains(place.field)))
-            } else if redaction.namesSecret(place.field), !nonSecretFieldNames.contains(place.field) {
-                places[place] = .masked
+                secretFields[place] = SecretField(definition, isAskedAbout: namesAskedAbout.contains(place.field))
             }
             return nil
         }
-        note(.message(message, places: places))
+        note(.message(message, secretFields: secretFields))
     }
 
     /// A message the server sends, to be taken from the tee as written.

@@ -29,9 +29,8 @@ final class Tracer: @unchecked Sendable {
     init(destinations: [Int32], forms: [FormDefinition], maxDepth: Int, logger: Logger? = nil) {
         self.destinations = destinations.map(OutputDescriptor.init)
         self.logger = logger
-        let secretFields = forms.flatMap { $0.fields.filter(\.isSecret).map(\.name) }
-        redaction = SecretRedaction(secretFieldNames: secretFields)
-        namesAskedAbout = SecretField.namesAskedAbout(in: forms).intersection(secretFields)
+        redaction = SecretRedaction(forms: forms)
+        namesAskedAbout = SecretField.namesAskedAbout(in: forms)
         self.maxDepth = maxDepth
         clock.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     }
@@ -95,10 +94,10 @@ final class Tracer: @unchecked Sendable {
         }
     }
 
-    /// A message in, redacted: a field whose name may name a secret is taken as secret.
+    /// A message in, redacted: a field that is secret in any kind is taken as secret.
     private func redactedIn(_ json: JSON) -> JSON {
         redaction.redacting(json) { text, place in
-            guard redaction.namesSecret(place.field) else { return nil }
+            guard redaction.isSecretField(named: place.field) else { return nil }
             if namesAskedAbout.contains(place.field), !text.isEmpty { lock.withLock { _ = askedSecrets.insert(text) } }
             return Self.secret
         }
