@@ -34,6 +34,16 @@ enum JSON: Equatable, Sendable {
         }
     }
 
+    /// The same value with each string in it (not member names) replaced by `transform`'s.
+    func mappingStrings(_ transform: (String) -> String) -> JSON {
+        switch self {
+        case .string(let text): .string(transform(text))
+        case .array(let elements): .array(elements.map { $0.mappingStrings(transform) })
+        case .object(let members): .object(members.map { Member(key: $0.key, value: $0.value.mappingStrings(transform)) })
+        case .null, .bool, .number: self
+        }
+    }
+
     /// The value as a whole number, if it is a number without fraction or exponent that fits in 64 bits.
     var int64: Int64? {
         guard case .number(let text) = self else { return nil }

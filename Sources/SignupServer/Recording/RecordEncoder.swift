@@ -228,7 +228,7 @@ final class RecordEncoder: @unchecked Sendable {
     private func write(out line: UnsafeBufferPointer<UInt8>, to buffer: inout JSONWriter) {
         if !backendSecrets.isEmpty, backendSecrets.contains(where: { Self.contains(line, $0) }),
            let parsed = try? JSONParser.parse(line, maxDepth: 10_000) {
-            buffer.json(replacingBackendSecrets(in: parsed))
+            buffer.json(parsed.mappingStrings { placeholders.existing(for: $0) ?? $0 })
         } else {
             buffer.verbatim(UnsafeRawBufferPointer(line))
         }
@@ -376,16 +376,6 @@ final class RecordEncoder: @unchecked Sendable {
             return .object(hidden)
         case .array(let elements): return .array(elements.map(hidingSecrets))
         default: return account
-        }
-    }
-
-    private func replacingBackendSecrets(in json: JSON) -> JSON {
-        switch json {
-        case .string(let text): return .string(placeholders.existing(for: text) ?? text)
-        case .array(let elements): return .array(elements.map(replacingBackendSecrets))
-        case .object(let members):
-            return .object(members.map { JSON.Member(key: $0.key, value: replacingBackendSecrets(in: $0.value)) })
-        default: return json
         }
     }
 

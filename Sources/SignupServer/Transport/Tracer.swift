@@ -106,16 +106,7 @@ final class Tracer: @unchecked Sendable {
     /// A message out, with its `token` and `password` members and secrets asked about hidden.
     private func redactedOut(_ json: JSON) -> JSON {
         let asked = lock.withLock { askedSecrets }
-        return Self.hidingSecretMembers(asked.isEmpty ? json : Self.hiding(asked, in: json))
-    }
-
-    private static func hiding(_ secrets: Set<String>, in json: JSON) -> JSON {
-        switch json {
-        case .string(let text): return secrets.contains(text) ? .string(secret) : json
-        case .array(let elements): return .array(elements.map { hiding(secrets, in: $0) })
-        case .object(let members): return .object(members.map { JSON.Member(key: $0.key, value: hiding(secrets, in: $0.value)) })
-        case .null, .bool, .number: return json
-        }
+        return Self.hidingSecretMembers(asked.isEmpty ? json : json.mappingStrings { asked.contains($0) ? Self.secret : $0 })
     }
 
     /// A message out with its `token` and `password` members hidden (an account's token).
