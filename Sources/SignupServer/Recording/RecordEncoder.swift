@@ -3,7 +3,7 @@ import Foundation
 import SignupCore
 
 /// Encodes a session's records as the JSON lines of protocol.md §15, in the order the loop noted
-/// them, makes the placeholders for their secrets and writes the lines out, all on `queue`: the
+/// them, replaces their secrets (`RecordingSecrets`) and writes the lines out, all on `queue`: the
 /// event loop only notes values (`SessionRecorder`). The placeholders depend on the secrets in the
 /// order they come, which one queue keeps, so a virtual recording repeats byte for byte.
 final class RecordEncoder: @unchecked Sendable {
@@ -26,29 +26,20 @@ final class RecordEncoder: @unchecked Sendable {
     private static let bufferSize = 1 << 18
     /// Everything written to `.memory`.
     private var memory: [UInt8] = []
-    private var placeholders: SecretPlaceholders
     /// The kind of each open form, to tell which edits hold secrets.
     private var forms = OpenFormKinds()
     /// The form an edit without one names, hashed once rather than for each such edit.
     private let defaultForm = (id: Array(Server.defaultFormID.utf8), hash: FormTable.processHash(Server.defaultFormID))
-    /// Placeholders made for edits lately, by field and value, to skip making a string of the
-    /// value and looking it up in `placeholders` for the same keystrokes again.
-    private var recentPlaceholders = [RecentPlaceholder?](repeating: nil, count: 256)
     /// The kind an edit of a form not open is judged by: the default form's, which it opens.
     private let unopenedForm: SecretFieldsOfKind
     /// Every secret field's name, as UTF-8, in the order `SecretFieldsOfKind` numbers them: an edit
     /// of any other field is written as it came, unless the redaction masks it.
     private let secretNames: [[UInt8]]
+    /// What secrets are replaced by, and the secrets seen so far.
+    private var secrets: RecordingSecrets
     private let redaction: SecretRedaction
-    /// Secrets that came from a backend (tokens), or secret values asked about as names, which
-    /// output may carry, as their bytes.
-    private var backendSecrets: [[UInt8]] = []
-    /// Secret field values asked about as names (`SecretField.isAskedAbout`), as their fields see them.
-    private var askedSecrets: Set<String> = []
     /// How deep a line may nest and still be read as JSON.
     private let maxDepth: Int
-    /// Warned once when a placeholder could not keep its secret's validity.
-    private var warnedApproximation = false
     private let logger: Logger?
     /// Holds the entries the notifications point to until they are encoded.
     private let fieldResults: EncodedFieldResults
@@ -67,13 +58,11 @@ final class RecordEncoder: @unchecked Sendable {
         self.unopenedForm = unopenedForm
         self.secretNames = secretNames.map { Array($0.utf8) }
         self.redaction = redaction
+        secrets = RecordingSecrets(clock: header.clock, redaction: redaction, logger: logger)
         maxDepth = header.limits.maxDepth
         self.writesEachBatch = writesEachBatch
         self.fieldResults = fieldResults
         self.logger = logger
-        // A real session's placeholders are keyed at random, so they tell nothing of their
-        // secrets; a virtual one's repeat byte for byte, like the rest of its output.
-        placeholders = header.clock == .real ? SecretPlaceholders(key: UInt64.random(in: .min ... .max)) : SecretPlaceholders()
         write(header, to: &buffer!)
     }
 
@@ -165,7 +154,7 @@ final class RecordEncoder: @unchecked Sendable {
             }
         case .message(let message, let secretFields):
             buffer.key("in")
-            buffer.json(hidingSecrets(in: message, secretFields))
+            buffer.json(secrets.hiding(in: message, secretFields))
         case .oversizeLine:
             buffer.key("oversize"); buffer.bool(true)
         case .out(let message):
@@ -175,23 +164,11 @@ final class RecordEncoder: @unchecked Sendable {
             buffer.key("out")
             write(outEncodedBy: { notification.write(to: &$0) }, to: &buffer)
         case .asked(let number, let question):
-            let hidden: BackendQuestion = switch question {
-            case .availability(let username): .availability(username: askedName(username))
-            case .registration(let username, let password):
-                .registration(username: askedName(username), password: placeholder(for: password))
-            case .login(let username, let password): .login(username: askedName(username), password: placeholder(for: password))
-            default: question
-            }
             buffer.key("ask"); buffer.int(number)
-            BackendExchangeJSON.write(hidden, to: &buffer)
+            BackendExchangeJSON.write(secrets.hiding(in: question), to: &buffer)
         case .answered(let number, let answer):
-            let hidden: BackendAnswer = switch answer {
-            case .registration(.registered(let account)): .registration(.registered(account: hidingSecrets(in: account)))
-            case .login(.loggedIn(let token)): .login(.loggedIn(token: backendSecret(token)))
-            default: answer
-            }
             buffer.key("answer"); buffer.int(number)
-            BackendExchangeJSON.write(hidden, to: &buffer)
+            BackendExchangeJSON.write(secrets.hiding(in: answer), to: &buffer)
         case .cancelled(let number):
             buffer.key("cancel"); buffer.int(number)
         case .end(let reason):
@@ -218,7 +195,7 @@ final class RecordEncoder: @unchecked Sendable {
 
     /// The message `encode` writes, with any backend secret it carries replaced.
     private func write(outEncodedBy encode: (inout JSONWriter) -> Void, to buffer: inout JSONWriter) {
-        guard !backendSecrets.isEmpty else { return encode(&buffer) }
+        guard secrets.mayBeInOutput else { return encode(&buffer) }
         var scratch = JSONWriter(capacity: 512)
         encode(&scratch)
         scratch.withBytes { write(out: $0.assumingMemoryBound(to: UInt8.self), to: &buffer) }
@@ -226,9 +203,8 @@ final class RecordEncoder: @unchecked Sendable {
 
     /// A message the server sent, with any backend secret it carries replaced.
     private func write(out line: UnsafeBufferPointer<UInt8>, to buffer: inout JSONWriter) {
-        if !backendSecrets.isEmpty, backendSecrets.contains(where: { Self.contains(line, $0) }),
-           let parsed = try? JSONParser.parse(line, maxDepth: 10_000) {
-            buffer.json(parsed.mappingStrings { placeholders.existing(for: $0) ?? $0 })
+        if secrets.mayBeInOutput, let hidden = secrets.hiding(inOut: line) {
+            buffer.json(hidden)
         } else {
             buffer.verbatim(UnsafeRawBufferPointer(line))
         }
@@ -244,7 +220,7 @@ final class RecordEncoder: @unchecked Sendable {
             let value = edit.value
             let text = UnsafeRawBufferPointer(rebasing: line[(value.lowerBound + 1)..<(value.upperBound - 1)])
             let hidden: String? = if let field = secretField(named: edit.field, inForm: edit.form, hash: edit.formHash) {
-                placeholder(for: text, of: field)
+                secrets.placeholder(for: text, of: field)
             } else if redaction.masksValue(ofFieldNamed: edit.field) {
                 SecretRedaction.mask
             } else {
@@ -300,93 +276,5 @@ final class RecordEncoder: @unchecked Sendable {
 
     private static func equal(_ bytes: [UInt8], _ other: UnsafeRawBufferPointer) -> Bool {
         bytes.count == other.count && bytes.withUnsafeBytes { $0.elementsEqual(other) }
-    }
-
-    private struct RecentPlaceholder {
-        /// Held, so that no other field can take its identity while the entry is kept.
-        let field: SecretField
-        let value: [UInt8]
-        let placeholder: String
-    }
-
-    /// An edit's secret value's placeholder, as its field's rules judge it.
-    private func placeholder(for value: UnsafeRawBufferPointer, of field: SecretField) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(UInt(bitPattern: ObjectIdentifier(field).hashValue))
-        for byte in value { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        let slot = Int(truncatingIfNeeded: hash >> 40) & (recentPlaceholders.count - 1)
-        if let recent = recentPlaceholders[slot], recent.field === field, Self.equal(recent.value, value) {
-            return recent.placeholder
-        }
-        let made = placeholder(for: String(decoding: value, as: UTF8.self), of: field)
-        recentPlaceholders[slot] = RecentPlaceholder(field: field, value: Array(value), placeholder: made)
-        return made
-    }
-
-    /// A secret field's value's placeholder; a value also asked about as a name is watched for in
-    /// questions, answers and messages out from then on.
-    private func placeholder(for value: String, of field: SecretField) -> String {
-        let secret = field.normalized(value)
-        let made = placeholder(for: secret, judgedBy: field.rules)
-        if field.isAskedAbout, !secret.isEmpty, askedSecrets.insert(secret).inserted { backendSecrets.append(Array(secret.utf8)) }
-        return made
-    }
-
-    /// A name the forms asked the backend about: its placeholder when it is a secret field's value.
-    private func askedName(_ name: String) -> String {
-        askedSecrets.contains(name) ? placeholders.existing(for: name) ?? name : name
-    }
-
-    /// A field's secret is stood in for as its rules see it (normalised), so values that
-    /// normalise alike, as a full-width repeat of a password does, keep matching.
-    private func placeholder(for secret: String, judgedBy rules: SecretPlaceholders.Rules = .none) -> String {
-        let made = placeholders.placeholder(for: secret, judgedBy: rules)
-        if placeholders.approximations > 0, !warnedApproximation {
-            warnedApproximation = true
-            logger?.warning("recording: a secret's placeholder could not pass and fail exactly its rules; its replay may differ")
-        }
-        return made
-    }
-
-    /// A token or other secret a backend gave out: its placeholder, and output carrying it is rewritten.
-    private func backendSecret(_ secret: String) -> String {
-        if placeholders.existing(for: secret) == nil, !secret.isEmpty { backendSecrets.append(Array(secret.utf8)) }
-        return placeholder(for: secret)
-    }
-
-    /// The message redacted, its secret fields' values replaced by placeholders.
-    private func hidingSecrets(in message: JSON, _ secretFields: [SecretRedaction.Place: SecretField]) -> JSON {
-        redaction.redacting(message) { text, place in secretFields[place].map { placeholder(for: text, of: $0) } }
-    }
-
-    /// An account a backend returned, with its `token`, `password` and `secret` members hidden.
-    private func hidingSecrets(in account: JSONValue) -> JSONValue {
-        switch account {
-        case .object(let members):
-            var hidden: [String: JSONValue] = [:]
-            for (key, value) in members {
-                let name = key.lowercased()
-                if case .string(let secret) = value, ["token", "password", "secret"].contains(where: name.contains) {
-                    hidden[key] = .string(backendSecret(secret))
-                } else if case .string(let text) = value, askedSecrets.contains(text) {
-                    hidden[key] = .string(askedName(text))
-                } else {
-                    hidden[key] = hidingSecrets(in: value)
-                }
-            }
-            return .object(hidden)
-        case .array(let elements): return .array(elements.map(hidingSecrets))
-        default: return account
-        }
-    }
-
-    static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, haystack.count >= needle.count else { return false }
-        var index = 0
-        let last = haystack.count - needle.count
-        while index <= last {
-            if haystack[index] == first, needle.indices.allSatisfy({ haystack[index + $0] == needle[$0] }) { return true }
-            index += 1
-        }
-        return false
     }
 }
