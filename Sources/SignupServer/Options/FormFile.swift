@@ -53,8 +53,8 @@ enum FormFile {
         try Reader(file: file).form(json)
     }
 
-    /// Walks a definition, keeping the file name for errors.
-    private struct Reader {
+    /// Walks a definition, keeping the file name for errors (its rules: `FormFile+Rules.swift`).
+    struct Reader {
         let file: String
 
         func fail(_ path: String, _ reason: String) -> Problem { Problem(file: file, path: path, reason: reason) }
@@ -119,60 +119,8 @@ enum FormFile {
             do throws(FormDefinitionError) {
                 return try FormDefinition(kind: kind, title: title, fields: fields, submit: submit, translations: translations)
             } catch {
-                throw fail(path(of: error, fields: fields, submit: submit), error.description)
+                throw fail(error.path(in: fields, submit: submit), error.description)
             }
-        }
-
-        /// Where in the file a coherence error points: the member that says what is wrong.
-        func path(of error: FormDefinitionError, fields: [FieldDefinition], submit: SubmitAction) -> String {
-            func fieldPath(_ name: String) -> String {
-                fields.firstIndex { $0.name == name }.map { "$.fields[\($0)]" } ?? "$.fields"
-            }
-            /// The member of the first check of `field`'s rules that `member` picks out.
-            func checkPath(in field: String, _ member: (Rule.Check) -> String?) -> String {
-                let rules = fields.first { $0.name == field }?.rules ?? []
-                return Self.path(ofCheckIn: rules, at: fieldPath(field) + ".rules", member) ?? fieldPath(field) + ".rules"
-            }
-            switch error {
-            case .noFields: return "$.fields"
-            case .emptyFieldName: return "$.fields"
-            case .duplicateField(_, let field): return fields.lastIndex { $0.name == field }.map { "$.fields[\($0)].name" } ?? "$.fields"
-            case .unknownField(_, let target, let referrer) where referrer == "submit":
-                return submit.fieldMembers.first { $0.field == target }.map { "$.submit.\($0.member)" } ?? "$.submit"
-            case .unknownField(_, let target, let field):
-                return checkPath(in: field) { if case .equalsField(target) = $0 { "equalsField" } else { nil } }
-            case .selfReference(_, let field):
-                return checkPath(in: field) { if case .equalsField(field) = $0 { "equalsField" } else { nil } }
-            case .negativeLength(_, let field, _):
-                return checkPath(in: field) { check in
-                    switch check {
-                    case .minLength(let bound) where bound < 0: "minLength"
-                    case .maxLength(let bound) where bound < 0: "maxLength"
-                    default: nil
-                    }
-                }
-            case .invalidPattern(_, let field, let pattern):
-                return checkPath(in: field) { if case .pattern(pattern) = $0 { "pattern" } else { nil } }
-            }
-        }
-
-        /// The path of the first check among `rules` (at `path`), `anyOf` alternatives included,
-        /// for which `member` gives a member name, ending in that name.
-        static func path(ofCheckIn rules: [Rule], at path: String, _ member: (Rule.Check) -> String?) -> String? {
-            for (index, rule) in rules.enumerated() {
-                if let found = self.path(of: rule.check, at: "\(path)[\(index)]", member) { return found }
-            }
-            return nil
-        }
-
-        private static func path(of check: Rule.Check, at path: String, _ member: (Rule.Check) -> String?) -> String? {
-            guard case .anyOf(let alternatives) = check else { return member(check).map { "\(path).\($0)" } }
-            for (index, alternative) in alternatives.enumerated() {
-                for (position, inner) in alternative.enumerated() {
-                    if let found = self.path(of: inner, at: "\(path).anyOf[\(index)][\(position)]", member) { return found }
-                }
-            }
-            return nil
         }
 
         func field(_ json: JSON, _ path: String) throws(Problem) -> FieldDefinition {
@@ -220,73 +168,6 @@ enum FormFile {
                     Message("\(name).placeholder", try string(json, "\(path).placeholder"))
                 },
                 input: input)
-        }
-
-        /// A rule is one check member (`minLength`, `maxLength`, `characters`, `pattern`,
-        /// `notOneOf`, `equalsField` or `anyOf`) with the `code` and `message` of its failure.
-        func rule(_ json: JSON, _ path: String) throws(Problem) -> Rule {
-            let object = try members(json, path, allowed: Self.checkNames.union(["code", "message"]), required: ["code", "message"])
-            let checks = object.keys.filter(Self.checkNames.contains)
-            guard checks.count == 1, let name = checks.first else {
-                throw fail(path, "needs exactly one check (\(Self.checkNames.sorted().joined(separator: ", ")))")
-            }
-            guard case .string(let text)? = object["message"] else { throw fail("\(path).message", "must be a string") }
-            let failure = Message(try string(object["code"], "\(path).code"), text)
-            return Rule(try check(name, object[name]!, "\(path).\(name)"), failure: failure)
-        }
-
-        static let checkNames: Set<String> = ["minLength", "maxLength", "characters", "pattern", "notOneOf", "equalsField", "anyOf"]
-
-        func check(_ name: String, _ value: JSON, _ path: String) throws(Problem) -> Rule.Check {
-            switch name {
-            case "minLength": return .minLength(try count(value, path))
-            case "maxLength": return .maxLength(try count(value, path))
-            case "characters":
-                switch value {
-                case .string("alphanumerics"): return .allowedCharacters(.alphanumerics)
-                case .string("asciiAlphanumerics"): return .allowedCharacters(.asciiAlphanumerics)
-                case .string("asciiDigits"): return .allowedCharacters(.asciiDigits)
-                case .object:
-                    let object = try members(value, path, allowed: ["only"], required: ["only"])
-                    return .allowedCharacters(.characters(try string(object["only"], "\(path).only")))
-                default:
-                    throw fail(path, "must be \"alphanumerics\", \"asciiAlphanumerics\", \"asciiDigits\" or {\"only\": \"…\"}")
-                }
-            case "pattern":
-                let pattern = try string(value, path)
-                guard (try? NSRegularExpression(pattern: pattern)) != nil else {
-                    throw fail(path, "is not a valid regular expression")
-                }
-                return .pattern(pattern)
-            case "notOneOf":
-                guard case .array(let list) = value else { throw fail(path, "must be an array of strings") }
-                var names: [String] = []
-                for (index, element) in list.enumerated() { names.append(try string(element, "\(path)[\(index)]")) }
-                return .notOneOf(names)
-            case "equalsField":
-                return .equalsField(try string(value, path))
-            default:
-                guard case .array(let alternatives) = value, !alternatives.isEmpty else {
-                    throw fail(path, "must be a non-empty array of alternatives, each an array of checks")
-                }
-                var result: [[Rule.Check]] = []
-                for (index, alternative) in alternatives.enumerated() {
-                    guard case .array(let list) = alternative, !list.isEmpty else {
-                        throw fail("\(path)[\(index)]", "must be a non-empty array of checks")
-                    }
-                    var checks: [Rule.Check] = []
-                    for (position, item) in list.enumerated() {
-                        let itemPath = "\(path)[\(index)][\(position)]"
-                        let object = try members(item, itemPath, allowed: Self.checkNames)
-                        guard object.count == 1, let (key, value) = object.first else {
-                            throw fail(itemPath, "must hold exactly one check")
-                        }
-                        checks.append(try check(key, value, "\(itemPath).\(key)"))
-                    }
-                    result.append(checks)
-                }
-                return .anyOf(result)
-            }
         }
 
         func remoteCheck(_ json: JSON, _ path: String) throws(Problem) -> RemoteCheck {
@@ -369,18 +250,6 @@ enum FormFile {
                 result[locale.key] = texts
             }
             return result
-        }
-    }
-}
-
-extension SubmitAction {
-    /// Each field the action names, with the form file's member that names it.
-    fileprivate var fieldMembers: [(member: String, field: String)] {
-        switch kind {
-        case .registerAccount(let username, let password), .logIn(let username, let password):
-            [("usernameField", username), ("passwordField", password)]
-        case .saveFriend(let firstName, let lastName, let phone):
-            [("firstNameField", firstName), ("lastNameField", lastName), ("phoneField", phone)]
         }
     }
 }

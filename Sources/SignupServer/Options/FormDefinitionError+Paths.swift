@@ -1,0 +1,70 @@
+import SignupCore
+
+/// Where a form file's coherence errors point (protocol.md §13): a reference to a field the form
+/// lacks at the member that names it, a bad check at its check, inside `anyOf` too.
+extension FormDefinitionError {
+    /// Where in the file of a form with these fields and submit action the error points: the
+    /// member that says what is wrong.
+    func path(in fields: [FieldDefinition], submit: SubmitAction) -> String {
+        func fieldPath(_ name: String) -> String {
+            fields.firstIndex { $0.name == name }.map { "$.fields[\($0)]" } ?? "$.fields"
+        }
+        /// The member of the first check of `field`'s rules that `member` picks out.
+        func checkPath(in field: String, _ member: (Rule.Check) -> String?) -> String {
+            let rules = fields.first { $0.name == field }?.rules ?? []
+            return Self.path(ofCheckIn: rules, at: fieldPath(field) + ".rules", member) ?? fieldPath(field) + ".rules"
+        }
+        switch self {
+        case .noFields: return "$.fields"
+        case .emptyFieldName: return "$.fields"
+        case .duplicateField(_, let field): return fields.lastIndex { $0.name == field }.map { "$.fields[\($0)].name" } ?? "$.fields"
+        case .unknownField(_, let target, let referrer) where referrer == "submit":
+            return submit.fieldMembers.first { $0.field == target }.map { "$.submit.\($0.member)" } ?? "$.submit"
+        case .unknownField(_, let target, let field):
+            return checkPath(in: field) { if case .equalsField(target) = $0 { "equalsField" } else { nil } }
+        case .selfReference(_, let field):
+            return checkPath(in: field) { if case .equalsField(field) = $0 { "equalsField" } else { nil } }
+        case .negativeLength(_, let field, _):
+            return checkPath(in: field) { check in
+                switch check {
+                case .minLength(let bound) where bound < 0: "minLength"
+                case .maxLength(let bound) where bound < 0: "maxLength"
+                default: nil
+                }
+            }
+        case .invalidPattern(_, let field, let pattern):
+            return checkPath(in: field) { if case .pattern(pattern) = $0 { "pattern" } else { nil } }
+        }
+    }
+
+    /// The path of the first check among `rules` (at `path`), `anyOf` alternatives included,
+    /// for which `member` gives a member name, ending in that name.
+    private static func path(ofCheckIn rules: [Rule], at path: String, _ member: (Rule.Check) -> String?) -> String? {
+        for (index, rule) in rules.enumerated() {
+            if let found = self.path(of: rule.check, at: "\(path)[\(index)]", member) { return found }
+        }
+        return nil
+    }
+
+    private static func path(of check: Rule.Check, at path: String, _ member: (Rule.Check) -> String?) -> String? {
+        guard case .anyOf(let alternatives) = check else { return member(check).map { "\(path).\($0)" } }
+        for (index, alternative) in alternatives.enumerated() {
+            for (position, inner) in alternative.enumerated() {
+                if let found = self.path(of: inner, at: "\(path).anyOf[\(index)][\(position)]", member) { return found }
+            }
+        }
+        return nil
+    }
+}
+
+extension SubmitAction {
+    /// Each field the action names, with the form file's member that names it.
+    fileprivate var fieldMembers: [(member: String, field: String)] {
+        switch kind {
+        case .registerAccount(let username, let password), .logIn(let username, let password):
+            [("usernameField", username), ("passwordField", password)]
+        case .saveFriend(let firstName, let lastName, let phone):
+            [("firstNameField", firstName), ("lastNameField", lastName), ("phoneField", phone)]
+        }
+    }
+}
