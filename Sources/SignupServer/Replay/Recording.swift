@@ -108,11 +108,9 @@ struct Recording {
         var limits = Limits()
         if let recorded = json["limits"] {
             guard case .object = recorded else { throw Problem(line: 1, reason: "$.limits: must be an object") }
-            limits.maxLineBytes = Int(try count(recorded["maxLineBytes"], "$.limits.maxLineBytes", from: 1, default: Int64(limits.maxLineBytes)))
-            limits.maxValueLength = Int(try count(recorded["maxValueLength"], "$.limits.maxValueLength", from: 1, default: Int64(limits.maxValueLength)))
-            limits.maxForms = Int(try count(recorded["maxForms"], "$.limits.maxForms", from: 1, default: Int64(limits.maxForms)))
-            limits.maxBatch = Int(try count(recorded["maxBatch"], "$.limits.maxBatch", from: 1, default: Int64(limits.maxBatch)))
-            limits.maxDepth = Int(try count(recorded["maxDepth"], "$.limits.maxDepth", from: 1, default: Int64(limits.maxDepth)))
+            for (name, value) in Limits.members {
+                limits[keyPath: value] = Int(try count(recorded[name], "$.limits.\(name)", from: 1, default: Int64(limits[keyPath: value])))
+            }
         }
         let roles = try list("roles")
         let forms = try list("forms")

@@ -17,14 +17,18 @@ struct Limits: Equatable {
     var maxBatch = 1000
     var maxDepth = JSONParser.defaultMaxDepth
 
+    /// Each limit by its name in `initialize`'s result and a recording's header, in that order.
+    static var members: [(name: String, value: WritableKeyPath<Limits, Int>)] {
+        [("maxLineBytes", \.maxLineBytes), ("maxValueLength", \.maxValueLength), ("maxForms", \.maxForms),
+         ("maxBatch", \.maxBatch), ("maxDepth", \.maxDepth)]
+    }
+
     /// As `initialize` reports them, and a recording's header keeps them.
     func write(to writer: inout JSONWriter) {
         writer.object { limits in
-            limits.key("maxLineBytes"); limits.int(maxLineBytes)
-            limits.key("maxValueLength"); limits.int(maxValueLength)
-            limits.key("maxForms"); limits.int(maxForms)
-            limits.key("maxBatch"); limits.int(maxBatch)
-            limits.key("maxDepth"); limits.int(maxDepth)
+            for member in Self.members {
+                limits.key(escaping: member.name); limits.int(self[keyPath: member.value])
+            }
         }
     }
 }
