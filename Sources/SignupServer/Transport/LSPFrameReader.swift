@@ -71,28 +71,26 @@ struct LSPFrameReader {
                 let end = chunk[index...].firstIndex(of: 0x0A).map { $0 + 1 } ?? chunk.count
                 pending.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[index..<end]))
                 index = end
-                // A JSON text written as a line where a header block would start is served as one.
-                let isJSONLine = pending.first == UInt8(ascii: "{") || pending.first == UInt8(ascii: "[")
-                if isJSONLine, pending.last == 0x0A {
-                    let line = pending.suffix(2).elementsEqual([0x0D, 0x0A]) ? pending.dropLast(2) : pending.dropLast()
-                    items.append(line.count > maxLineBytes ? .oversizeLine : Array(line).withUnsafeBufferPointer { .line($0, editsMaxDepth: nil) })
-                    pending.removeAll()
-                } else if isJSONLine, pending.count > maxLineBytes {
-                    items.append(.oversizeLine)
-                    pending.removeAll()
-                    skippingLine = true
-                } else if !isJSONLine, pending.count >= 4, pending.suffix(4).elementsEqual([0x0D, 0x0A, 0x0D, 0x0A]) {
+                if pending.first == UInt8(ascii: "{") || pending.first == UInt8(ascii: "[") {
+                    // A JSON text written as a line where a header block would start is served as one.
+                    if pending.last == 0x0A {
+                        let line = pending.suffix(2).elementsEqual([0x0D, 0x0A]) ? pending.dropLast(2) : pending.dropLast()
+                        items.append(line.count > maxLineBytes ? .oversizeLine : Array(line).withUnsafeBufferPointer { .line($0, editsMaxDepth: nil) })
+                        pending.removeAll()
+                    } else if pending.count > maxLineBytes {
+                        items.append(.oversizeLine)
+                        pending.removeAll()
+                        skippingLine = true
+                    }
+                } else if pending.suffix(4).elementsEqual([0x0D, 0x0A, 0x0D, 0x0A]) {
                     endHeader(into: &items)
-                } else if !isJSONLine, pending.count > Self.maxHeaderBytes {
-                    // Answered once, then read past to its blank line; its body, when one valid
-                    // `Content-Length` is found on the way, is skipped too.
+                } else if pending.count > Self.maxHeaderBytes {
+                    // Answered once, then read past to its blank line, what was read of it first;
+                    // its body, when one valid `Content-Length` is found on the way, is skipped too.
                     items.append(.oversizeLine)
-                    var overflow = HeaderOverflow()
-                    let lines = pending.split(separator: 0x0A, omittingEmptySubsequences: false)
-                    for line in lines.dropLast() { overflow.take(line: Array(line)) }
-                    overflow.take(partial: Array(lines.last ?? []))
+                    let held = pending
                     pending.removeAll()
-                    headerOverflow = overflow
+                    _ = held.withUnsafeBufferPointer { readPast(HeaderOverflow(), in: $0, from: 0, into: &items) }
                 }
             }
         }
@@ -186,16 +184,10 @@ private struct HeaderOverflow {
         line += bytes.prefix(max(0, Self.kept + 1 - line.count))
     }
 
-    /// A whole line, without its `\n`.
-    mutating func take(line bytes: [UInt8]) {
-        take(partial: bytes)
-        _ = endLine()
-    }
-
-    /// Ends the current line; true when it was the blank line that ends the block.
+    /// Ends the current line; true when it was the blank line (`\r\n`) that ends the block.
     mutating func endLine() -> Bool {
         defer { line.removeAll() }
-        if line.isEmpty || line == [0x0D] { return true }
+        if line == [0x0D] { return true }
         let text = line.count > Self.kept ? [] : line
         let name = text.prefix { $0 != UInt8(ascii: ":") }
         if String(decoding: name, as: UTF8.self).lowercased() == "content-length" {
