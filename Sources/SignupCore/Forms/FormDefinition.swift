@@ -56,7 +56,7 @@ public struct FormDefinition: Hashable, Sendable {
                 case .equalsField(let other):
                     if other == field.name { throw .selfReference(kind: kind, field: field.name) }
                 case .pattern(let pattern):
-                    if compilingPatterns, RegexCache.expression(pattern) == nil {
+                    if compilingPatterns, !Rule.Check.isValidPattern(pattern) {
                         throw .invalidPattern(kind: kind, field: field.name, pattern: pattern)
                     }
                 case .allowedCharacters, .notOneOf, .anyOf: break

@@ -4,7 +4,8 @@ enum CompiledCheck: Sendable {
     case minLength(Int)
     case maxLength(Int)
     case allowedCharacters(CharacterClass)
-    case pattern(String)
+    /// Nil for a pattern that does not compile, which fails every value.
+    case pattern(CompiledPattern?)
     /// Lower-cased.
     case notOneOf(Set<String>)
     /// The position of the other field; nil for a name the form lacks, which reads as empty.
@@ -21,7 +22,7 @@ enum CompiledCheck: Sendable {
         case .minLength(let minimum): self = .minLength(minimum)
         case .maxLength(let maximum): self = .maxLength(maximum)
         case .allowedCharacters(let characterClass): self = .allowedCharacters(characterClass)
-        case .pattern(let pattern): self = .pattern(pattern)
+        case .pattern(let pattern): self = .pattern(CompiledPattern.named(pattern))
         case .notOneOf(let reserved): self = .notOneOf(Set(reserved.map { $0.lowercased() }))
         case .equalsField(let other): self = .equalsField(indexOf(other))
         case .anyOf(let alternatives):
@@ -29,19 +30,42 @@ enum CompiledCheck: Sendable {
         }
     }
 
-    /// Whether `value` passes, as `Rule.Check.passes` judges; `valueAt` gives another field's
-    /// normalised value by position.
-    func passes(_ value: String, valueAt: (Int) -> String) -> Bool {
+    /// What this check says of `value`, as `Rule.Check` describes it; `valueAt` gives another
+    /// field's normalised value by position, and patterns spend `budget`.
+    func judge(_ value: String, valueAt: (Int) -> String, budget: MatchBudget) -> CheckOutcome {
         switch self {
-        case .minLength(let minimum): return Self.characterCount(of: value) >= minimum
-        case .maxLength(let maximum): return value.utf8.count <= maximum || Self.characterCount(of: value) <= maximum
-        case .allowedCharacters(let characterClass): return characterClass.admits(value)
-        case .pattern(let pattern): return RegexCache.matches(pattern, wholly: value)
-        case .notOneOf(let reserved): return !reserved.contains(value.lowercased())
-        case .equalsField(let other): return value == (other.map(valueAt) ?? "")
+        case .minLength(let minimum): return .passing(Self.characterCount(of: value) >= minimum)
+        case .maxLength(let maximum): return .passing(value.utf8.count <= maximum || Self.characterCount(of: value) <= maximum)
+        case .allowedCharacters(let characterClass): return .passing(characterClass.admits(value))
+        case .pattern(let pattern): return pattern?.judge(wholly: value, within: budget) ?? .fails
+        case .notOneOf(let reserved): return .passing(!reserved.contains(value.lowercased()))
+        case .equalsField(let other): return .passing(value == (other.map(valueAt) ?? ""))
         case .anyOf(let alternatives):
-            return alternatives.contains { checks in checks.allSatisfy { $0.passes(value, valueAt: valueAt) } }
+            // Passes when one alternative passes; undecided when none does and one could not tell.
+            var undecided = false
+            for checks in alternatives {
+                switch Self.judge(value, by: checks, valueAt: valueAt, budget: budget) {
+                case .passes: return .passes
+                case .tooCostly: undecided = true
+                case .fails: break
+                }
+            }
+            return undecided ? .tooCostly : .fails
         }
+    }
+
+    /// Whether `value` passes, judged with a budget of its own.
+    func passes(_ value: String, valueAt: (Int) -> String) -> Bool {
+        judge(value, valueAt: valueAt, budget: MatchBudget()) == .passes
+    }
+
+    /// The first outcome of `checks`, in order, that is not `passes`; `passes` when there is none.
+    static func judge(_ value: String, by checks: [CompiledCheck], valueAt: (Int) -> String, budget: MatchBudget) -> CheckOutcome {
+        for check in checks {
+            let outcome = check.judge(value, valueAt: valueAt, budget: budget)
+            if outcome != .passes { return outcome }
+        }
+        return .passes
     }
 
     /// `value.count`, without breaking the value into characters when its bytes tell: an ASCII

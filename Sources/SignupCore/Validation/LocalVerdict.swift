@@ -19,7 +19,12 @@ final class LocalValidator: Sendable {
     /// For each field, the fields to judge again when its value changes: itself and every field
     /// whose rules read it, in form order.
     let dependents: [[Int]]
+    /// Shown for a field whose pattern could not decide within its `MatchBudget`.
+    let tooCostly: ResultID
     private let fields: [Field]
+
+    /// What `tooCostly` shows.
+    static let tooCostlyMessage = Message("value.tooCostly", "Too costly to check; send the value again to retry")
 
     /// What judging one field needs, in one object: a keystroke reads it without copying the
     /// field's definition (and retaining every message in it).
@@ -55,6 +60,7 @@ final class LocalValidator: Sendable {
         dependents = definition.fields.indices.map { changed in
             definition.fields.indices.filter { $0 == changed || dependencies[$0].contains(changed) }
         }
+        tooCostly = results.add(localizer.result(Self.tooCostlyMessage, .failed))
         var fields: [Field] = []
         for field in definition.fields {
             fields.append(Field(field, in: definition, localizer: localizer, results: &results))
@@ -63,8 +69,8 @@ final class LocalValidator: Sendable {
     }
 
     /// Judges one field's current value, reading values by position through `valueAt`; `version`
-    /// is the edit version the verdict carries.
-    func verdict(forField index: Int, version: Int, valueAt valueOf: (Int) -> String) -> LocalVerdict {
+    /// is the edit version the verdict carries, and patterns spend `budget`.
+    func verdict(forField index: Int, version: Int, budget: MatchBudget, valueAt valueOf: (Int) -> String) -> LocalVerdict {
         fields.withUnsafeBufferPointer { fields in
             // In place, through the buffer of a `let` array this validator holds: a field bound
             // as usual was retained, with its checks, around every call out.
@@ -74,8 +80,15 @@ final class LocalValidator: Sendable {
             }
 
             if value.isEmpty { return verdict(fields[index].empty) }
-            let failure = fields[index].checks.withUnsafeBufferPointer { checks in
-                checks.firstIndex { !$0.check.passes(value, valueAt: { fields[$0].normalized(valueOf($0)) }) }.map { checks[$0].failure }
+            let failure = fields[index].checks.withUnsafeBufferPointer { checks -> ResultID? in
+                for check in checks {
+                    switch check.check.judge(value, valueAt: { fields[$0].normalized(valueOf($0)) }, budget: budget) {
+                    case .passes: continue
+                    case .fails: return check.failure
+                    case .tooCostly: return tooCostly
+                    }
+                }
+                return nil
             }
             if let failure { return verdict(failure) }
             if let validating = fields[index].validating { return verdict(validating, remote: true) }

@@ -8,7 +8,7 @@ public struct Rule: Hashable, Sendable {
         case minLength(Int)
         case maxLength(Int)
         case allowedCharacters(CharacterClass)
-        /// The whole value must match the regular expression (ICU syntax).
+        /// The whole value must match the regular expression (ICU syntax), within a `MatchBudget`.
         case pattern(String)
         /// The value must not be one of these, compared case-insensitively.
         case notOneOf([String])
@@ -50,28 +50,9 @@ extension Rule.Check {
     }
 }
 
-/// Compiled regular expressions, shared; patterns come from form definitions, checked at load.
-enum RegexCache {
-    private final class Store: @unchecked Sendable {
-        let lock = NSLock()
-        var expressions: [String: NSRegularExpression] = [:]
-    }
-
-    private static let store = Store()
-
-    static func expression(_ pattern: String) -> NSRegularExpression? {
-        store.lock.withLock {
-            if let cached = store.expressions[pattern] { return cached }
-            guard let expression = try? NSRegularExpression(pattern: pattern) else { return nil }
-            store.expressions[pattern] = expression
-            return expression
-        }
-    }
-
-    static func matches(_ pattern: String, wholly value: String) -> Bool {
-        guard let expression = expression(pattern) else { return false }
-        let range = NSRange(value.startIndex..., in: value)
-        guard let match = expression.firstMatch(in: value, options: [.anchored], range: range) else { return false }
-        return match.range == range
+extension Rule.Check {
+    /// Whether `pattern` compiles as a `pattern` check's regular expression (ICU syntax).
+    public static func isValidPattern(_ pattern: String) -> Bool {
+        CompiledPattern.named(pattern) != nil
     }
 }

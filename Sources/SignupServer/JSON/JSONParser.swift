@@ -7,8 +7,11 @@ struct JSONParser {
     /// How deeply arrays and objects may nest.
     static let defaultMaxDepth = 64
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSON {
-        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+    /// `marksInARow` is the most non-starters a string may hold in a row (see `CombiningMarks`).
+    static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth, marksInARow: Int = CombiningMarks.mostInARow
+    ) throws(JSONParseError) -> JSON {
+        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth, marksInARow: marksInARow)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -18,20 +21,26 @@ struct JSONParser {
         return value
     }
 
-    static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSON {
+    static func parse(
+        _ bytes: [UInt8], maxDepth: Int = defaultMaxDepth, marksInARow: Int = CombiningMarks.mostInARow
+    ) throws(JSONParseError) -> JSON {
         let result: Result<JSON, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
-            do throws(JSONParseError) { return .success(try parse(buffer, maxDepth: maxDepth)) } catch { return .failure(error) }
+            do throws(JSONParseError) {
+                return .success(try parse(buffer, maxDepth: maxDepth, marksInARow: marksInARow))
+            } catch { return .failure(error) }
         }
         return try result.get()
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maxDepth: Int
+    private let marksInARow: Int
     private var index = 0
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, marksInARow: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.marksInARow = marksInARow
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -165,7 +174,11 @@ struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                return String(decoding: scalars, as: UTF8.self)
+                let string = String(decoding: scalars, as: UTF8.self)
+                if CombiningMarks.exceed(marksInARow, in: string) {
+                    throw JSONParseError(.tooManyCombiningMarks(marksInARow), at: start - 1)
+                }
+                return string
             case UInt8(ascii: "\\"):
                 try parseEscape(into: &scalars)
             case 0..<0x20:
@@ -288,6 +301,8 @@ struct JSONParseError: Error, Equatable, CustomStringConvertible {
         case loneSurrogate
         case invalidUTF8
         case tooDeep(Int)
+        /// A string with more non-starters in a row than `CombiningMarks` allows; at its quote.
+        case tooManyCombiningMarks(Int)
     }
 
     var reason: Reason
@@ -317,6 +332,7 @@ struct JSONParseError: Error, Equatable, CustomStringConvertible {
         case .loneSurrogate: return "\\u escape encodes a lone UTF-16 surrogate"
         case .invalidUTF8: return "invalid UTF-8"
         case .tooDeep(let limit): return "nesting deeper than \(limit) levels"
+        case .tooManyCombiningMarks(let limit): return "a string with more than \(limit) combining marks in a row"
         }
     }
 

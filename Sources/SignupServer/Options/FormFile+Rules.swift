@@ -35,7 +35,7 @@ extension FormFile.Reader {
             }
         case "pattern":
             let pattern = try string(value, path)
-            guard (try? NSRegularExpression(pattern: pattern)) != nil else {
+            guard Rule.Check.isValidPattern(pattern) else {
                 throw fail(path, "is not a valid regular expression")
             }
             return .pattern(pattern)

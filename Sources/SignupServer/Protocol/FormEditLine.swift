@@ -238,8 +238,9 @@ struct FormEditLine: Sendable {
 
         private static func string(_ text: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
             let string = String(decoding: text, as: UTF8.self)
-            // Decoding repairs invalid UTF-8, which the full parser refuses: such a line goes there.
-            guard isASCII || string.utf8.elementsEqual(text) else { return nil }
+            // Decoding repairs invalid UTF-8, which the full parser refuses, and a run of combining
+            // marks it refuses too: such a line goes there.
+            guard isASCII || (string.utf8.elementsEqual(text) && !CombiningMarks.exceed(in: string)) else { return nil }
             return string
         }
 

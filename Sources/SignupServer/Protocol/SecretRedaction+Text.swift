@@ -4,16 +4,36 @@ extension SecretRedaction {
     /// masked too (letters and other characters `x`, digits `0`; punctuation, spaces and escapes'
     /// backslashes kept), so that it fails at the same offset for the same reason. Where masking
     /// would change that reason (a lone surrogate's escape, a number cut short), the escape or
-    /// number characters at that point, at most 12, are kept as they were.
+    /// number characters at that point, at most 12, are kept as they were. A string refused for
+    /// its combining marks becomes one mark (U+0301) over the limit and then `x`s.
     static func maskedText(_ line: [UInt8], maxDepth: Int) -> [UInt8] {
         let error: JSONParseError?
         do throws(JSONParseError) { _ = try JSONParser.parse(line, maxDepth: maxDepth); error = nil } catch let failure { error = failure }
         let stop = error?.offset ?? line.count
         let masked = masking(line, before: stop, keeping: stop..<stop)
+        if let error, case .tooManyCombiningMarks(let limit) = error.reason {
+            let marks = withMarks(masked, inStringAt: stop, original: line, count: limit + 1)
+            if failsAlike(marks, error, maxDepth: maxDepth) { return marks }
+        }
         guard let error, !failsAlike(masked, error, maxDepth: maxDepth) else { return masked }
         let run = line[stop...].prefix(12).prefix(while: Self.isEscapeOrNumberByte).count
         let window = masking(line, before: stop, keeping: stop..<(stop + run))
         return failsAlike(window, error, maxDepth: maxDepth) ? window : masked
+    }
+
+    /// `text` with the contents of the string whose quote is at `quote` in `original` replaced by
+    /// `count` combining acute accents, then `x`s; as it is when the string is too short for them.
+    private static func withMarks(_ text: [UInt8], inStringAt quote: Int, original: [UInt8], count: Int) -> [UInt8] {
+        var end = quote + 1
+        while end < original.count, original[end] != UInt8(ascii: "\"") {
+            end += original[end] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        let contents = (quote + 1)..<min(end, original.count)
+        guard contents.count >= 2 * count else { return text }
+        var marked = text
+        let accents = [[UInt8]](repeating: [0xCC, 0x81], count: count).joined()
+        marked.replaceSubrange(contents, with: Array(accents) + [UInt8](repeating: UInt8(ascii: "x"), count: contents.count - accents.count))
+        return marked
     }
 
     private static func failsAlike(_ text: [UInt8], _ expected: JSONParseError, maxDepth: Int) -> Bool {

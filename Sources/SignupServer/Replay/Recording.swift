@@ -72,7 +72,8 @@ struct Recording {
 
     private static func parse(_ line: [UInt8], _ number: Int) throws(Problem) -> JSON {
         do throws(JSONParseError) {
-            return try JSONParser.parse(line, maxDepth: 10_000)
+            // A line refused for its combining marks is recorded with one mark over the limit.
+            return try JSONParser.parse(line, maxDepth: 10_000, marksInARow: CombiningMarks.mostInARow + 1)
         } catch {
             throw Problem(line: number, reason: "not JSON: \(error.description)")
         }

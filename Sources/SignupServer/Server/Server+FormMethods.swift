@@ -100,7 +100,7 @@ extension Server {
         try checkLength(of: value, field: field)
         let version: Int
         do throws(FormError) {
-            version = try pipeline.edit(fieldAt: index, to: value)
+            version = try pipeline.edit(fieldAt: index, to: value, spending: matchBudget)
         } catch {
             throw .internalError(error.description)
         }
@@ -210,7 +210,7 @@ extension Server {
         try checkFormLimit()
         let pipeline = FormPipeline(
             form: localized(definition, in: messages), services: services, scheduler: clock.scheduler,
-            debounce: configuration.debounce, initialValues: values, recordID: recordID)
+            debounce: configuration.debounce, initialValues: values, recordID: recordID, budget: matchBudget)
         let session = FormSession(id: id, pipeline: pipeline)
         forms.insert(session)
         formsDidChange?(id, definition)

@@ -46,6 +46,9 @@ final class Server {
     @exclusivity(unchecked) var forms = FormTable()
     #endif
     var localizedForms: [LocalizedFormKey: LocalizedForm] = [:]
+    /// The pattern matching the line being handled may still do, renewed for each line (a batch
+    /// is one line): no line holds the loop for long, whatever its values and the forms' patterns.
+    let matchBudget = MatchBudget()
     /// Told each form id opened, with its kind's definition, and each one closed (nil): what a
     /// recording follows to judge which fields of a form hold secrets.
     var formsDidChange: ((_ id: String, _ definition: FormDefinition?) -> Void)?
@@ -111,6 +114,7 @@ final class Server {
         #if DEBUG
         clock.scheduler.preconditionOnExecutor()
         #endif
+        matchBudget.renew()
         switch consume item {
         case .line(let bytes): bytes.withUnsafeBufferPointer { handle(line: $0) }
         case .edit(let edit): handle(edit)

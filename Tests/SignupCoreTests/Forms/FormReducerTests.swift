@@ -14,7 +14,7 @@ import Testing
         init(_ definition: FormDefinition = .signup, values: [String: String] = [:]) {
             form = LocalizedForm(definition: definition)
             var effects = FormEffects()
-            state = FormReducer.opening(definition.fields.map { values[$0.name] ?? "" }, in: form, effects: &effects)
+            state = FormReducer.opening(definition.fields.map { values[$0.name] ?? "" }, in: form, budget: MatchBudget(), effects: &effects)
             openingEffects = Self.list(&effects)
         }
 
@@ -35,27 +35,27 @@ import Testing
     @Test func anEditJudgesAtOnceAndAsksForALatestOnlyCheck() {
         var store = Store()
         #expect(store.openingEffects == [])
-        let typed = store.send(.edit(field: 0, value: "alice"))
+        let typed = store.send(.edit(field: 0, value: "alice", budget: MatchBudget()))
         #expect(typed.events == ["username v1: validating username.checking \"Checking availability...\""])
         #expect(typed.effects == [.check(field: 0, value: "alice", version: 1)])
         // A value that fails a local rule cancels the field's check instead.
-        let invalid = store.send(.edit(field: 0, value: "alice!"))
+        let invalid = store.send(.edit(field: 0, value: "alice!", budget: MatchBudget()))
         #expect(invalid.events == ["username v2: failed username.invalidCharacters \"Username can only contain numbers or digits\""])
         #expect(invalid.effects == [.cancelCheck(field: 0, version: 2)])
         // The same value again changes nothing and asks for nothing.
-        let same = store.send(.edit(field: 0, value: "alice!"))
+        let same = store.send(.edit(field: 0, value: "alice!", budget: MatchBudget()))
         #expect(same.events == [] && same.effects == [])
         #expect(store.state.version == 2)
     }
 
     @Test func aCheckComesDueAsksAndItsAnswerIsRememberedForTheSameValue() {
         var store = Store()
-        _ = store.send(.edit(field: 0, value: "alice"))
+        _ = store.send(.edit(field: 0, value: "alice", budget: MatchBudget()))
         #expect(store.send(.checkDue(field: 0, value: "alice", version: 1)).effects == [.ask(field: 0, value: "alice", version: 1)])
         let answered = store.send(.checkAnswered(field: 0, value: "alice", version: 1, answer: .success(.available)))
         #expect(answered.events == ["username v1: ok username.available \"Username available\""])
-        _ = store.send(.edit(field: 0, value: "alicia"))
-        _ = store.send(.edit(field: 0, value: "alice"))
+        _ = store.send(.edit(field: 0, value: "alicia", budget: MatchBudget()))
+        _ = store.send(.edit(field: 0, value: "alice", budget: MatchBudget()))
         // Settling on "alice" again: the remembered answer, no question to the backend.
         let again = store.send(.checkDue(field: 0, value: "alice", version: 3))
         #expect(again.effects == [])
@@ -64,8 +64,8 @@ import Testing
 
     @Test func anAnswerForAnOlderVersionIsNeverShown() {
         var store = Store()
-        _ = store.send(.edit(field: 0, value: "alice"))
-        _ = store.send(.edit(field: 0, value: "bob"))
+        _ = store.send(.edit(field: 0, value: "alice", budget: MatchBudget()))
+        _ = store.send(.edit(field: 0, value: "bob", budget: MatchBudget()))
         let stale = store.send(.checkAnswered(field: 0, value: "alice", version: 1, answer: .success(.taken)))
         #expect(stale.events == [])
         let failed = store.send(.checkAnswered(field: 0, value: "bob", version: 2, answer: .failure(BackendError.unavailable(reason: "down"))))
@@ -97,16 +97,16 @@ import Testing
         _ = signup.send(.checkAnswered(field: 0, value: "alice", version: 0, answer: .success(.available)))
         _ = signup.send(.tap)
         _ = signup.send(.submissionChanged(.succeeded(account: .object(["username": .string("alice")]))))
-        _ = signup.send(.edit(field: 0, value: "alicia"))
-        _ = signup.send(.edit(field: 0, value: "alice"))
+        _ = signup.send(.edit(field: 0, value: "alicia", budget: MatchBudget()))
+        _ = signup.send(.edit(field: 0, value: "alice", budget: MatchBudget()))
         // Registered now, so it must be asked about again.
         #expect(signup.send(.checkDue(field: 0, value: "alice", version: 2)).effects == [.ask(field: 0, value: "alice", version: 2)])
     }
 
     @Test func anEditOfAFieldOthersReadJudgesThemInTheSameStep() {
         var store = Store()
-        _ = store.send(.edit(field: 2, value: "secret"))
-        let password = store.send(.edit(field: 1, value: "secret"))
+        _ = store.send(.edit(field: 2, value: "secret", budget: MatchBudget()))
+        let password = store.send(.edit(field: 1, value: "secret", budget: MatchBudget()))
         #expect(password.events == [
             "password v2: ok password.acceptable \"Password acceptable\"",
             "repeatedPassword v2: ok repeatedPassword.matches \"Password repeated\"",

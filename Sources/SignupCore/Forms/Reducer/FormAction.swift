@@ -2,8 +2,8 @@
 /// form's effects report back (a check came due or answered, the submission moved on).
 /// `FormReducer` turns each into the form's next state, the events to send and the effects to run.
 enum FormAction {
-    /// The field at this position now holds `value`.
-    case edit(field: Int, value: String)
+    /// The field at this position now holds `value`; its patterns may spend `budget`.
+    case edit(field: Int, value: String, budget: MatchBudget)
     /// A field's value has been quiet for the debounce interval: check it, or reuse the answer
     /// remembered for the same value.
     case checkDue(field: Int, value: String, version: Int)

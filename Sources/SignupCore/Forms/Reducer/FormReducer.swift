@@ -30,8 +30,8 @@ enum FormReducer {
         events: inout ChangeEvents, effects: inout FormEffects
     ) -> Answer {
         switch consume action {
-        case .edit(let field, let value):
-            let version = state.edit(field, to: value, in: form, into: &events, judged: { judged, verdict in
+        case .edit(let field, let value, let budget):
+            let version = state.edit(field, to: value, in: form, budget: budget, into: &events, judged: { judged, verdict in
                 guard form.remoteResults[judged] != nil else { return }
                 effects.append(verdict.needsRemoteCheck
                     ? .check(field: judged, value: verdict.value, version: verdict.version)
@@ -77,9 +77,9 @@ enum FormReducer {
     }
 
     /// The opening state of a form with `values` (by position), and the checks its opening
-    /// values need.
-    static func opening(_ values: [String], in form: LocalizedForm, effects: inout FormEffects) -> FormState {
-        let verdicts = values.indices.map { form.validator.verdict(forField: $0, version: 0, valueAt: { values[$0] }) }
+    /// values need; patterns spend `budget`.
+    static func opening(_ values: [String], in form: LocalizedForm, budget: MatchBudget, effects: inout FormEffects) -> FormState {
+        let verdicts = values.indices.map { form.validator.verdict(forField: $0, version: 0, budget: budget, valueAt: { values[$0] }) }
         for (field, verdict) in verdicts.enumerated() where form.remoteResults[field] != nil && verdict.needsRemoteCheck {
             effects.append(.check(field: field, value: verdict.value, version: 0))
         }

@@ -85,21 +85,21 @@ struct FormState {
     // changed too. The form sends them; one access to the state makes the whole change.
 
     /// Sets one field's value as the next edit and judges it and every field that reads it by
-    /// `form`'s local rules, each verdict also handed to `judged` (which must not reach this
-    /// state). Returns the new version, or nil, changing nothing, when the field holds that value
-    /// already.
+    /// `form`'s local rules, patterns spending `budget`, each verdict also handed to `judged`
+    /// (which must not reach this state). Returns the new version, or nil, changing nothing, when
+    /// the field holds that value already and was not judged too costly to check.
     mutating func edit(
-        _ index: Int, to value: String, in form: LocalizedForm, into change: inout ChangeEvents,
+        _ index: Int, to value: String, in form: LocalizedForm, budget: MatchBudget, into change: inout ChangeEvents,
         judged: (_ field: Int, _ verdict: LocalVerdict) -> Void
     ) -> Int? {
-        guard fields[index].value != value else { return nil }
+        guard fields[index].value != value || fields[index].result == form.validator.tooCostly else { return nil }
         let wasEnabled = submitEnabled
         version += 1
         fields[index].value = value
         // By position: the list bound whole was retained around the calls out.
         for position in 0..<form.validator.dependents[index].count {
             let field = form.validator.dependents[index][position]
-            let verdict = form.validator.verdict(forField: field, version: version, valueAt: { fields[$0].value })
+            let verdict = form.validator.verdict(forField: field, version: version, budget: budget, valueAt: { fields[$0].value })
             if apply(verdict, toField: field) { change.append(.fieldChanged(update(ofField: field, in: form))) }
             judged(field, verdict)
         }

@@ -19,6 +19,8 @@ public final class FormPipeline {
     /// The check effects of each field with a remote check; nil for the others.
     private var checks: [FieldCheck?] = []
     private var isClosed = false
+    /// What an edit given no budget spends.
+    private let ownBudget = MatchBudget()
     private var state: FormState
 
     let scheduler: any Scheduler
@@ -45,17 +47,19 @@ public final class FormPipeline {
     ) {
         self.init(
             form: LocalizedForm(definition: definition, catalog: catalog), services: services, scheduler: scheduler,
-            debounce: debounce, initialValues: initialValues, recordID: recordID)
+            debounce: debounce, initialValues: initialValues, recordID: recordID, budget: nil)
     }
 
     /// Opens a form of a definition already localized, as a server opening many forms does.
+    /// Judging the opening values spends `budget`, or a budget of their own when it is nil.
     public init(
         form: LocalizedForm,
         services: FormServices,
         scheduler: any Scheduler,
         debounce: TimeSpan = .milliseconds(300),
         initialValues: [String: String] = [:],
-        recordID: String? = nil
+        recordID: String? = nil,
+        budget: MatchBudget? = nil
     ) {
         localized = form
         self.debounce = debounce
@@ -64,7 +68,8 @@ public final class FormPipeline {
         record = RecordIdentity(recordID)
         let fields = form.definition.fields
         var effects = FormEffects()
-        state = FormReducer.opening(fields.map { initialValues[$0.name] ?? "" }, in: form, effects: &effects)
+        state = FormReducer.opening(
+            fields.map { initialValues[$0.name] ?? "" }, in: form, budget: budget ?? MatchBudget(), effects: &effects)
         link.form = self
         if fields.contains(where: { $0.remoteCheck != nil }) {
             checks = fields.indices.map { index in
@@ -119,20 +124,29 @@ public final class FormPipeline {
     }
 
     /// Sets a field's value and returns the form's edit version after it. Setting the value a field
-    /// already holds changes nothing and returns the current version.
+    /// already holds changes nothing and returns the current version, unless the field was judged
+    /// too costly to check: then it is judged again. Patterns spend `budget`, or a whole
+    /// `MatchBudget` of this edit's own when it is nil.
     @discardableResult
-    public func edit(_ field: String, to value: String) throws(FormError) -> Int {
+    public func edit(_ field: String, to value: String, spending budget: MatchBudget? = nil) throws(FormError) -> Int {
         guard !isClosed else { throw .closed }
         guard let index = index(ofField: field) else { throw .unknownField(field, kind: definition.kind) }
-        return try edit(fieldAt: index, to: value)
+        return try edit(fieldAt: index, to: value, spending: budget)
     }
 
     /// Sets the value of the field at `index` (a position from `index(ofField:)`), as `edit(_:to:)`.
     @discardableResult
-    public func edit(fieldAt index: Int, to value: String) throws(FormError) -> Int {
+    public func edit(fieldAt index: Int, to value: String, spending budget: MatchBudget? = nil) throws(FormError) -> Int {
         guard !isClosed else { throw .closed }
-        guard case .edited(let version) = dispatch(.edit(field: index, value: value)) else { return state.version }
+        let budget = budget ?? renewedOwnBudget()
+        guard case .edited(let version) = dispatch(.edit(field: index, value: value, budget: budget)) else { return state.version }
         return version
+    }
+
+    /// The budget of an edit given none: one per form, renewed for each edit.
+    private func renewedOwnBudget() -> MatchBudget {
+        ownBudget.renew()
+        return ownBudget
     }
 
     /// Submits the values as they are now, if submit is enabled; otherwise says why not.

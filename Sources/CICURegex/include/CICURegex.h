@@ -1,0 +1,29 @@
+#ifndef SIGNUP_CICUREGEX_H
+#define SIGNUP_CICUREGEX_H
+
+#include <stdint.h>
+
+/// Whole-value matching with ICU's C regular-expression API (Debian's libicu), whose match engine
+/// counts its work: a match can be stopped after a number of steps, deterministically, on any
+/// machine. libicui18n is loaded with dlopen on first use, as libcurl is (see CCurl.h).
+
+typedef struct signup_pattern signup_pattern;
+
+/// Compiles `pattern` (UTF-16); NULL when it does not compile or ICU cannot be loaded.
+signup_pattern *signup_pattern_compile(const uint16_t *pattern, int32_t length);
+void signup_pattern_free(signup_pattern *pattern);
+
+typedef enum {
+    signup_match_no = 0,
+    signup_match_yes = 1,
+    /// The engine used `step_limit` steps, or its backtracking stack, before it could decide.
+    signup_match_over_limit = 2,
+} signup_match_outcome;
+
+/// Whether all of `text` (UTF-16) matches. ICU counts a step per 10 000 operations of its engine;
+/// the match stops, undecided, once it has spent `step_limit` steps (at least 1). `steps_used`
+/// gets the whole steps spent. Not safe to call for one pattern from two threads at once.
+signup_match_outcome signup_pattern_matches_whole(
+    signup_pattern *pattern, const uint16_t *text, int32_t length, int32_t step_limit, int32_t *steps_used);
+
+#endif

@@ -1,0 +1,22 @@
+/// Unicode's stream-safe text format (UAX #15 §13) allows at most 30 non-starters (characters of
+/// a combining class other than 0) in a row, which no text in any language needs more of. The
+/// server reads no string with more: normalising, comparing or hashing a longer run costs time in
+/// its square, and a single one could hold the loop for minutes.
+enum CombiningMarks {
+    static let mostInARow = 30
+
+    /// Whether `text` holds more than `limit` non-starters in a row.
+    static func exceed(_ limit: Int = mostInARow, in text: String) -> Bool {
+        var run = 0
+        for scalar in text.unicodeScalars {
+            // Every non-starter is at U+0300 or above.
+            if scalar.value >= 0x300, scalar.properties.canonicalCombiningClass != .notReordered {
+                run += 1
+                if run > limit { return true }
+            } else {
+                run = 0
+            }
+        }
+        return false
+    }
+}
