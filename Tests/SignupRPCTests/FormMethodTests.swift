@@ -76,7 +76,7 @@ import SignupCore
             (#"{"jsonrpc":"2.0","id":4,"method":"form.edit","params":{"form":"a","field":"email","value":"x"}}"#,
              #"{"jsonrpc":"2.0","id":4,"error":{"code":-32013,"message":"Form kind 'signup' has no field 'email'; its fields: username, password, repeatedPassword","data":{"field":"email","kind":"signup","fields":["username","password","repeatedPassword"]}}}"#),
             (#"{"jsonrpc":"2.0","id":5,"method":"form.edit","params":{"form":"a","field":"username","value":"abcdef"}}"#,
-             #"{"jsonrpc":"2.0","id":5,"error":{"code":-32021,"message":"The value of 'username' is longer than 5 characters","data":{"field":"username","limit":5}}}"#),
+             #"{"jsonrpc":"2.0","id":5,"error":{"code":-32021,"message":"The value of 'username' is longer than 5 characters","data":{"field":"username","limit":5,"unit":"characters"}}}"#),
             (#"{"jsonrpc":"2.0","id":6,"method":"form.edit","params":{"form":"a","field":"username"}}"#,
              #"{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"Invalid params: params.value is required","data":{"member":"params.value","problem":"is required"}}}"#),
             (#"{"jsonrpc":"2.0","id":7,"method":"form.edit","params":{"form":"a","field":"username","value":null}}"#,

@@ -68,7 +68,7 @@
  */
 
 /**
- * @typedef {{maxLineBytes: number, maxValueLength: number, maxForms: number, maxBatch: number, maxDepth: number}} Limits
+ * @typedef {{maxLineBytes: number, maxValueLength: number, maxValueBytes: number, maxForms: number, maxBatch: number, maxDepth: number}} Limits
  */
 
 /**
@@ -147,7 +147,7 @@
 
 /**
  * A JSON-RPC error object; `data` by code (protocol.md §9).
- * @typedef {({code: -32700, message: string, data: {offset: number}} | {code: -32600, message: string} | {code: -32601, message: string, data: {method: string}} | {code: -32602, message: string, data: {member: string, problem: string}} | {code: -32603, message: string} | {code: -32001, message: string} | {code: -32002, message: string, data: {now: Time, requested: number}} | {code: -32003, message: string} | {code: -32004, message: string} | {code: -32010, message: string, data: {form: string}} | {code: -32011, message: string, data: {form: string}} | {code: -32012, message: string, data: {kind: string, known: Array<string>}} | {code: -32013, message: string, data: {field: string, kind: string, fields: Array<string>}} | {code: -32020, message: string, data: {limit: number}} | {code: -32021, message: string, data: {field: string, limit: number}} | {code: -32022, message: string, data: {limit: number}} | {code: -32023, message: string, data: {limit: number}})} Error
+ * @typedef {({code: -32700, message: string, data: {offset: number}} | {code: -32600, message: string} | {code: -32601, message: string, data: {method: string}} | {code: -32602, message: string, data: {member: string, problem: string}} | {code: -32603, message: string} | {code: -32001, message: string} | {code: -32002, message: string, data: {now: Time, requested: number}} | {code: -32003, message: string} | {code: -32004, message: string} | {code: -32010, message: string, data: {form: string}} | {code: -32011, message: string, data: {form: string}} | {code: -32012, message: string, data: {kind: string, known: Array<string>}} | {code: -32013, message: string, data: {field: string, kind: string, fields: Array<string>}} | {code: -32020, message: string, data: {limit: number}} | {code: -32021, message: string, data: {field: string, limit: number, unit: ("characters" | "bytes")}} | {code: -32022, message: string, data: {limit: number}} | {code: -32023, message: string, data: {limit: number}})} Error
  */
 
 export {};

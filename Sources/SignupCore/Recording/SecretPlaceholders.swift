@@ -1,8 +1,11 @@
 /// Stand-ins for secrets (passwords, tokens) in a session recording. Equal secrets get equal
 /// placeholders (a repeated password still matches) and different ones different placeholders. A
-/// placeholder has as many characters as its secret, each of the same kind (lower case, upper
-/// case, digit, symbol, space, other letters), never the secret's own at any position, and passes
-/// and fails exactly the field's rules that the secret passes and fails.
+/// placeholder differs from its secret, has as many characters, each of the same kind (lower case,
+/// upper case, digit, symbol, space, other letters), and passes and fails exactly the field's
+/// rules that the secret passes and fails. It shares with the secret only what those rules pin:
+/// where no character of the secret need stay, none does; where a rule pins some (a pattern's
+/// literal, a listed value), the fewest found that give the same verdicts stay, or the secret's
+/// letters in another case.
 ///
 /// A placeholder is drawn from a generator seeded by the recording's key and the secret, so
 /// equal secrets meet without a table of every secret seen; with a key drawn at random for each
@@ -69,6 +72,9 @@ public struct SecretPlaceholders {
                     && Self.verdicts(of: listed, checks) == verdicts
             }
         }
+        if chosen == nil {
+            chosen = partlyKept(secret, judgedBy: checks, verdicts: verdicts, using: &generator)
+        }
         if chosen == nil { approximations += 1 }
         // Short secrets can run out of distinct stand-ins of their shape; then one is shared.
         let placeholder = chosen ?? candidate
@@ -77,6 +83,44 @@ public struct SecretPlaceholders {
             taken.insert(placeholder)
         }
         return placeholder
+    }
+
+    /// A stand-in that keeps some of the secret's characters, as a rule may need (`7[0-9]{3}`
+    /// needs the 7), or its letters in other cases (a value on a list compared ignoring case):
+    /// characters are kept at random, rarely at first, and of the stand-ins found at the lowest
+    /// rate that finds any, the one that keeps the fewest wins. Nil when none is found.
+    private func partlyKept(
+        _ secret: String, judgedBy checks: [CompiledCheck], verdicts: UInt64, using generator: inout SeededGenerator
+    ) -> String? {
+        let characters = Array(secret)
+        for eighths in 1...8 {
+            var best: (placeholder: String, kept: Int)?
+            for _ in 0..<32 {
+                var kept = 0
+                var candidate = ""
+                for character in characters {
+                    if generator.next() % 8 < UInt64(eighths) {
+                        // At the top rate every character is kept, with its case flipped at random.
+                        let flipped = eighths == 8 && generator.next() % 2 == 0 ? Self.caseFlipped(character) : character
+                        candidate.append(flipped)
+                        kept += flipped == character ? 1 : 0
+                    } else {
+                        candidate.append(Self.substitute(for: character, using: &generator))
+                    }
+                }
+                guard candidate != secret, !taken.contains(candidate), kept < best?.kept ?? Int.max,
+                      Self.verdicts(of: candidate, checks) == verdicts else { continue }
+                best = (candidate, kept)
+            }
+            if let best { return best.placeholder }
+        }
+        return nil
+    }
+
+    private static func caseFlipped(_ character: Character) -> Character {
+        let upper = character.uppercased(), lower = character.lowercased()
+        guard upper.count == 1, lower.count == 1 else { return character }
+        return Character(character.isUppercase ? lower : upper)
     }
 
     /// Which checks pass, a bit each (checks past the 64th share the last bit).

@@ -68,13 +68,19 @@ final class LocalValidator: Sendable {
         self.fields = fields
     }
 
-    /// Judges one field's current value, reading values by position through `valueAt`; `version`
-    /// is the edit version the verdict carries, and patterns spend `budget`.
+    /// A value of the field at `index` as its rules read it.
+    func normalized(_ value: String, ofField index: Int) -> String {
+        fields[index].normalized(value)
+    }
+
+    /// Judges one field's current value, reading values by position, as `normalized` gives them,
+    /// through `valueAt`; `version` is the edit version the verdict carries, and patterns spend
+    /// `budget`.
     func verdict(forField index: Int, version: Int, budget: MatchBudget, valueAt valueOf: (Int) -> String) -> LocalVerdict {
         fields.withUnsafeBufferPointer { fields in
             // In place, through the buffer of a `let` array this validator holds: a field bound
             // as usual was retained, with its checks, around every call out.
-            let value = fields[index].normalized(valueOf(index))
+            let value = valueOf(index)
             func verdict(_ result: ResultID, remote: Bool = false) -> LocalVerdict {
                 LocalVerdict(result: result, version: version, needsRemoteCheck: remote, value: value)
             }
@@ -82,7 +88,7 @@ final class LocalValidator: Sendable {
             if value.isEmpty { return verdict(fields[index].empty) }
             let failure = fields[index].checks.withUnsafeBufferPointer { checks -> ResultID? in
                 for check in checks {
-                    switch check.check.judge(value, valueAt: { fields[$0].normalized(valueOf($0)) }, budget: budget) {
+                    switch check.check.judge(value, valueAt: valueOf, budget: budget) {
                     case .passes: continue
                     case .fails: return check.failure
                     case .tooCostly: return tooCostly

@@ -6,8 +6,9 @@
 /// count shows; it may spend at most `stepsPerMatch`, and none once the message's budget is spent.
 /// A match stopped either way judges its value `tooCostly`.
 public final class MatchBudget {
-    /// About 80 ms of matching on a 2 GHz core (a step takes 0.1–0.2 ms).
-    public static let stepsPerMessage = 512
+    /// About 40 ms of matching on a 2 GHz core (a step takes 0.1–0.2 ms), which leaves room for
+    /// the rest of a line's work within 100 ms.
+    public static let stepsPerMessage = 256
     /// About 10 ms: one catastrophic pattern cannot spend a message's whole budget.
     public static let stepsPerMatch = 64
 

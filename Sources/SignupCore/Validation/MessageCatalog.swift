@@ -25,6 +25,7 @@ public struct MessageCatalog: Hashable, Sendable {
         "username.invalidFormat": "用户名只能包含英文字母、数字和单个连字符，且不能以连字符开头或结尾",
         "username.reserved": "该用户名已被保留",
         "backend.unavailable": "连接服务器出错",
+        "value.tooCostly": "检查耗时过长；再次发送该值即可重试",
         "password.tooShort": "密码至少需要 {min} 个字符",
         "password.tooLong": "密码最多 {max} 个字符",
         "password.tooWeak": "密码至少需要 15 个字符，或至少 8 个字符并包含数字和小写字母",

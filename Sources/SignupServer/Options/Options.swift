@@ -53,6 +53,7 @@ enum Options {
           --forms DIR              load more form kinds from the JSON files in DIR
           --max-line-bytes N       longest accepted line (default 1048576)
           --max-value-length N     longest field value in characters (default 4096)
+          --max-value-bytes N      longest field value in UTF-8 bytes (default 16384)
           --max-forms N            most forms open at once (default 10000)
           --max-batch N            most messages in one batch (default 1000)
           --help                   show this help
@@ -149,15 +150,11 @@ enum Options {
                     throw UsageError(description: "--log-level takes error, warning, info or debug, not '\(text)'")
                 }
                 configuration.logLevel = level
-            case "--max-line-bytes":
-                configuration.limits.maxLineBytes = try positive()
-            case "--max-value-length":
-                configuration.limits.maxValueLength = try positive()
-            case "--max-forms":
-                configuration.limits.maxForms = try positive()
-            case "--max-batch":
-                configuration.limits.maxBatch = try positive()
             default:
+                if let limit = Limits.members.first(where: { $0.option == name })?.value {
+                    configuration.limits[keyPath: limit] = try positive()
+                    continue
+                }
                 throw UsageError(description: argument.hasPrefix("-")
                     ? "unknown option '\(name)'" : "unexpected argument '\(argument)'")
             }

@@ -16,7 +16,8 @@ enum RPCError: Error, Equatable {
     case unknownFormKind(String, known: [String])
     case unknownField(String, kind: String, fields: [String])
     case lineTooLong(limit: Int)
-    case valueTooLong(field: String, limit: Int)
+    /// A value over a limit in `unit`s: `characters` or `bytes`.
+    case valueTooLong(field: String, limit: Int, unit: String)
     case tooManyForms(limit: Int)
     case batchTooLarge(limit: Int)
 
@@ -61,7 +62,7 @@ enum RPCError: Error, Equatable {
         case .unknownField(let field, let kind, let fields):
             return "Form kind '\(kind)' has no field '\(field)'; its fields: \(fields.joined(separator: ", "))"
         case .lineTooLong(let limit): return "Line longer than \(limit) bytes; it was skipped"
-        case .valueTooLong(let field, let limit): return "The value of '\(field)' is longer than \(limit) characters"
+        case .valueTooLong(let field, let limit, let unit): return "The value of '\(field)' is longer than \(limit) \(unit)"
         case .tooManyForms(let limit): return "At most \(limit) forms may be open at once; close one first"
         case .batchTooLarge(let limit): return "A batch may hold at most \(limit) messages"
         }
@@ -107,11 +108,12 @@ enum RPCError: Error, Equatable {
         case .lineTooLong(let limit), .tooManyForms(let limit), .batchTooLarge(let limit):
             writer.key("data")
             writer.object { $0.key("limit"); $0.int(limit) }
-        case .valueTooLong(let field, let limit):
+        case .valueTooLong(let field, let limit, let unit):
             writer.key("data")
             writer.object {
                 $0.key("field"); $0.string(field)
                 $0.key("limit"); $0.int(limit)
+                $0.key("unit"); $0.string(unit)
             }
         case .invalidRequest, .internalError, .clockNotVirtual, .shuttingDown, .alreadyInitialized:
             return false

@@ -65,10 +65,11 @@ enum FixtureWriter {
         let defaults = ServerConfiguration()
         if header.debounce != defaults.debounce.milliseconds { flags += ["--debounce-ms", String(header.debounce)] }
         let limits = defaults.limits
-        if header.limits.maxLineBytes != limits.maxLineBytes { flags += ["--max-line-bytes", String(header.limits.maxLineBytes)] }
-        if header.limits.maxValueLength != limits.maxValueLength { flags += ["--max-value-length", String(header.limits.maxValueLength)] }
-        if header.limits.maxForms != limits.maxForms { flags += ["--max-forms", String(header.limits.maxForms)] }
-        if header.limits.maxBatch != limits.maxBatch { flags += ["--max-batch", String(header.limits.maxBatch)] }
+        for member in Limits.members {
+            if let option = member.option, header.limits[keyPath: member.value] != limits[keyPath: member.value] {
+                flags += [option, String(header.limits[keyPath: member.value])]
+            }
+        }
         if !header.formFiles.isEmpty {
             let folder = "\(path).forms"
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -109,7 +109,7 @@ struct Recording {
         var limits = Limits()
         if let recorded = json["limits"] {
             guard case .object = recorded else { throw Problem(line: 1, reason: "$.limits: must be an object") }
-            for (name, value) in Limits.members {
+            for (name, value, _) in Limits.members {
                 limits[keyPath: value] = Int(try count(recorded[name], "$.limits.\(name)", from: 1, default: Int64(limits[keyPath: value])))
             }
         }

@@ -185,9 +185,13 @@ extension Server {
         return (match, nil)
     }
 
+    /// Bytes first: counting a value's characters costs time in its length.
     func checkLength(of value: String, field: String) throws(RPCError) {
-        let limit = configuration.limits.maxValueLength
-        if value.utf8.count > limit, value.count > limit { throw .valueTooLong(field: field, limit: limit) }
+        let limits = configuration.limits
+        if value.utf8.count > limits.maxValueBytes { throw .valueTooLong(field: field, limit: limits.maxValueBytes, unit: "bytes") }
+        if value.utf8.count > limits.maxValueLength, value.count > limits.maxValueLength {
+            throw .valueTooLong(field: field, limit: limits.maxValueLength, unit: "characters")
+        }
     }
 
     /// The form a message addresses: the named one, or the default form, opened on first use.

@@ -13,14 +13,18 @@ enum ClockMode: String, CaseIterable {
 struct Limits: Equatable {
     var maxLineBytes = 1 << 20
     var maxValueLength = 4096
+    /// Four bytes a character: any value of `maxValueLength` characters without combining marks fits.
+    var maxValueBytes = 16_384
     var maxForms = 10_000
     var maxBatch = 1000
     var maxDepth = JSONParser.defaultMaxDepth
 
-    /// Each limit by its name in `initialize`'s result and a recording's header, in that order.
-    static var members: [(name: String, value: WritableKeyPath<Limits, Int>)] {
-        [("maxLineBytes", \.maxLineBytes), ("maxValueLength", \.maxValueLength), ("maxForms", \.maxForms),
-         ("maxBatch", \.maxBatch), ("maxDepth", \.maxDepth)]
+    /// Each limit by its name in `initialize`'s result and a recording's header, in that order,
+    /// with the option that sets it (none for the nesting depth).
+    static var members: [(name: String, value: WritableKeyPath<Limits, Int>, option: String?)] {
+        [("maxLineBytes", \.maxLineBytes, "--max-line-bytes"), ("maxValueLength", \.maxValueLength, "--max-value-length"),
+         ("maxValueBytes", \.maxValueBytes, "--max-value-bytes"), ("maxForms", \.maxForms, "--max-forms"),
+         ("maxBatch", \.maxBatch, "--max-batch"), ("maxDepth", \.maxDepth, nil)]
     }
 
     /// As `initialize` reports them, and a recording's header keeps them.

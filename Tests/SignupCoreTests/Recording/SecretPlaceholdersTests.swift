@@ -46,4 +46,37 @@ import Testing
         #expect(placeholders.existing(for: "password1") == "letmein12")
         #expect(placeholders.approximations == 0)
     }
+
+    /// Issue 36 §2: for every kind of rule, a secret that passes and one that fails get a
+    /// placeholder of the same verdict, other than the secret, keeping no more of it than the
+    /// rule pins.
+    @Test(arguments: [
+        ("minLength", Rule.Check.minLength(6), "abc123", "abc1"),
+        ("maxLength", .maxLength(4), "ab1", "abcde1"),
+        ("characters", .allowedCharacters(.asciiDigits), "4711", "47a1"),
+        ("pattern with a literal", .pattern("7[0-9]{3}"), "7123", "8123"),
+        ("pattern with literals at both ends", .pattern("x[a-z]+9"), "xabc9", "xabc8"),
+        ("one-entry list", .notOneOf(["admin"]), "admin2", "admin"),
+        ("one-entry list, in another case", .notOneOf(["Secret"]), "secrets", "SECRET"),
+        ("anyOf", .anyOf([[.minLength(10)], [.pattern("7.*")]]), "7abc", "8abc"),
+    ])
+    func everyRuleKindKeepsItsVerdict(name: String, check: Rule.Check, passing: String, failing: String) {
+        let rules = [Rule(check, failure: Message("bad", ""))]
+        let compiled = CompiledCheck(check, indexOf: { _ in nil })
+        var placeholders = SecretPlaceholders()
+        for (secret, passes) in [(passing, true), (failing, false)] {
+            #expect(compiled.passes(secret, valueAt: { _ in "" }) == passes, "\(name): the secret \(secret) as the test means it")
+            let placeholder = placeholders.placeholder(for: secret, rules: rules)
+            #expect(compiled.passes(placeholder, valueAt: { _ in "" }) == passes, "\(name): \(secret) → \(placeholder)")
+            #expect(placeholder != secret && placeholder.count == secret.count, "\(name): \(secret) → \(placeholder)")
+        }
+        #expect(placeholders.approximations == 0)
+    }
+
+    @Test func onlyWhatAPatternPinsIsKept() {
+        var placeholders = SecretPlaceholders()
+        let placeholder = placeholders.placeholder(for: "7123", rules: [Rule(.pattern("7[0-9]{3}"), failure: Message("bad", ""))])
+        #expect(placeholder.first == "7")
+        #expect(zip(placeholder.dropFirst(), "123").allSatisfy { $0 != $1 }, "\(placeholder)")
+    }
 }

@@ -28,7 +28,8 @@ final class ServerHarness {
         configure(&configuration)
         let directory = ScriptedDirectory(script: configuration.script, scheduler: scheduler)
         server = Server(configuration: configuration, clock: .virtual(scheduler),
-                        services: FormServices(directory: directory), sink: sink)
+                        services: FormServices(directory: directory), sink: sink,
+                        catalog: FormCatalog(definitions: FormCatalog.builtIn.definitions + configuration.customForms))
     }
 
     /// Sends one line (bytes as given) as the stdin reader hands it over, and returns every

@@ -79,10 +79,11 @@ enum FormReducer {
     /// The opening state of a form with `values` (by position), and the checks its opening
     /// values need; patterns spend `budget`.
     static func opening(_ values: [String], in form: LocalizedForm, budget: MatchBudget, effects: inout FormEffects) -> FormState {
-        let verdicts = values.indices.map { form.validator.verdict(forField: $0, version: 0, budget: budget, valueAt: { values[$0] }) }
+        let judged = values.indices.map { form.validator.normalized(values[$0], ofField: $0) }
+        let verdicts = values.indices.map { form.validator.verdict(forField: $0, version: 0, budget: budget, valueAt: { judged[$0] }) }
         for (field, verdict) in verdicts.enumerated() where form.remoteResults[field] != nil && verdict.needsRemoteCheck {
             effects.append(.check(field: field, value: verdict.value, version: 0))
         }
-        return FormState(values: values, verdicts: verdicts)
+        return FormState(values: values, judged: judged, verdicts: verdicts)
     }
 }

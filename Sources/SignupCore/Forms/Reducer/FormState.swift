@@ -4,10 +4,13 @@
 /// whole before any event about it is sent, so views never see a mix of old and new results (no
 /// glitch in `submitEnabled`).
 struct FormState {
-    // In this order the members pack into 32 bytes (the stride of 40 in declaration order):
-    // a form's fields fill fewer cache lines.
+    // In this order the members pack into 48 bytes (two strings, then the 8-byte version, the
+    // 5-byte result and the flag): a form's fields fill fewer cache lines.
     struct Field {
         var value: String
+        /// `value` normalised as the field's rules read it: normalised once per edit, however many
+        /// fields' rules read it.
+        var judged: String
         /// The edit version of the input `result` judges.
         var version: Int
         /// In the form's `ResultTable`.
@@ -37,10 +40,12 @@ struct FormState {
     /// settling on the same value again reuses it instead of asking again.
     private var remembered: [(value: String, result: ResultID)?] = []
 
-    /// The opening state: `values` at version 0, with their verdicts by position.
-    init(values: [String], verdicts: [LocalVerdict]) {
-        fields = zip(values, verdicts).map { value, verdict in
-            Field(value: value, version: 0, result: verdict.result, awaitingRemote: verdict.needsRemoteCheck)
+    /// The opening state: `values` at version 0, as the rules read them (`judged`), with their
+    /// verdicts, all by position.
+    init(values: [String], judged: [String], verdicts: [LocalVerdict]) {
+        fields = values.indices.map { index in
+            Field(value: values[index], judged: judged[index], version: 0, result: verdicts[index].result,
+                  awaitingRemote: verdicts[index].needsRemoteCheck)
         }
         notOK = fields.count { $0.result.state != .ok }
         validating = fields.count { $0.result.state == .validating }
@@ -96,10 +101,11 @@ struct FormState {
         let wasEnabled = submitEnabled
         version += 1
         fields[index].value = value
+        fields[index].judged = form.validator.normalized(value, ofField: index)
         // By position: the list bound whole was retained around the calls out.
         for position in 0..<form.validator.dependents[index].count {
             let field = form.validator.dependents[index][position]
-            let verdict = form.validator.verdict(forField: field, version: version, budget: budget, valueAt: { fields[$0].value })
+            let verdict = form.validator.verdict(forField: field, version: version, budget: budget, valueAt: { fields[$0].judged })
             if apply(verdict, toField: field) { change.append(.fieldChanged(update(ofField: field, in: form))) }
             judged(field, verdict)
         }
