@@ -44,8 +44,15 @@ final class InProcessSession {
     }
 
     /// Moves the clock to `time` (never back), running what falls due.
-    func advance(to time: Int64) {
-        if time > scheduler.now.milliseconds { scheduler.advance(to: TimePoint(milliseconds: time)) }
+    /// Moves the virtual clock to `time` (never back), running what is due by then; when
+    /// `holdingWorkDueThen`, what is due at `time` itself waits for the next advance.
+    func advance(to time: Int64, holdingWorkDueThen: Bool = false) {
+        guard time >= scheduler.now.milliseconds else { return }
+        if holdingWorkDueThen {
+            scheduler.advance(toJustBefore: TimePoint(milliseconds: time))
+        } else {
+            scheduler.advance(to: TimePoint(milliseconds: time))
+        }
     }
 
     /// The recording so far, ended with `reason`.

@@ -78,7 +78,7 @@ import Testing
             #"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params: params.by must be a whole number of 0 or more, not -1","data":{"member":"params.by","problem":"must be a whole number of 0 or more, not -1"}}}"#,
         ])
         #expect(harness.send(#"{"jsonrpc":"2.0","id":4,"method":"clock.advance","params":{"by":1,"bye":2}}"#) == [
-            #"{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params: params.bye is not a parameter of this method (it takes by, to)","data":{"member":"params.bye","problem":"is not a parameter of this method (it takes by, to)"}}}"#,
+            #"{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params: params.bye is not a parameter of this method (it takes by, exclusive, to)","data":{"member":"params.bye","problem":"is not a parameter of this method (it takes by, exclusive, to)"}}}"#,
         ])
         #expect(harness.send(#"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"username","value":5}}"#) == [])
         #expect(harness.send(ping) == [pong])

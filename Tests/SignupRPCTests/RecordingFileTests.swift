@@ -95,7 +95,7 @@ extension RecordingFileTests {
         #expect(replay.status == 0, "\(replay.stderr)")
         let fixture = try String(contentsOfFile: prefix + ".jsonl", encoding: .utf8)
         #expect(fixture == """
-            {"jsonrpc":"2.0","method":"clock.advance","params":{"to":3}}
+            {"jsonrpc":"2.0","method":"clock.advance","params":{"to":3,"exclusive":true}}
             {"jsonrpc":"2.0","id":1,"method":"shutdown"}
             {"jsonrpc":"2.0","method":"exit"}
 

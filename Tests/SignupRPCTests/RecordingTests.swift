@@ -198,7 +198,7 @@ import SignupTestSupport
 }
 
 /// A seeded generator shared by the HTTP server's threads.
-private final class LockedGenerator: @unchecked Sendable {
+final class LockedGenerator: @unchecked Sendable {
     private let lock = NSLock()
     private var generator: SeededGenerator
 

@@ -68,13 +68,19 @@ public final class EventLoop: Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
     }
 
+    /// Runs non-`Sendable` work on the loop `delay` after the current work's stamp. On the loop only.
     func scheduleTransferring(after delay: TimeSpan, _ work: @escaping () -> Void) -> DispatchWorkItem {
+        #if DEBUG
+        assertOnLoop()
+        #endif
         let box = UncheckedTransfer(work)
         let item = DispatchWorkItem { [step] in
             step.begin()
             box.value()
         }
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(delay)), execute: item)
+        // From the time the current work is stamped with, not from whenever it got this far: a
+        // debounce that a keystroke stamped T starts ends at T + delay, live as in a replay.
+        queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: step.uptimeNanoseconds) + .nanoseconds(Self.nanoseconds(delay)), execute: item)
         return item
     }
 

@@ -38,6 +38,16 @@ public final class VirtualTimeScheduler: Scheduler {
         return timeline.schedule(at: dueTime, action)
     }
 
+    /// Runs everything due before `time`, then leaves the clock at `time` with the work due at it
+    /// still waiting, for the next advance (even to the same time): what happens now comes first
+    /// within the millisecond, as a message that arrived before that work did in real time.
+    public func advance(toJustBefore time: TimePoint) {
+        precondition(time >= now, "virtual time only moves forward (now \(now), asked for \(time))")
+        let time = min(time, .horizon)
+        if time > now { advance(to: TimePoint(milliseconds: time.milliseconds - 1)) }
+        clock = time
+    }
+
     /// Runs everything due up to `now + span`, then leaves the clock there.
     public func advance(by span: TimeSpan) {
         precondition(span >= .zero, "virtual time only moves forward")

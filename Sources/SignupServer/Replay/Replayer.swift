@@ -55,10 +55,14 @@ struct Replayer {
         var inputs = 0
         var answers = 0
         var end: (time: Int64, reason: String)?
+        let inputsBeforeDueWork = recording.inputsBeforeDueWork
+        var inputNumber = 0
         for entry in recording.entries {
             switch entry {
             case .input(let time, let input):
-                session.advance(to: time)
+                // A virtual-clock session's inputs were the clock: what fell due came first.
+                session.advance(to: time, holdingWorkDueThen: header.clock == .real && inputsBeforeDueWork[inputNumber])
+                inputNumber += 1
                 server.finishDraining()
                 guard server.exitCode == nil else { continue }
                 inputs += 1

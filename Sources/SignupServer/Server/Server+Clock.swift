@@ -8,6 +8,7 @@ extension Server {
         guard let scheduler = virtualScheduler?.takeUnretainedValue() else { throw .clockNotVirtual(method: "clock.advance") }
         let by = try params.count("by")
         let to = try params.count("to")
+        let exclusive = try params.bool("exclusive") ?? false
         switch (by, to) {
         case (let by?, nil):
             let now = scheduler.now.milliseconds
@@ -17,8 +18,8 @@ extension Server {
                     member: "params.by",
                     problem: "would move the clock past \(TimePoint.horizon.milliseconds) ms, the latest time (it is \(now) ms)")
             }
-            try advanceVirtualTime(to: target, member: "params.by", for: "clock.advance")
-        case (nil, let to?): try advanceVirtualTime(to: to, member: "params.to", for: "clock.advance")
+            try advanceVirtualTime(to: target, member: "params.by", for: "clock.advance", exclusive: exclusive)
+        case (nil, let to?): try advanceVirtualTime(to: to, member: "params.to", for: "clock.advance", exclusive: exclusive)
         case (nil, nil): throw .invalidParams(member: "params", problem: "needs either by or to")
         case (_?, _?): throw .invalidParams(member: "params", problem: "takes by or to, not both")
         }
@@ -36,9 +37,10 @@ extension Server {
         try advanceVirtualTime(to: at, member: "params.at", for: "at")
     }
 
-    /// Moves virtual time forward to `time`, running everything due first. `member` names the
-    /// param that asked, for the error past the horizon; `method`, for the error when the clock is real.
-    func advanceVirtualTime(to time: Int64, member: String, for method: String) throws(RPCError) {
+    /// Moves virtual time forward to `time`, running everything due first (when `exclusive`, only
+    /// what is due before it). `member` names the param that asked, for the error past the
+    /// horizon; `method`, for the error when the clock is real.
+    func advanceVirtualTime(to time: Int64, member: String, for method: String, exclusive: Bool = false) throws(RPCError) {
         guard let virtualScheduler else { throw .clockNotVirtual(method: method) }
         let now = virtualScheduler._withUnsafeGuaranteedRef { $0.now.milliseconds }
         guard time >= now else { throw .timeWentBackwards(now: now, requested: time) }
@@ -46,7 +48,13 @@ extension Server {
             throw .invalidParams(
                 member: member, problem: "must be at most \(TimePoint.horizon.milliseconds) ms, the latest time, not \(time)")
         }
-        virtualScheduler._withUnsafeGuaranteedRef { $0.advance(to: TimePoint(milliseconds: time)) }
+        virtualScheduler._withUnsafeGuaranteedRef { scheduler in
+            if exclusive {
+                scheduler.advance(toJustBefore: TimePoint(milliseconds: time))
+            } else {
+                scheduler.advance(to: TimePoint(milliseconds: time))
+            }
+        }
     }
 
     /// Lets every submission in flight finish: in virtual time by running the clock until they

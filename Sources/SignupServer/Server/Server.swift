@@ -238,7 +238,7 @@ final class Server {
         static let submit: [String] = ["form", "at"]
         static let snapshot: [String] = ["form", "at"]
         static let close: [String] = ["form", "at"]
-        static let advanceClock: [String] = ["by", "to"]
+        static let advanceClock: [String] = ["by", "to", "exclusive"]
     }
 
     private func dispatch(_ request: Request) throws(RPCError) -> ResultWriter {
