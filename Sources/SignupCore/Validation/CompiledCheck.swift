@@ -32,19 +32,19 @@ enum CompiledCheck: Sendable {
 
     /// What this check says of `value`, as `Rule.Check` describes it; `valueAt` gives another
     /// field's normalised value by position, and patterns spend `budget`.
-    func judge(_ value: inout JudgedValue, valueAt: (Int) -> String, budget: MatchBudget) -> CheckOutcome {
+    func judge(_ value: String, valueAt: (Int) -> String, budget: MatchBudget) -> CheckOutcome {
         switch self {
-        case .minLength(let minimum): return .passing(value.characterCount >= minimum)
-        case .maxLength(let maximum): return .passing(value.text.utf8.count <= maximum || value.characterCount <= maximum)
-        case .allowedCharacters(let characterClass): return .passing(characterClass.admits(value.text))
-        case .pattern(let pattern): return pattern?.judge(wholly: value.text, within: budget) ?? .fails
-        case .notOneOf(let reserved): return .passing(!reserved.contains(value.text.lowercased()))
-        case .equalsField(let other): return .passing(value.text == (other.map(valueAt) ?? ""))
+        case .minLength(let minimum): return .passing(Self.characterCount(of: value) >= minimum)
+        case .maxLength(let maximum): return .passing(value.utf8.count <= maximum || Self.characterCount(of: value) <= maximum)
+        case .allowedCharacters(let characterClass): return .passing(characterClass.admits(value))
+        case .pattern(let pattern): return pattern?.judge(wholly: value, within: budget) ?? .fails
+        case .notOneOf(let reserved): return .passing(!reserved.contains(value.lowercased()))
+        case .equalsField(let other): return .passing(value == (other.map(valueAt) ?? ""))
         case .anyOf(let alternatives):
             // Passes when one alternative passes; undecided when none does and one could not tell.
             var undecided = false
             for checks in alternatives {
-                switch Self.judge(&value, by: checks, valueAt: valueAt, budget: budget) {
+                switch Self.judge(value, by: checks, valueAt: valueAt, budget: budget) {
                 case .passes: return .passes
                 case .tooCostly: undecided = true
                 case .fails: break
@@ -56,42 +56,25 @@ enum CompiledCheck: Sendable {
 
     /// Whether `value` passes, judged with a budget of its own.
     func passes(_ value: String, valueAt: (Int) -> String) -> Bool {
-        var judged = JudgedValue(value)
-        return judge(&judged, valueAt: valueAt, budget: MatchBudget()) == .passes
+        judge(value, valueAt: valueAt, budget: MatchBudget()) == .passes
     }
 
     /// The first outcome of `checks`, in order, that is not `passes`; `passes` when there is none.
-    static func judge(_ value: inout JudgedValue, by checks: [CompiledCheck], valueAt: (Int) -> String, budget: MatchBudget) -> CheckOutcome {
+    static func judge(_ value: String, by checks: [CompiledCheck], valueAt: (Int) -> String, budget: MatchBudget) -> CheckOutcome {
         for check in checks {
-            let outcome = check.judge(&value, valueAt: valueAt, budget: budget)
+            let outcome = check.judge(value, valueAt: valueAt, budget: budget)
             if outcome != .passes { return outcome }
         }
         return .passes
     }
-}
 
-/// A value being judged, with its length in characters counted at most once however many
-/// checks ask: counting breaks a long value of combining marks into characters at some cost.
-struct JudgedValue {
-    let text: String
-    private var counted: Int?
-
-    init(_ text: String) {
-        self.text = text
-    }
-
-    /// `text.count`, without breaking the value into characters when its bytes tell: an ASCII
+    /// `value.count`, without breaking the value into characters when its bytes tell: an ASCII
     /// value has a character per byte, but for `\r\n`, which is one character.
-    var characterCount: Int {
-        mutating get {
-            if let counted { return counted }
-            let utf8 = text.utf8
-            let isPlainASCII = utf8.withContiguousStorageIfAvailable { bytes in
-                bytes.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "\r") }
-            }
-            let count = isPlainASCII == true ? utf8.count : text.count
-            counted = count
-            return count
+    private static func characterCount(of value: String) -> Int {
+        let utf8 = value.utf8
+        let isPlainASCII = utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "\r") }
         }
+        return isPlainASCII == true ? utf8.count : value.count
     }
 }

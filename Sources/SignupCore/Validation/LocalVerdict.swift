@@ -87,9 +87,8 @@ final class LocalValidator: Sendable {
 
             if value.isEmpty { return verdict(fields[index].empty) }
             let failure = fields[index].checks.withUnsafeBufferPointer { checks -> ResultID? in
-                var judged = JudgedValue(value)
                 for check in checks {
-                    switch check.check.judge(&judged, valueAt: valueOf, budget: budget) {
+                    switch check.check.judge(value, valueAt: valueOf, budget: budget) {
                     case .passes: continue
                     case .fails: return check.failure
                     case .tooCostly: return tooCostly
