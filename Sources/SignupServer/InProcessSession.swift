@@ -43,7 +43,6 @@ final class InProcessSession {
         server.handle(item)
     }
 
-    /// Moves the clock to `time` (never back), running what falls due.
     /// Moves the virtual clock to `time` (never back), running what is due by then; when
     /// `holdingWorkDueThen`, what is due at `time` itself waits for the next advance.
     func advance(to time: Int64, holdingWorkDueThen: Bool = false) {

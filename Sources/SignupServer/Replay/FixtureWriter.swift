@@ -22,14 +22,14 @@ enum FixtureWriter {
         var time: Int64 = 0
         // After `shutdown` every request but `exit` is refused: no more `clock.advance` is written.
         var isShutDown = false
-        // In a real-clock session, an input that came before the work due in its millisecond
-        // is written after an exclusive advance; the work waits until the next advance.
+        // An input that came before the work due in its millisecond is written after an
+        // exclusive advance; the work waits until the next advance.
         let inputsBeforeDueWork = recording.inputsBeforeDueWork
         var inputNumber = 0
         var isHoldingDueWork = false
         for entry in recording.entries {
             guard case .input(let at, let message) = entry else { continue }
-            let comesFirst = recording.header.clock == .real && inputsBeforeDueWork[inputNumber]
+            let comesFirst = inputsBeforeDueWork[inputNumber]
             inputNumber += 1
             if !isShutDown, at > time || (isHoldingDueWork && !comesFirst) {
                 input.verbatim(#"{"jsonrpc":"2.0","method":"clock.advance","params":{"to":"#)

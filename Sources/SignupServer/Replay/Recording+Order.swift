@@ -5,9 +5,11 @@ extension Recording {
     /// alone does not tell. An input came first unless a question or an answer of its millisecond
     /// was recorded before it, or, when the input before it was in an earlier millisecond,
     /// anything of its millisecond was. A replay then runs only the work due before the input's
-    /// time, and the rest after it.
+    /// time, and the rest after it. In a virtual-clock session the inputs moved the clock, so
+    /// what fell due came first: none came before.
     var inputsBeforeDueWork: [Bool] {
         var order: [Bool] = []
+        let isRealTime = header.clock == .real
         var previousInput: Int64?
         // Entries come in time order, so the latest since the last input tells whether any fell
         // in the coming input's millisecond.
@@ -17,7 +19,7 @@ extension Recording {
             switch entry {
             case .input(let time, _):
                 let workFirst = latestExchange == time || (latestEntry == time && (previousInput ?? -1) < time)
-                order.append(!workFirst)
+                order.append(isRealTime && !workFirst)
                 previousInput = time
                 latestExchange = nil
                 latestEntry = nil

@@ -60,8 +60,7 @@ struct Replayer {
         for entry in recording.entries {
             switch entry {
             case .input(let time, let input):
-                // A virtual-clock session's inputs were the clock: what fell due came first.
-                session.advance(to: time, holdingWorkDueThen: header.clock == .real && inputsBeforeDueWork[inputNumber])
+                session.advance(to: time, holdingWorkDueThen: inputsBeforeDueWork[inputNumber])
                 inputNumber += 1
                 server.finishDraining()
                 guard server.exitCode == nil else { continue }
