@@ -31,12 +31,6 @@ import SignupTestSupport
         {"t":9,"end":"input"}
         """#
 
-    static func encoded(_ json: JSON) -> String {
-        var writer = JSONWriter()
-        writer.json(json)
-        return writer.withBytes { String(decoding: $0, as: UTF8.self) }
-    }
-
     @Test func aFixtureKeepsAKeystrokeBeforeTheQuietPeriodThatEndedInItsMillisecond() throws {
         let recording = try Recording.read(Array(Self.keystrokeBeforeQuietPeriodEnds.utf8))
         #expect(recording.inputsBeforeDueWork == [true, true, true, true, true, true, true, true])
@@ -46,7 +40,7 @@ import SignupTestSupport
         let input = try String(contentsOfFile: fixture + ".jsonl", encoding: .utf8)
         #expect(input.contains(#"{"jsonrpc":"2.0","method":"clock.advance","params":{"to":3,"exclusive":true}}"#))
         let output = try String(contentsOfFile: fixture + ".out.jsonl", encoding: .utf8).split(separator: "\n").map(String.init)
-        #expect(output == recording.outputs.map(Self.encoded))
+        #expect(output == recording.outputs.map(ReplayCommand.encode))
         let outcome = try Replayer(recording: recording).run()
         #expect(outcome.divergence == nil)
         #expect(outcome.unrecordedQuestions.isEmpty)
