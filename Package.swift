@@ -19,10 +19,10 @@ let package = Package(
         // libpq for `--store postgresql://…`, loaded with dlopen on first use (see CPostgres.h);
         // its header comes from Debian's libpq-dev.
         .target(name: "CPostgres"),
-        // ICU's C regular-expression API, whose matches stop after a number of steps; loaded with
-        // dlopen on first use (see CICURegex.h); its header comes from Debian's libicu-dev.
-        .target(name: "CICURegex"),
-        .target(name: "SignupCore", dependencies: ["CSQLite", "CCrypt", "CCurl", "CPostgres", "CICURegex"]),
+        // ICU's C API: regular expressions whose matches stop after a number of steps, and NFKC
+        // in linear time; loaded with dlopen on first use (see CICU.h); headers from libicu-dev.
+        .target(name: "CICU"),
+        .target(name: "SignupCore", dependencies: ["CSQLite", "CCrypt", "CCurl", "CPostgres", "CICU"]),
         .target(name: "SignupServer", dependencies: ["SignupCore"]),
         // Blocks SIGTERM and SIGINT before main, so that none is lost while the process starts.
         .target(name: "CEarlySignals"),

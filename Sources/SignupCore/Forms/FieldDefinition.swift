@@ -35,7 +35,7 @@ public struct FieldDefinition: Hashable, Sendable {
         func apply(to value: String) -> String {
             switch self {
             case .none: return value
-            case .nfkc: return value.precomposedStringWithCompatibilityMapping
+            case .nfkc: return CompatibilityComposition.normalize(value)
             }
         }
     }

@@ -1,4 +1,4 @@
-import CICURegex
+import CICU
 import Synchronization
 
 /// A regular expression (ICU syntax) compiled once and shared by every form that uses it; it

@@ -1,11 +1,11 @@
-#ifndef SIGNUP_CICUREGEX_H
-#define SIGNUP_CICUREGEX_H
+#ifndef SIGNUP_CICU_H
+#define SIGNUP_CICU_H
 
 #include <stdint.h>
 
-/// Whole-value matching with ICU's C regular-expression API (Debian's libicu), whose match engine
-/// counts its work: a match can be stopped after a number of steps, deterministically, on any
-/// machine. libicui18n is loaded with dlopen on first use, as libcurl is (see CCurl.h).
+/// ICU's C API (Debian's libicu), loaded with dlopen on first use as libcurl is (see CCurl.h):
+/// whole-value matching whose engine counts its work, so that a match can be stopped after a
+/// number of steps, deterministically, on any machine; and Unicode normalisation.
 
 typedef struct signup_pattern signup_pattern;
 
@@ -25,5 +25,10 @@ typedef enum {
 /// gets the whole steps spent. Not safe to call for one pattern from two threads at once.
 signup_match_outcome signup_pattern_matches_whole(
     signup_pattern *pattern, const uint16_t *text, int32_t length, int32_t step_limit, int32_t *steps_used);
+
+/// `text` (`length` bytes of valid UTF-8) in Unicode normalisation form KC. Returns the length in
+/// bytes of the normal form, which `*normalized` then holds (release it with free()); 0, with
+/// `*normalized` NULL, when `text` is in NFKC already; -1 when ICU cannot be loaded or fails.
+int32_t signup_nfkc(const uint8_t *text, int32_t length, uint8_t **normalized);
 
 #endif
