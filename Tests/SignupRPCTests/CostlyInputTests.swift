@@ -144,9 +144,25 @@ import Testing
         func edit(_ id: Int, form: String, field: String, _ value: String) -> String {
             #"{"jsonrpc":"2.0","id":\#(id),"method":"form.edit","params":{"form":"\#(form)","field":"\#(field)","value":"\#(value)"}}"#
         }
-        // Runs of 30 marks of two classes, the most a string may hold, filling a value's 16 384 bytes.
-        let run = "a" + String(repeating: "\u{301}\u{316}", count: 15)
-        let towers = String(repeating: run, count: 16_384 / run.utf8.count)
+        // Passwords of NFKC fields filling a 1 MiB line, each `unit` repeated to the value limits:
+        // 16 384 bytes, 4 096 characters.
+        func passwords(_ unit: String) -> String {
+            let value = String(repeating: unit, count: min((16_384 - 2) / unit.utf8.count, (4_096 - 2) / unit.count))
+            let edits = (0...).lazy.map { edit($0, form: "g", field: $0 % 2 == 0 ? "password" : "repeatedPassword", value + String($0 % 100)) }
+            var fitting: [String] = []
+            var bytes = 2
+            for edit in edits {
+                bytes += edit.utf8.count + 1
+                if bytes > 1 << 20 { break }
+                fitting.append(edit)
+            }
+            return batch(fitting)
+        }
+        // Runs of 30 marks, the most a string may hold: of two classes, which normalisation
+        // reorders; of 30 classes in descending order, the most reordering; and astral ones.
+        let descending = "\u{345}\u{35D}\u{35C}\u{315}\u{300}\u{5AE}\u{59A}\u{316}\u{1DFA}\u{31B}\u{1DCE}\u{321}\u{F74}\u{F72}\u{F71}"
+            + "\u{EC8}\u{EB8}\u{E48}\u{E38}\u{C56}\u{C55}\u{711}\u{670}\u{652}\u{651}\u{61A}\u{619}\u{618}\u{64D}\u{64C}"
+        let astral = String(repeating: "\u{10376}\u{1D16D}\u{101FD}\u{1D165}\u{10A3F}\u{110BA}", count: 5)
         // Each value differs from the last, so that every edit is judged.
         return [
             ("1000 catastrophic edits", batch((0..<batchLimit).map {
@@ -155,8 +171,14 @@ import Testing
                 edit($0, form: "c", field: "code", String(repeating: "a", count: 12) + String(repeating: "!", count: $0 % 2 + 1)) })),
             ("1000 exponential alternations", batch((0..<batchLimit).map {
                 edit($0, form: "c", field: "word", String(repeating: "a", count: 40 + $0 % 2)) })),
-            ("1 MiB of mark towers in NFKC passwords", batch((0..<60).map {
-                edit($0, form: "g", field: $0 % 2 == 0 ? "password" : "repeatedPassword", towers + String($0)) })),
+            ("1 MiB of mark runs of two classes", passwords("a" + String(repeating: "\u{301}\u{316}", count: 15))),
+            ("1 MiB of mark runs in descending class", passwords("a" + descending)),
+            ("1 MiB of astral mark runs", passwords("a" + astral)),
+            ("1 MiB of U+FDFA, eighteen characters each in NFKC", passwords("\u{FDFA}")),
+            ("1 MiB of prepended characters, one character", passwords("\u{600}")),
+            ("1 MiB of leading jamo, one character", passwords("\u{1100}")),
+            ("1 MiB of emoji sequences", passwords("👨\u{200D}👩\u{200D}👧\u{200D}👦")),
+            ("1 MiB of ASCII", passwords("a")),
         ]
     }
 

@@ -135,7 +135,7 @@ public struct SecretPlaceholders {
     private static func listedValues(in checks: [CompiledCheck]) -> [String] {
         checks.flatMap { check -> [String] in
             switch check {
-            case .notOneOf(let values): return values.sorted()
+            case .notOneOf(let names): return names.sorted
             case .anyOf(let alternatives): return listedValues(in: alternatives.flatMap { $0 })
             default: return []
             }

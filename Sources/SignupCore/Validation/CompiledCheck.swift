@@ -6,8 +6,7 @@ enum CompiledCheck: Sendable {
     case allowedCharacters(CharacterClass)
     /// Nil for a pattern that does not compile, which fails every value.
     case pattern(CompiledPattern?)
-    /// Lower-cased.
-    case notOneOf(Set<String>)
+    case notOneOf(ReservedNames)
     /// The position of the other field; nil for a name the form lacks, which reads as empty.
     case equalsField(Int?)
     case anyOf([[CompiledCheck]])
@@ -23,7 +22,7 @@ enum CompiledCheck: Sendable {
         case .maxLength(let maximum): self = .maxLength(maximum)
         case .allowedCharacters(let characterClass): self = .allowedCharacters(characterClass)
         case .pattern(let pattern): self = .pattern(CompiledPattern.named(pattern))
-        case .notOneOf(let reserved): self = .notOneOf(Set(reserved.map { $0.lowercased() }))
+        case .notOneOf(let reserved): self = .notOneOf(ReservedNames(reserved))
         case .equalsField(let other): self = .equalsField(indexOf(other))
         case .anyOf(let alternatives):
             self = .anyOf(alternatives.map { checks in checks.map { CompiledCheck($0, indexOf: indexOf) } })
@@ -34,11 +33,11 @@ enum CompiledCheck: Sendable {
     /// field's normalised value by position, and patterns spend `budget`.
     func judge(_ value: String, valueAt: (Int) -> String, budget: MatchBudget) -> CheckOutcome {
         switch self {
-        case .minLength(let minimum): return .passing(Self.characterCount(of: value) >= minimum)
-        case .maxLength(let maximum): return .passing(value.utf8.count <= maximum || Self.characterCount(of: value) <= maximum)
+        case .minLength(let minimum): return .passing(!value.hasFewerCharacters(than: minimum))
+        case .maxLength(let maximum): return .passing(!value.hasMoreCharacters(than: maximum))
         case .allowedCharacters(let characterClass): return .passing(characterClass.admits(value))
         case .pattern(let pattern): return pattern?.judge(wholly: value, within: budget) ?? .fails
-        case .notOneOf(let reserved): return .passing(!reserved.contains(value.lowercased()))
+        case .notOneOf(let reserved): return .passing(!reserved.contains(value))
         case .equalsField(let other): return .passing(value == (other.map(valueAt) ?? ""))
         case .anyOf(let alternatives):
             // Passes when one alternative passes; undecided when none does and one could not tell.
@@ -66,15 +65,5 @@ enum CompiledCheck: Sendable {
             if outcome != .passes { return outcome }
         }
         return .passes
-    }
-
-    /// `value.count`, without breaking the value into characters when its bytes tell: an ASCII
-    /// value has a character per byte, but for `\r\n`, which is one character.
-    private static func characterCount(of value: String) -> Int {
-        let utf8 = value.utf8
-        let isPlainASCII = utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "\r") }
-        }
-        return isPlainASCII == true ? utf8.count : value.count
     }
 }

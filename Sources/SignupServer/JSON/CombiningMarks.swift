@@ -1,3 +1,5 @@
+import SignupCore
+
 /// Unicode's stream-safe text format (UAX #15 §13) allows at most 30 non-starters (characters of
 /// a combining class other than 0) in a row, which no text in any language needs more of. The
 /// server reads no string with more: normalising, comparing or hashing a longer run costs time in
@@ -9,8 +11,7 @@ enum CombiningMarks {
     static func exceed(_ limit: Int = mostInARow, in text: String) -> Bool {
         var run = 0
         for scalar in text.unicodeScalars {
-            // Every non-starter is at U+0300 or above.
-            if scalar.value >= 0x300, scalar.properties.canonicalCombiningClass != .notReordered {
+            if nonStarters.contains(scalar) {
                 run += 1
                 if run > limit { return true }
             } else {
@@ -19,4 +20,7 @@ enum CombiningMarks {
         }
         return false
     }
+
+    /// Characters of a combining class other than 0.
+    static let nonStarters = ScalarSet { $0.properties.canonicalCombiningClass != .notReordered }
 }

@@ -189,7 +189,7 @@ extension Server {
     func checkLength(of value: String, field: String) throws(RPCError) {
         let limits = configuration.limits
         if value.utf8.count > limits.maxValueBytes { throw .valueTooLong(field: field, limit: limits.maxValueBytes, unit: "bytes") }
-        if value.utf8.count > limits.maxValueLength, value.count > limits.maxValueLength {
+        if value.hasMoreCharacters(than: limits.maxValueLength) {
             throw .valueTooLong(field: field, limit: limits.maxValueLength, unit: "characters")
         }
     }
