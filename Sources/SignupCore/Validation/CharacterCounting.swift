@@ -6,6 +6,7 @@ extension String {
         // A character takes one byte and one scalar at least.
         if utf8.count <= limit { return false }
         guard limit >= 0 else { return true }
+        if let count = asciiCharacterCount { return count > limit }
         return Self.has(unicodeScalars, moreElementsThan: limit) && mayStartMoreCharacters(than: limit)
             && Self.has(self, moreElementsThan: limit)
     }
@@ -13,6 +14,20 @@ extension String {
     /// Whether the value has fewer than `limit` characters.
     public func hasFewerCharacters(than limit: Int) -> Bool {
         limit > 0 && !hasMoreCharacters(than: limit - 1)
+    }
+
+    /// `count` of an ASCII value, told from its bytes: a character each but `\r\n`; nil for any other.
+    private var asciiCharacterCount: Int? {
+        utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            var pairs = 0
+            var previous: UInt8 = 0
+            for byte in bytes {
+                if byte >= 0x80 { return nil }
+                if byte == UInt8(ascii: "\n") && previous == UInt8(ascii: "\r") { pairs += 1 }
+                previous = byte
+            }
+            return bytes.count - pairs
+        } ?? nil
     }
 
     /// False when the value certainly has no more than `limit` characters, told without breaking

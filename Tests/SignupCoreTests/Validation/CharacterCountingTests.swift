@@ -8,7 +8,7 @@ import Testing
     static let astralMarks = "\u{1D16D}\u{1D165}\u{1E8D0}\u{11370}\u{1D167}"
     /// Values whose characters are built every way Unicode joins scalars.
     static let samples: [String] = [
-        "", "a", "ab", "\r\n\r\n", "\r\n\u{301}", "\n\u{301}\u{301}", "a\u{301}\u{316}b", "e\u{301}e\u{301}",
+        "", "a", "ab", "\r\n\r\n", "a\r\nb\r", "\r\r\n\n", "ascii only", "\r\n\u{301}", "\n\u{301}\u{301}", "a\u{301}\u{316}b", "e\u{301}e\u{301}",
         "\u{1100}\u{1161}\u{11A8}\u{1100}", "\u{1100}\u{1100}\u{1100}", "👨\u{200D}👩\u{200D}👧", "👍🏽👍",
         "🇺🇸🇫🇷🇩", "\u{600}\u{600}a", "\u{915}\u{94D}\u{937}\u{93F}", "a\u{200C}\u{200C}b", "\u{FDFA}\u{FDFA}",
         "a" + astralMarks + "b", "\u{E0001}\u{301}a", "\u{2028}\u{301}", "x\u{FE0F}\u{FE0F}", "\u{AD}\u{301}",
