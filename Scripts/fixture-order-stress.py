@@ -3,11 +3,12 @@
 latencies, writes a fixture of each (`signup-rpc replay --write-fixture`) and counts the fixtures
 whose output differs from the recorded events (issue 36 §5).
 
-    python3 Scripts/fixture-order-stress.py [--binary .build/release/signup-rpc] [--sessions 200] [--seed 1]
+    python3 Scripts/fixture-order-stress.py [--binary .build/release/signup-rpc] [--sessions 200] [--seed 1] [--busy]
 
 A debounce of 2 ms, keystrokes 0-8 ms apart and answers after 0-4 ms make keystrokes, quiet
-periods' ends and answers meet in the same millisecond in most sessions. Wall-clock dependent by
-nature: a measurement, not a test.
+periods' ends and answers meet in the same millisecond in most sessions; with --busy, batches for
+another form hold the loop while debounces fall due, so that Dispatch fires them late. Exits 1 if
+any fixture differs; CI runs it both ways.
 """
 import argparse, http.server, json, random, socketserver, subprocess, sys, tempfile, threading, time
 
@@ -15,6 +16,8 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--binary", default=".build/release/signup-rpc")
 parser.add_argument("--sessions", type=int, default=200)
 parser.add_argument("--seed", type=int, default=1)
+parser.add_argument("--busy", action="store_true",
+                    help="send another form a batch that holds the loop a few ms before some keystrokes, so timers fall due while it works")
 options = parser.parse_args()
 random.seed(options.seed)
 
@@ -46,7 +49,15 @@ for session in range(options.sessions):
         [options.binary, "--clock", "real", "--debounce-ms", "2", "--record", recording,
          "--availability-url", url + "/users/{username}", "--signup-url", url + "/signup"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    if options.busy:
+        opening = {"jsonrpc": "2.0", "id": "busy", "method": "form.open", "params": {"kind": "signup-github", "form": "busy"}}
+        child.stdin.write((json.dumps(opening) + "\n").encode())
     for value in typed:
+        if options.busy and random.random() < 0.5:
+            batch = [{"jsonrpc": "2.0", "method": "form.edit",
+                      "params": {"form": "busy", "field": "password", "value": "pw%d-%d" % (session, n) * 50}}
+                     for n in range(random.randrange(50, 400))]
+            child.stdin.write((json.dumps(batch) + "\n").encode())
         edit = {"jsonrpc": "2.0", "method": "form.edit", "params": {"field": "username", "value": value}}
         child.stdin.write((json.dumps(edit) + "\n").encode())
         child.stdin.flush()

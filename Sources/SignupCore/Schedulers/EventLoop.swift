@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The service's single serial executor. Every piece of reactive work runs here, in order;
 /// other threads (the stdin reader, slow backends) hand work in through `execute`.
@@ -9,9 +10,18 @@ import Foundation
 public final class EventLoop: Sendable {
     private let queue: DispatchQueue
     private let step = StepStart()
+    private let timers = Mutex(LoopTimers())
 
     public init(label: String = "signup.event-loop") {
         queue = DispatchQueue(label: label)
+        queue.setSpecific(key: Self.marker, value: ObjectIdentifier(queue))
+    }
+
+    private static let marker = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// Whether the caller is running on this loop.
+    public var isCurrent: Bool {
+        DispatchQueue.getSpecific(key: Self.marker) == ObjectIdentifier(queue)
     }
 
     /// When the work the loop is running began (uptime nanoseconds): the one time every event of
@@ -26,8 +36,8 @@ public final class EventLoop: Sendable {
 
     /// Runs `work` on the loop, after everything already queued. Safe from any thread.
     public func execute(_ work: @escaping @Sendable () -> Void) {
-        queue.async { [step] in
-            step.begin()
+        queue.async { [self] in
+            beginStep()
             work()
         }
     }
@@ -36,8 +46,8 @@ public final class EventLoop: Sendable {
     /// ever touches the reactive core's state, and callers hand their closure over entirely.
     public func executeTransferring(_ work: @escaping () -> Void) {
         let box = UncheckedTransfer(work)
-        queue.async { [step] in
-            step.begin()
+        queue.async { [self] in
+            beginStep()
             box.value()
         }
     }
@@ -45,7 +55,7 @@ public final class EventLoop: Sendable {
     /// Runs `work` on the loop and waits for it. Never call this from the loop itself.
     public func sync<T>(_ work: () throws -> T) rethrows -> T {
         try queue.sync {
-            step.begin()
+            beginStep()
             return try work()
         }
     }
@@ -55,8 +65,8 @@ public final class EventLoop: Sendable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let nanoseconds = Self.nanoseconds(interval)
         timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
-        timer.setEventHandler { [step] in
-            step.begin()
+        timer.setEventHandler { [self] in
+            beginStep()
             handler()
         }
         timer.resume()
@@ -68,20 +78,38 @@ public final class EventLoop: Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
     }
 
-    /// Runs non-`Sendable` work on the loop `delay` after the current work's stamp. On the loop only.
-    func scheduleTransferring(after delay: TimeSpan, _ work: @escaping () -> Void) -> DispatchWorkItem {
+    /// Runs non-`Sendable` work on the loop `delay` after the current work's stamp, stamped with
+    /// that time however late it runs. On the loop only.
+    func scheduleTransferring(after delay: TimeSpan, _ work: @escaping () -> Void) -> LoopTimer {
         #if DEBUG
         assertOnLoop()
         #endif
-        let box = UncheckedTransfer(work)
-        let item = DispatchWorkItem { [step] in
-            step.begin()
-            box.value()
-        }
         // From the time the current work is stamped with, not from whenever it got this far: a
         // debounce that a keystroke stamped T starts ends at T + delay, live as in a replay.
-        queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: step.uptimeNanoseconds) + .nanoseconds(Self.nanoseconds(delay)), execute: item)
-        return item
+        let (sum, overflow) = step.uptimeNanoseconds.addingReportingOverflow(UInt64(Self.nanoseconds(delay)))
+        let dueTime = overflow ? UInt64.max : sum
+        let timer = timers.withLock { $0.add(dueTime: dueTime, work: UncheckedTransfer(work)) }
+        queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: dueTime)) { [weak self] in
+            self?.runTimers(dueBy: max(dueTime, DispatchTime.now().uptimeNanoseconds))
+        }
+        return timer
+    }
+
+    /// Begins work that came from outside the loop (an input, an answer, a tick). Timers already
+    /// due run first, each stamped with its due time, so that the loop keeps a virtual clock's
+    /// order, a timer due before an input running before it, even when Dispatch fires it late.
+    private func beginStep() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        runTimers(dueBy: now)
+        step.begin(at: now)
+    }
+
+    private func runTimers(dueBy time: UInt64) {
+        while let timer = timers.withLock({ $0.removeEarliest(dueBy: time) }) {
+            guard let work = timer.take() else { continue }
+            step.begin(at: timer.dueTime)
+            work()
+        }
     }
 
     /// A span in nanoseconds for Dispatch, from zero up to the largest `Int` (never trapping).
@@ -94,8 +122,8 @@ public final class EventLoop: Sendable {
 private final class StepStart: @unchecked Sendable {
     private(set) var uptimeNanoseconds = DispatchTime.now().uptimeNanoseconds
 
-    func begin() {
-        uptimeNanoseconds = DispatchTime.now().uptimeNanoseconds
+    func begin(at time: UInt64) {
+        uptimeNanoseconds = time
     }
 }
 

@@ -9,7 +9,8 @@ public final class RealTimeScheduler: Scheduler {
 
     public init(loop: EventLoop) {
         self.loop = loop
-        origin = DispatchTime.now().uptimeNanoseconds
+        // Made by work on the loop, it starts at that work's stamp, which the work's timers count from.
+        origin = loop.isCurrent ? loop.currentStepStart : DispatchTime.now().uptimeNanoseconds
     }
 
     public var now: TimePoint {
@@ -20,8 +21,8 @@ public final class RealTimeScheduler: Scheduler {
 
     @discardableResult
     public func schedule(after delay: TimeSpan, _ action: consuming @escaping () -> Void) -> any Disposable {
-        let item = loop.scheduleTransferring(after: delay, action)
-        return Disposables.create { item.cancel() }
+        let timer = loop.scheduleTransferring(after: delay, action)
+        return Disposables.create { timer.cancel() }
     }
 
     public func preconditionOnExecutor() {

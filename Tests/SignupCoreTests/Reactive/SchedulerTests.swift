@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 @testable import SignupCore
 
@@ -121,6 +122,31 @@ import Testing
         #expect(entries.map(\.0) == ["early", "late"])
         #expect(entries[0].1 >= .milliseconds(5))
         #expect(entries[1].1 >= .milliseconds(30))
+    }
+}
+
+extension RealTimeSchedulerTests {
+    /// Issue 36 §5: a timer that falls due while the loop is busy runs before the input that
+    /// waited behind the busy work, stamped with its due time, as a virtual clock runs them.
+    @Test func aTimerDueWhileTheLoopIsBusyRunsBeforeTheInputThatWaitedStampedWhenDue() {
+        let loop = EventLoop(label: "test.loop")
+        let log = LockedLog()
+        let scheduler = loop.sync { UncheckedTransfer(RealTimeScheduler(loop: loop)) }.value
+        let due = loop.sync {
+            scheduler.schedule(after: .milliseconds(1)) { log.append("timer", elapsed: scheduler.now - .origin) }
+            return loop.currentStepStart + 1_000_000
+        }
+        let busy = DispatchSemaphore(value: 0)
+        loop.execute { busy.wait() }
+        loop.executeTransferring { log.append("input", elapsed: scheduler.now - .origin) }
+        // Holds the loop until the timer is overdue, so Dispatch can only fire it late.
+        while DispatchTime.now().uptimeNanoseconds <= due { sched_yield() }
+        busy.signal()
+        loop.sync {}
+        let entries = log.entries
+        #expect(entries.map(\.0) == ["timer", "input"])
+        #expect(entries.first?.1 == .milliseconds(1))
+        #expect(entries.last.map { $0.1 >= .milliseconds(1) } == true)
     }
 }
 
