@@ -1,0 +1,36 @@
+/// What a remote check's backend said of a value.
+public enum CheckVerdict: Hashable, Sendable {
+    case passed
+    /// Rejected, with the backend's own code, message and params when it gave them (the issue's
+    /// `field` is nil: it is about the value checked); nil shows the check's own message.
+    case rejected(ReportedIssue?)
+}
+
+/// How an `http` check reads its backend's answer. An answer read as neither verdict leaves the
+/// check `unavailable`, as an unreachable backend does.
+public enum CheckAnswerReading: Hashable, Sendable {
+    /// By status alone.
+    case status(passed: Set<Int>, rejected: Set<Int>)
+    /// From the JSON body of a 2xx answer: `{"valid": true}` passes; `{"valid": false}` rejects,
+    /// with the body's `code` and `message` (strings, both or neither) and `params` (an object).
+    case body
+
+    /// The verdict in an answer of `status` with `body` (nil when the body is not JSON), or nil.
+    public func verdict(status: Int, body: JSONValue?) -> CheckVerdict? {
+        switch self {
+        case .status(let passed, let rejected):
+            if passed.contains(status) { return .passed }
+            return rejected.contains(status) ? .rejected(nil) : nil
+        case .body:
+            guard (200..<300).contains(status), case .object(let members)? = body, case .bool(let valid)? = members["valid"]
+            else { return nil }
+            if valid { return .passed }
+            guard case .string(let code)? = members["code"], case .string(let message)? = members["message"] else {
+                return .rejected(nil)
+            }
+            var params: [String: JSONValue] = [:]
+            if case .object(let given)? = members["params"] { params = given }
+            return .rejected(ReportedIssue(field: nil, code: code, message: message, params: params))
+        }
+    }
+}
