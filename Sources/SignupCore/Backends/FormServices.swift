@@ -1,6 +1,8 @@
 /// The backends a form pipeline talks to. One object may play several roles.
 public struct FormServices {
     public var availability: any UsernameAvailabilityChecking
+    /// Every remote check a field declares is asked here; by default, of `availability`.
+    public var checks: any RemoteChecking
     public var registration: any AccountRegistering
     /// Checks logins; nil where the backend has no login (a login then fails as unavailable).
     public var authentication: (any Authenticating)?
@@ -12,10 +14,11 @@ public struct FormServices {
     public init(
         availability: any UsernameAvailabilityChecking, registration: any AccountRegistering,
         authentication: (any Authenticating)? = nil, friends: (any FriendSaving)? = nil,
-        loginLimiter: LoginRateLimiter? = nil
+        loginLimiter: LoginRateLimiter? = nil, checks: (any RemoteChecking)? = nil
     ) {
         self.friends = friends
         self.availability = availability
+        self.checks = checks ?? DirectoryChecks(availability)
         self.registration = registration
         self.authentication = authentication
         self.loginLimiter = loginLimiter

@@ -103,4 +103,30 @@ import Testing
         ])
         #expect(directory.checkedNames == ["ann", "ann", "bob", "bob", "flaky", "flaky", "cat"])
     }
+
+    /// Issue 37: the username check asked through the generic check port, as every form asks it.
+    @Test func theCheckPortAsksTheDirectoryAndTurnsAvailabilityIntoAVerdict() {
+        let scheduler = VirtualTimeScheduler()
+        let directory = ScriptedDirectory(
+            script: .init(takenNames: ["bob"], failingNames: ["flaky"], checkLatency: .fixed(.milliseconds(30))),
+            scheduler: scheduler)
+        let checks = FormServices(directory: directory).checks
+        let check = FormDefinition.signup.fields[0].remoteCheck!
+        var answers: [String] = []
+        for name in ["ann", "bob", "flaky", "cat"] {
+            let asked = checks.ask(check, about: name) { answer in
+                switch answer {
+                case .success(let verdict): answers.append("@\(scheduler.now.milliseconds) \(name) \(verdict)")
+                case .failure(let error): answers.append("@\(scheduler.now.milliseconds) \(name) \(error)")
+                }
+            }
+            if name == "cat" { asked.dispose() }
+        }
+        scheduler.run()
+        #expect(answers == [
+            "@30 ann passed",
+            "@30 bob rejected(nil)",
+            "@30 flaky backend unavailable: scripted server error",
+        ])
+    }
 }

@@ -8,7 +8,7 @@ enum FormAction {
     /// remembered for the same value.
     case checkDue(field: Int, value: String, version: Int)
     /// The backend answered the check of `value` at `version` (a failure is `unavailable`).
-    case checkAnswered(field: Int, value: String, version: Int, answer: Result<Availability, any Error>)
+    case checkAnswered(field: Int, value: String, version: Int, answer: Result<CheckVerdict, any Error>)
     /// Submit was tapped.
     case tap
     /// The running submission reached a new state.

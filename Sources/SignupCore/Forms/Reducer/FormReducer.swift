@@ -50,8 +50,8 @@ enum FormReducer {
             guard let results = form.remoteResults[field] else { return .done }
             let result: ResultID
             switch answer {
-            case .success(let availability):
-                result = availability == .available ? results.passed : results.rejected
+            case .success(let verdict):
+                result = verdict == .passed ? results.passed : results.rejected
                 state.remember(result, for: value, ofField: field)
             case .failure:
                 result = results.unavailable

@@ -4,7 +4,7 @@
 /// to the form as an action.
 final class FieldCheck {
     let field: Int
-    private let kind: RemoteCheck.Kind
+    private let remoteCheck: RemoteCheck
     /// Whether a question is with the backend and not yet answered or cancelled.
     private(set) var isAsking = false
     /// The form, which owns this and cancels it when it closes (also on deinit). Through its
@@ -19,11 +19,11 @@ final class FieldCheck {
 
     // Made once and handed to every timer and request, rather than a closure per keystroke.
     private lazy var quietPeriodElapsed: () -> Void = { [link] in link.check?.comeDue() }
-    private lazy var answerArrived: (Result<Availability, any Error>) -> Void = { [link] in link.check?.receive($0) }
+    private lazy var answerArrived: (Result<CheckVerdict, any Error>) -> Void = { [link] in link.check?.receive($0) }
 
-    init(field: Int, kind: RemoteCheck.Kind, form: FormPipeline) {
+    init(field: Int, check: RemoteCheck, form: FormPipeline) {
         self.field = field
-        self.kind = kind
+        remoteCheck = check
         formLink = form.link
         link.check = self
     }
@@ -50,11 +50,7 @@ final class FieldCheck {
         cancel()
         pending = (value, version)
         isAsking = true
-        let request: any Disposable
-        switch kind {
-        case .usernameAvailability:
-            request = form.services.availability.checkAvailability(of: value, answer: answerArrived)
-        }
+        let request = form.services.checks.ask(remoteCheck, about: value, answer: answerArrived)
         // An answer given synchronously has already cleared `isAsking`.
         if isAsking { inFlight = request }
     }
@@ -76,7 +72,7 @@ final class FieldCheck {
         form.dispatch(.checkDue(field: field, value: pending.value, version: pending.version))
     }
 
-    private func receive(_ answer: Result<Availability, any Error>) {
+    private func receive(_ answer: Result<CheckVerdict, any Error>) {
         guard let pending, let form = formLink.form else { return }
         self.pending = nil
         isAsking = false
