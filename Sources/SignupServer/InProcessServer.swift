@@ -8,13 +8,14 @@ public final class InProcessServer {
     private var splitter: InputFramer
     private var items: [InputItem] = []
 
-    /// A server with the built-in scripted directory on a virtual clock, with the given debounce.
-    public convenience init(debounceMilliseconds: Int64 = 300) {
+    /// A server with the built-in scripted directory on a virtual clock, with the given debounce,
+    /// recording itself as `--record` does when `recording`.
+    public convenience init(debounceMilliseconds: Int64 = 300, recording: Bool = false) {
         var configuration = ServerConfiguration()
         configuration.clock = .virtual
         configuration.debounce = .milliseconds(debounceMilliseconds)
         configuration.logLevel = .error
-        self.init(configuration: configuration, recording: false)
+        self.init(configuration: configuration, recording: recording)
     }
 
     /// A server as `configuration` says, on its scripted directory (virtual clock only).
@@ -51,6 +52,21 @@ public final class InProcessServer {
 
     /// Everything written so far, one message per line.
     public var output: [UInt8] { session.output }
+
+    /// The recording so far, ended as end of input ends it; empty for a server not recording.
+    public func recording() -> [UInt8] {
+        session.recording(endingWith: "end of input")
+    }
+
+    /// Why `bytes` is not a recording `replay` can read, or nil when it is.
+    public static func recordingProblem(in bytes: [UInt8]) -> String? {
+        do throws(Recording.Problem) {
+            _ = try Recording.read(bytes)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
 
     /// The exit code requested by `exit`, if any.
     public var exitCode: Int32? { session.server.exitCode }
