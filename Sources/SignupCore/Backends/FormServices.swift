@@ -1,8 +1,6 @@
 /// The backends a form pipeline talks to. One object may play several roles.
 public struct FormServices {
     public var availability: any UsernameAvailabilityChecking
-    /// Every remote check a field declares is asked here; by default, of `availability`.
-    public var checks: any RemoteChecking
     public var registration: any AccountRegistering
     /// Checks logins; nil where the backend has no login (a login then fails as unavailable).
     public var authentication: (any Authenticating)?
@@ -14,11 +12,10 @@ public struct FormServices {
     public init(
         availability: any UsernameAvailabilityChecking, registration: any AccountRegistering,
         authentication: (any Authenticating)? = nil, friends: (any FriendSaving)? = nil,
-        loginLimiter: LoginRateLimiter? = nil, checks: (any RemoteChecking)? = nil
+        loginLimiter: LoginRateLimiter? = nil
     ) {
         self.friends = friends
         self.availability = availability
-        self.checks = checks ?? DirectoryChecks(availability)
         self.registration = registration
         self.authentication = authentication
         self.loginLimiter = loginLimiter
@@ -30,5 +27,12 @@ public struct FormServices {
         loginLimiter: LoginRateLimiter? = nil
     ) {
         self.init(availability: directory, registration: directory, authentication: directory, friends: directory, loginLimiter: loginLimiter)
+    }
+
+    /// Where every remote check a field declares is asked: the directory itself when it answers
+    /// checks, otherwise its username check alone. Not stored: every open form keeps a copy of
+    /// its services.
+    public var checks: any RemoteChecking {
+        (availability as? any RemoteChecking) ?? DirectoryChecks(availability)
     }
 }

@@ -3,8 +3,9 @@
 /// value has been quiet for the interval). It decides nothing: what is due or answered goes back
 /// to the form as an action.
 final class FieldCheck {
+    /// A field with a remote check; the check is read from the form's definition when asked, not
+    /// kept here: a form holds one of these per checked field, for as long as it is open.
     let field: Int
-    private let remoteCheck: RemoteCheck
     /// Whether a question is with the backend and not yet answered or cancelled.
     private(set) var isAsking = false
     /// The form, which owns this and cancels it when it closes (also on deinit). Through its
@@ -21,9 +22,8 @@ final class FieldCheck {
     private lazy var quietPeriodElapsed: () -> Void = { [link] in link.check?.comeDue() }
     private lazy var answerArrived: (Result<CheckVerdict, any Error>) -> Void = { [link] in link.check?.receive($0) }
 
-    init(field: Int, check: RemoteCheck, form: FormPipeline) {
+    init(field: Int, form: FormPipeline) {
         self.field = field
-        remoteCheck = check
         formLink = form.link
         link.check = self
     }
@@ -47,10 +47,14 @@ final class FieldCheck {
 
     /// `FormEffect.ask`: asks the backend about `value`, replacing whatever was pending.
     func ask(_ value: String, version: Int, in form: FormPipeline) {
+        // Made only for a field with a check, of a definition that never changes.
+        guard let check = form.localized.definition.fields[field].remoteCheck else {
+            preconditionFailure("a field check for field \(field), which has no remote check")
+        }
         cancel()
         pending = (value, version)
         isAsking = true
-        let request = form.services.checks.ask(remoteCheck, about: value, answer: answerArrived)
+        let request = form.services.checks.ask(check, about: value, answer: answerArrived)
         // An answer given synchronously has already cleared `isAsking`.
         if isAsking { inFlight = request }
     }

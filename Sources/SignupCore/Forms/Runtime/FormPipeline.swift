@@ -73,7 +73,7 @@ public final class FormPipeline {
         link.form = self
         if fields.contains(where: { $0.remoteCheck != nil }) {
             checks = fields.indices.map { index in
-                fields[index].remoteCheck.map { FieldCheck(field: index, check: $0, form: self) }
+                fields[index].remoteCheck.map { _ in FieldCheck(field: index, form: self) }
             }
         }
         perform(&effects)
