@@ -163,9 +163,20 @@ static int progress(void *context, curl_off_t down_total, curl_off_t down_now, c
 
 // MARK: The exchange
 
+typedef struct {
+    signup_http_response *response;
+    size_t limit;
+} collector;
+
 static size_t collect(char *data, size_t size, size_t count, void *context) {
-    signup_http_response *response = context;
+    collector *into = context;
+    signup_http_response *response = into->response;
     size_t length = size * count;
+    // The body so far is never over the limit, so the subtraction cannot wrap.
+    if (length > into->limit - response->body_length) {
+        response->body_too_large = 1;
+        return 0;
+    }
     unsigned char *grown = realloc(response->body, response->body_length + length + 1);
     if (grown == NULL) return 0;
     memcpy(grown + response->body_length, data, length);
@@ -193,13 +204,17 @@ int signup_http_perform(const signup_http_request *request, signup_http_response
         snprintf(line, sizeof line, "Content-Type: %s", request->content_type);
         headers = curl.slist_append(headers, line);
     }
+    for (size_t index = 0; index < request->header_count; index++) {
+        headers = curl.slist_append(headers, request->headers[index]);
+    }
+    collector into = { response, request->max_body_length };
     curl.easy_setopt(handle, CURLOPT_URL, request->url);
     curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
     curl.easy_setopt(handle, CURLOPT_TIMEOUT_MS, request->timeout_ms);
     curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, response->error);
     curl.easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
     curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, collect);
-    curl.easy_setopt(handle, CURLOPT_WRITEDATA, (void *)response);
+    curl.easy_setopt(handle, CURLOPT_WRITEDATA, (void *)&into);
     curl.easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, open_socket);
     curl.easy_setopt(handle, CURLOPT_OPENSOCKETDATA, (void *)cancel);
     curl.easy_setopt(handle, CURLOPT_CLOSESOCKETFUNCTION, close_socket);

@@ -11,6 +11,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         public var method: String
         public var path: String
         public var body: String
+        /// By lower-cased name.
+        public var headers: [String: String] = [:]
     }
 
     public enum Reply: Sendable {
@@ -137,6 +139,12 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             if count <= 0 { break }
             body += buffer[0..<count]
         }
-        return Request(method: String(requestLine[0]), path: String(requestLine[1]), body: String(decoding: body, as: UTF8.self))
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2 { headers[parts[0].lowercased()] = parts[1].trimmingCharacters(in: .whitespaces) }
+        }
+        return Request(
+            method: String(requestLine[0]), path: String(requestLine[1]), body: String(decoding: body, as: UTF8.self), headers: headers)
     }
 }

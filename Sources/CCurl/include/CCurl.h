@@ -26,6 +26,12 @@ typedef struct {
     const unsigned char *body;
     size_t body_length;
     long timeout_ms;
+    /// More request headers, each a whole `Name: value` line without a line break.
+    const char *const *headers;
+    size_t header_count;
+    /// The most bytes an answer's body may have: a longer one ends the exchange unread, with
+    /// `body_too_large` set.
+    size_t max_body_length;
 } signup_http_request;
 
 typedef struct {
@@ -35,6 +41,8 @@ typedef struct {
     size_t body_length;
     /// Set when libcurl gave up because the exchange outlasted its timeout.
     int timed_out;
+    /// Set when the answer's body was longer than the request's `max_body_length`.
+    int body_too_large;
     /// Empty when the exchange completed; otherwise what went wrong.
     char error[256];
 } signup_http_response;
