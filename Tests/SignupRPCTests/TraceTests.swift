@@ -47,6 +47,43 @@ import Testing
         }
     }
 
+    /// An account from an HTTP backend whose token has another name (`accessToken`) is hidden in
+    /// the trace as in the recording, while flags such as a description's `"secret":true` stay.
+    @Test func membersThatNameASecretAreHiddenWhateverTheirExactName() throws {
+        let server = try LoopbackHTTPServer { request in
+            switch (request.method, request.path) {
+            case ("GET", _): return .respond(status: 404)
+            case ("POST", "/signup"):
+                return .respond(status: 201, body: #"{"username":"grace","accessToken":"at-9f8e7d","Password_Hash":"ph-1a2b3c"}"#)
+            default: return .respond(status: 503)
+            }
+        }
+        defer { server.stop() }
+        let folder = try TemporaryDirectory()
+        let trace = folder.path("trace.jsonl")
+        let child = try InteractiveProcess([
+            "--clock", "real", "--debounce-ms", "0", "--trace", trace,
+            "--availability-url", server.url("/users/{username}"), "--signup-url", server.url("/signup"),
+        ])
+        child.send([
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+            #"{"jsonrpc":"2.0","method":"form.open","params":{"form":"f","values":{"username":"grace","password":"hunter22","repeatedPassword":"hunter22"}}}"#,
+        ])
+        _ = child.readLines { $0.contains(#""code":"username.available""#) }
+        child.send([#"{"jsonrpc":"2.0","id":2,"method":"form.submit","params":{"form":"f"}}"#])
+        let succeeded = child.readLines { $0.contains(#""state":"succeeded""#) }.last!
+        #expect(succeeded.contains(#""account":{"Password_Hash":"ph-1a2b3c","accessToken":"at-9f8e7d","username":"grace"}"#))
+        child.closeInput()
+        #expect(child.wait() == 0)
+        let text = try String(contentsOfFile: trace, encoding: .utf8)
+        let traced = try records(text)
+        #expect(traced.contains { $0.body.contains(#""account":{"Password_Hash":"[secret]","accessToken":"[secret]","username":"grace"}"#) })
+        #expect(traced.contains { $0.dir == "out" && $0.body.contains(#""secret":true"#) })
+        for secret in ["at-9f8e7d", "ph-1a2b3c", "hunter22"] {
+            #expect(!text.contains(secret), "\(secret) is in the trace")
+        }
+    }
+
     @Test func debugLoggingTracesOnStderr() throws {
         let output = try Subprocess.run(["--clock", "virtual", "--log-level", "debug"], input: Self.session[0] + "\n")
         let traceLines = output.stderr.split(separator: "\n").filter { $0.hasPrefix(#"{"time":"#) }

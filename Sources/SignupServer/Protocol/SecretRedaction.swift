@@ -102,6 +102,14 @@ struct SecretRedaction: Sendable {
         }
     }
 
+    /// Whether a member of this name in what a backend gave (an account, in a message out or an
+    /// answer) holds a secret: a name with a word that names secrets in it, in any case
+    /// (`token`, `accessToken`, `password_hash`).
+    static func namesSecretMember(_ name: String) -> Bool {
+        let folded = name.lowercased()
+        return secretWords.contains { folded.contains($0) }
+    }
+
     /// Whether `text` is a secret field's name, or holds a word that names secrets, in any case.
     func namesSecret(_ text: String) -> Bool {
         let folded = text.lowercased()

@@ -96,14 +96,13 @@ struct RecordingSecrets {
         return placeholder(for: secret)
     }
 
-    /// An account a backend returned, with its `token`, `password` and `secret` members hidden.
+    /// An account a backend returned, with the members that name a secret hidden.
     private mutating func hiding(in account: JSONValue) -> JSONValue {
         switch account {
         case .object(let members):
             var hidden: [String: JSONValue] = [:]
             for (key, value) in members {
-                let name = key.lowercased()
-                if case .string(let secret) = value, ["token", "password", "secret"].contains(where: name.contains) {
+                if case .string(let secret) = value, SecretRedaction.namesSecretMember(key) {
                     hidden[key] = .string(backendSecret(secret))
                 } else if case .string(let text) = value, askedSecrets.contains(text) {
                     hidden[key] = .string(askedName(text))

@@ -4,9 +4,10 @@ import SignupCore
 /// `--trace FILE`, and `--log-level debug` on stderr: every message in and out as one JSON
 /// record a line, with the wall-clock time, so an integrator sees the traffic from the server's
 /// side. Secrets never reach it: messages in are redacted as the recording redacts them
-/// (`SecretRedaction`), a secret field's value reading `"[secret]"`; in messages out every `token`
-/// or `password` member reads `"[secret]"`, and so does any string that is the value of a secret
-/// field the forms ask about as a name (a custom kind whose username field is secret).
+/// (`SecretRedaction`), a secret field's value reading `"[secret]"`; in messages out every member
+/// whose name names a secret (`SecretRedaction.namesSecretMember`) reads `"[secret]"`, and so
+/// does any string that is the value of a secret field the forms ask about as a name (a custom
+/// kind whose username field is secret).
 ///
 /// Records: `{"time":"…Z","dir":"in"|"out","message":…}`; input that is not JSON is traced as
 /// `"text"` (its first 1 000 bytes, masked as `SecretRedaction.maskedText` masks it), a line over
@@ -103,20 +104,23 @@ final class Tracer: @unchecked Sendable {
         }
     }
 
-    /// A message out, with its `token` and `password` members and secrets asked about hidden.
+    /// A message out, with the members that name a secret and secrets asked about hidden.
     private func redactedOut(_ json: JSON) -> JSON {
         let asked = lock.withLock { askedSecrets }
         return Self.hidingSecretMembers(asked.isEmpty ? json : json.mappingStrings { asked.contains($0) ? Self.secret : $0 })
     }
 
-    /// A message out with its `token` and `password` members hidden (an account's token).
+    /// A message out with the members that name a secret hidden (an account's token), but flags
+    /// (a field description's `"secret":true`).
     private static func hidingSecretMembers(_ json: JSON) -> JSON {
         switch json {
         case .object(let members):
             return .object(members.map { member in
-                ["token", "password"].contains(member.key)
-                    ? JSON.Member(key: member.key, value: .string(secret))
-                    : JSON.Member(key: member.key, value: hidingSecretMembers(member.value))
+                switch member.value {
+                case .bool, .null: member
+                case _ where SecretRedaction.namesSecretMember(member.key): JSON.Member(key: member.key, value: .string(secret))
+                default: JSON.Member(key: member.key, value: hidingSecretMembers(member.value))
+                }
             })
         case .array(let elements): return .array(elements.map(hidingSecretMembers))
         default: return json
