@@ -134,19 +134,8 @@ struct RecordingSecrets {
     /// A message the server sent, with every secret seen so far that it carries replaced; nil
     /// when it carries none (or is not JSON), to be written as it is.
     func hiding(inOut line: UnsafeBufferPointer<UInt8>) -> JSON? {
-        guard secretsInOutput.contains(where: { Self.contains(line, $0) }),
+        guard secretsInOutput.contains(where: { line.contains($0) }),
               let parsed = try? JSONParser.parse(line, maxDepth: 10_000) else { return nil }
         return parsed.mappingStrings { placeholders.existing(for: $0) ?? $0 }
-    }
-
-    private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, haystack.count >= needle.count else { return false }
-        var index = 0
-        let last = haystack.count - needle.count
-        while index <= last {
-            if haystack[index] == first, needle.indices.allSatisfy({ haystack[index + $0] == needle[$0] }) { return true }
-            index += 1
-        }
-        return false
     }
 }

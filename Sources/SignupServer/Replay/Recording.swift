@@ -79,8 +79,8 @@ struct Recording {
         }
     }
 
-    /// The latest time a record may carry: the protocol's latest virtual time, 2^53 - 1 ms.
-    static let latestTime: Int64 = 9_007_199_254_740_991
+    /// The latest time a record may carry: the protocol's latest virtual time.
+    static let latestTime = TimePoint.horizon.milliseconds
 
     /// The header, each member checked as the command line checks its option: a member of the
     /// wrong type or out of range is a problem naming it (`$.debounceMs`).
