@@ -81,6 +81,20 @@ import Testing
 extension RecordingFileTests {
     /// A fixture written from a session that shut down writes no `clock.advance` after
     /// `shutdown` (it would be refused, with a warning, when the fixture runs).
+    /// Found by the fuzzer: an LSP body written over several lines (or a bare number followed by
+    /// blank lines) was recorded as it came, line feeds and all, and the recording could not be read.
+    @Test func anLSPBodyOverSeveralLinesIsRecordedAsOneRecordAndReplays() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("lsp.rec.jsonl")
+        let body = "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"method\": \"clock.advance\",\n  \"params\": {\"by\": 5}\n}"
+        let input = "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        let run = try Subprocess.run(["--framing", "lsp", "--clock", "virtual", "--record", path], input: input)
+        #expect(run.status == 0)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.dropFirst().first == #"{"t":0,"in":{"jsonrpc":"2.0","id":1,"method":"clock.advance","params":{"by":5}}}"#)
+        #expect(try Subprocess.run(["replay", path], input: "").status == 0)
+    }
+
     @Test func aFixtureAdvancesTheClockOnlyUntilShutdown() throws {
         let folder = try TemporaryDirectory()
         let path = try write(Self.header.replacingOccurrences(of: #""clock":"virtual""#, with: #""clock":"real""#) + "\n" + """

@@ -146,9 +146,11 @@ final class RecordEncoder: @unchecked Sendable {
         startRecord(at: record.time, then: ",", to: &buffer)
         switch record.content {
         case .line(let bytes):
-            if bytes.withUnsafeBufferPointer({ (try? JSONParser.parse($0, maxDepth: maxDepth)) != nil }) {
+            if let message = bytes.withUnsafeBufferPointer({ try? JSONParser.parse($0, maxDepth: maxDepth) }) {
                 buffer.key("in")
-                bytes.withUnsafeBytes { buffer.verbatim($0) }
+                // A record is one line: a message with line feeds between its tokens (an LSP body
+                // written over several lines) is written compact.
+                if bytes.contains(0x0A) { buffer.json(message) } else { bytes.withUnsafeBytes { buffer.verbatim($0) } }
             } else {
                 write(text: SecretRedaction.maskedText(bytes, maxDepth: maxDepth), to: &buffer)
             }
