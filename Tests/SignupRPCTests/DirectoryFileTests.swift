@@ -42,7 +42,7 @@ import SignupCore
         (#"{"protectedFriends":[1]}"#, "$.protectedFriends[0]: must be a string, not number"),
         (#"{"replies":{}}"#, "$.replies: must be an array of replies"),
         (#"{"replies":[{"at":5}]}"#, "$.replies[0]: needs ask, the question"),
-        (#"{"replies":[{"ask":{"call":"fly"}}]}"#, "$.replies[0]: unknown call 'fly' (availability, register, logIn, addFriend, updateFriend)"),
+        (#"{"replies":[{"ask":{"call":"fly"}}]}"#, "$.replies[0]: unknown call 'fly' (availability, register, logIn, addFriend, updateFriend, check)"),
         (#"{"replies":[{"ask":{"call":"availability","username":"a"},"answer":{"availability":"maybe"}}]}"#, "$.replies[0]: availability 'maybe' is not available or taken"),
         (#"{"replies":[{"ask":{"call":"availability","username":"a"},"answer":{"availability":"taken"}}]}"#, "$.replies[0].at: must be a whole number of milliseconds, from 0"),
     ])

@@ -21,18 +21,20 @@ public struct FormServices {
         self.loginLimiter = loginLimiter
     }
 
-    /// Every role played by one directory.
+    /// Every role played by one directory; `http` checks asked of `http`.
     public init(
         directory: some UsernameAvailabilityChecking & AccountRegistering & Authenticating & FriendSaving,
-        loginLimiter: LoginRateLimiter? = nil
+        http: HTTPChecks? = nil, loginLimiter: LoginRateLimiter? = nil
     ) {
-        self.init(availability: directory, registration: directory, authentication: directory, friends: directory, loginLimiter: loginLimiter)
+        self.init(
+            availability: http == nil ? directory : RemoteChecks(directory: directory, http: http), registration: directory,
+            authentication: directory, friends: directory, loginLimiter: loginLimiter)
     }
 
-    /// Where every remote check a field declares is asked: the directory itself when it answers
-    /// checks, otherwise its username check alone. Not stored: every open form keeps a copy of
-    /// its services.
+    /// Where every remote check a field declares is asked: the availability role itself when it
+    /// answers checks (`RemoteChecks`), otherwise a router over it. Not stored: every open form
+    /// keeps a copy of its services.
     public var checks: any RemoteChecking {
-        (availability as? any RemoteChecking) ?? DirectoryChecks(availability)
+        (availability as? any RemoteChecking) ?? RemoteChecks(directory: availability)
     }
 }

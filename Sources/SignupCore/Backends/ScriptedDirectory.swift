@@ -33,9 +33,39 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         public var protectedFriends: Set<String>
         /// Saving a friend with one of these phone numbers fails as if the server were down.
         public var failingPhones: Set<String>
+        /// How named checks (other than `usernameAvailability`) answer, by check name; a check not
+        /// named here is asked of its real backend.
+        public var checks: [String: CheckScript] = [:]
         /// Answers given as a recording gave them: each question like one of these is answered
         /// by the first unused one, at its time, before any rule above is consulted.
         public var replies: [Reply] = []
+
+        /// How one named check answers: a value is compared as the check sends it.
+        public struct CheckScript: Hashable, Sendable {
+            /// Values rejected with the check's own `rejected` message.
+            public var rejected: Set<String>
+            /// Values whose check fails as if the server were down.
+            public var failing: Set<String>
+            /// Values rejected with the backend's own code, message and params.
+            public var answers: [String: ReportedIssue]
+            public var latency: Latency
+
+            public init(
+                rejected: Set<String> = [], failing: Set<String> = [], answers: [String: ReportedIssue] = [:], latency: Latency = .none
+            ) {
+                self.rejected = rejected
+                self.failing = failing
+                self.answers = answers
+                self.latency = latency
+            }
+
+            /// What the check answers for `value`; any value no list names passes.
+            public func answer(for value: String) -> Result<CheckVerdict, any Error> {
+                if failing.contains(value) { return .failure(BackendError.unavailable(reason: "scripted server error")) }
+                if let issue = answers[value] { return .success(.rejected(issue)) }
+                return .success(rejected.contains(value) ? .rejected(nil) : .passed)
+            }
+        }
 
         /// One recorded answer: to `question`, `answer` at `time` (virtual milliseconds; at once
         /// if that has passed); no answer means the question is never answered.
@@ -170,6 +200,21 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
             case .unavailable: answer(.failure(BackendError.unavailable(reason: "scripted server error")))
             }
         }
+    }
+
+    /// Answers a named check as the script (or a recording's reply) says, after its latency; nil
+    /// for a check the script does not name and for `usernameAvailability`, which
+    /// `checkAvailability` answers.
+    public func answer(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> (any Disposable)? {
+        if case .usernameAvailability = question.check.kind { return nil }
+        if let replied = replied(BackendQuestion(question), { answer -> CheckVerdict? in
+            if case .verdict(let verdict) = answer { verdict } else { nil }
+        }) {
+            return replied.subscribe(onNext: { answer(.success($0)) }, onError: { answer(.failure($0)) })
+        }
+        guard let scripted = script.checks[question.check.name] else { return nil }
+        let latency = scripted.latency.sample(using: &generator)
+        return scheduler.schedule(after: latency) { answer(scripted.answer(for: question.value)) }
     }
 
     public func register(username: String, password: String) -> EventStream<RegistrationOutcome> {

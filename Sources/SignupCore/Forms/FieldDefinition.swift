@@ -1,6 +1,6 @@
 import Foundation
 
-/// One field of a form: its local rules, at most one remote check, its messages, and how a
+/// One field of a form: its local rules, its remote checks, its messages, and how a
 /// frontend presents it (label, placeholder, input kind).
 public struct FieldDefinition: Hashable, Sendable {
     public var name: String
@@ -14,8 +14,9 @@ public struct FieldDefinition: Hashable, Sendable {
     public var isRequired: Bool
     /// Checked in order at every edit; the first failure is the field's result.
     public var rules: [Rule]
-    /// Asked once the value passes every rule and has been quiet for the debounce interval.
-    public var remoteCheck: RemoteCheck?
+    /// Asked in order once the value passes every rule and has been quiet for each check's
+    /// debounce interval; the first that rejects is the field's result.
+    public var remoteChecks: [RemoteCheck]
     /// Shown while the value is empty.
     public var emptyMessage: Message
     /// Shown when every rule passes and there is no remote check.
@@ -45,6 +46,7 @@ public struct FieldDefinition: Hashable, Sendable {
         isRequired: Bool = true,
         rules: [Rule] = [],
         remoteCheck: RemoteCheck? = nil,
+        remoteChecks: [RemoteCheck] = [],
         emptyMessage: Message? = nil,
         successMessage: Message? = nil,
         isSecret: Bool = false,
@@ -59,7 +61,7 @@ public struct FieldDefinition: Hashable, Sendable {
         self.input = input ?? (isSecret ? .password : .text)
         self.isRequired = isRequired
         self.rules = rules
-        self.remoteCheck = remoteCheck
+        self.remoteChecks = (remoteCheck.map { [$0] } ?? []) + remoteChecks
         self.emptyMessage = emptyMessage ?? Message("\(name).empty", "")
         self.successMessage = successMessage ?? Message("\(name).ok", "")
         self.isSecret = isSecret
@@ -97,6 +99,6 @@ public struct FieldDefinition: Hashable, Sendable {
         return text
     }
 
-    /// The other fields whose values this field's rules read.
-    public var dependencies: [String] { rules.flatMap(\.dependencies) }
+    /// The other fields whose values this field's rules and remote checks read.
+    public var dependencies: [String] { rules.flatMap(\.dependencies) + remoteChecks.flatMap(\.reads) }
 }

@@ -45,8 +45,16 @@ public struct FormDefinition: Hashable, Sendable {
             if field.name.isEmpty { throw .emptyFieldName(kind: kind) }
             if !seen.insert(field.name).inserted { throw .duplicateField(kind: kind, field: field.name) }
         }
+        var checkNames = Set<String>()
         for field in fields {
-            for dependency in field.dependencies where !seen.contains(dependency) {
+            for check in field.remoteChecks {
+                if !RemoteCheck.isValidName(check.name) { throw .invalidCheckName(kind: kind, field: field.name, check: check.name) }
+                if !checkNames.insert(check.name).inserted { throw .duplicateCheck(kind: kind, field: field.name, check: check.name) }
+                for input in check.reads where !seen.contains(input) {
+                    throw .unknownCheckInput(kind: kind, field: field.name, check: check.name, input: input)
+                }
+            }
+            for dependency in field.rules.flatMap(\.dependencies) where !seen.contains(dependency) {
                 throw .unknownField(kind: kind, field: dependency, referencedBy: field.name)
             }
             for rule in field.rules {
@@ -78,6 +86,9 @@ public enum FormDefinitionError: Error, Hashable, Sendable, CustomStringConverti
     case negativeLength(kind: String, field: String, length: Int)
     case selfReference(kind: String, field: String)
     case invalidPattern(kind: String, field: String, pattern: String)
+    case invalidCheckName(kind: String, field: String, check: String)
+    case duplicateCheck(kind: String, field: String, check: String)
+    case unknownCheckInput(kind: String, field: String, check: String, input: String)
 
     public var description: String {
         switch self {
@@ -95,6 +106,12 @@ public enum FormDefinitionError: Error, Hashable, Sendable, CustomStringConverti
             return "form '\(kind)': field '\(field)' must equal itself, which always holds; name another field"
         case .invalidPattern(let kind, let field, let pattern):
             return "form '\(kind)': field '\(field)' has the pattern '\(pattern)', which is not a valid regular expression"
+        case .invalidCheckName(let kind, let field, let check):
+            return "form '\(kind)': field '\(field)' has a check named '\(check)'; a name is 1 to 64 letters, digits, '_', '.' or '-'"
+        case .duplicateCheck(let kind, let field, let check):
+            return "form '\(kind)': field '\(field)' has a check named '\(check)', a name used before; check names must be unique"
+        case .unknownCheckInput(let kind, let field, let check, let input):
+            return "form '\(kind)': check '\(check)' of field '\(field)' sends '{\(input)}', which is neither {value} nor a field of the form"
         }
     }
 }

@@ -11,7 +11,15 @@ public struct FormDescription: Hashable, Sendable {
         public var isSecret: Bool
         /// The longest accepted value in characters as people see them; nil when unbounded.
         public var maxLength: Int?
-        public var remoteCheck: RemoteCheck.Kind?
+        /// The field's remote checks, in the order they are asked.
+        public var remoteChecks: [Check]
+    }
+
+    /// A remote check as a frontend may know it: its name and kind, never its URL or headers.
+    public struct Check: Hashable, Sendable {
+        public var name: String
+        /// `usernameAvailability` or `http`.
+        public var kind: String
     }
 
     /// A submission state as the form names it, what it means, and its text.
@@ -60,7 +68,7 @@ extension LocalizedForm {
                 FormDescription.Field(
                     name: field.name, label: text(field.label), placeholder: field.placeholder.map(text), input: field.input,
                     isRequired: field.isRequired, isSecret: field.isSecret, maxLength: field.maxLength,
-                    remoteCheck: field.remoteCheck?.kind)
+                    remoteChecks: field.remoteChecks.map { FormDescription.Check(name: $0.name, kind: $0.kind.name) })
             },
             submitLabel: text(submit.texts.label),
             resultName: submit.resultName,

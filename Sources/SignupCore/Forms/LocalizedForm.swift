@@ -9,8 +9,11 @@ public final class LocalizedForm: Sendable {
     let validator: LocalValidator
     /// Every result the fields can show, rendered.
     let results: ResultTable
-    /// The remote check's rendered answers, for fields that have one.
-    let remoteResults: [RemoteCheckResults?]
+    /// Each field's remote checks with their rendered answers, in order (none for most fields).
+    let remoteChecks: [[RemoteCheckResults]]
+    /// How many remote checks the form has: each has a place (`RemoteCheckResults.place`) in the
+    /// answers a form remembers.
+    let remoteCheckCount: Int
     /// The fields' names by position, read on every event without copying their definitions.
     let fieldNames: [String]
     /// For forms too large to scan; nil for the others.
@@ -26,9 +29,15 @@ public final class LocalizedForm: Sendable {
         self.localizer = localizer
         var results = ResultTable()
         validator = LocalValidator(definition: definition, localizer: localizer, results: &results)
-        remoteResults = definition.fields.map { field in
-            field.remoteCheck.map { RemoteCheckResults($0, localizer: localizer, results: &results) }
+        var place = 0
+        remoteChecks = definition.fields.map { field in
+            field.remoteChecks.map { check in
+                defer { place += 1 }
+                return RemoteCheckResults(
+                    check, place: place, reads: check.reads.compactMap(definition.index(of:)), localizer: localizer, results: &results)
+            }
         }
+        remoteCheckCount = place
         self.results = results
         fieldNames = definition.fields.map(\.name)
         fieldIndices = fieldNames.count <= Self.largestScannedForm ? nil
@@ -49,15 +58,29 @@ public final class LocalizedForm: Sendable {
     }
 }
 
-/// What a remote check can answer, rendered in the form's locale (in its `ResultTable`).
+/// A remote check and what it can answer, rendered in the form's locale (in its `ResultTable`).
 struct RemoteCheckResults: Sendable {
+    let check: RemoteCheck
+    /// Its position among all the form's checks, in field order.
+    let place: Int
+    /// The positions of the other fields it reads (`RemoteCheck.reads`).
+    let reads: [Int]
     let passed: ResultID
     let rejected: ResultID
     let unavailable: ResultID
 
-    init(_ check: RemoteCheck, localizer: Localizer, results: inout ResultTable) {
+    init(_ check: RemoteCheck, place: Int, reads: [Int], localizer: Localizer, results: inout ResultTable) {
+        self.check = check
+        self.place = place
+        self.reads = reads
         passed = results.add(localizer.result(check.passed, .ok))
         rejected = results.add(localizer.result(check.rejected, .failed))
         unavailable = results.add(localizer.result(check.unavailable, .failed))
+    }
+
+    /// Whether an unavailable backend counts as passing this check (fail-open).
+    var passesWhenUnavailable: Bool {
+        if case .http(let http) = check.kind { return http.whenUnavailable == .pass }
+        return false
     }
 }

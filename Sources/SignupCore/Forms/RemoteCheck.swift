@@ -1,25 +1,93 @@
-/// A check of a field's value that needs a backend, such as username availability.
+/// A check of a field's value that needs a backend: whether a username is free, what the product's
+/// own API says of an invite code. A field may declare several, asked in order; each is named,
+/// and the name is what recordings, scripted directories and descriptions call it by.
 public struct RemoteCheck: Hashable, Sendable {
-    /// Which backend question is asked.
-    public enum Kind: String, Hashable, Sendable {
+    /// What is asked, and of whom.
+    public enum Kind: Hashable, Sendable {
+        /// The directory's own question: is this username free?
         case usernameAvailability
+        /// A request to an HTTP API the form declares.
+        case http(HTTPCheck)
+
+        /// The kind's name in form files and descriptions.
+        public var name: String {
+            switch self {
+            case .usernameAvailability: "usernameAvailability"
+            case .http: "http"
+            }
+        }
     }
 
+    /// Unique among the form's checks: `[A-Za-z0-9_.-]`, 1 to 64 characters.
+    public var name: String
     public var kind: Kind
-    /// Shown from the keystroke until the answer arrives.
+    /// How long the value must be quiet before this check is asked; nil for the form's interval.
+    public var debounce: TimeSpan?
+    /// Shown from the keystroke until the answer arrives (the first check's text, while any runs).
     public var validating: Message
-    /// Shown when the backend accepts the value.
+    /// Shown when the backend accepts the value (the last check's text, once every check passed).
     public var passed: Message
-    /// Shown when the backend rejects the value.
+    /// Shown when the backend rejects the value without saying why.
     public var rejected: Message
     /// Shown when the backend cannot be reached or fails.
     public var unavailable: Message
 
-    public init(kind: Kind, validating: Message, passed: Message, rejected: Message, unavailable: Message) {
+    public init(
+        name: String? = nil, kind: Kind, debounce: TimeSpan? = nil, validating: Message, passed: Message, rejected: Message,
+        unavailable: Message
+    ) {
+        self.name = name ?? kind.name
         self.kind = kind
+        self.debounce = debounce
         self.validating = validating
         self.passed = passed
         self.rejected = rejected
         self.unavailable = unavailable
+    }
+
+    /// The other fields whose values this check sends, in the order its question carries them.
+    public var reads: [String] {
+        switch kind {
+        case .usernameAvailability: []
+        case .http(let check): check.reads
+        }
+    }
+
+    /// Whether `name` can name a check.
+    public static func isValidName(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+        }
+    }
+}
+
+/// What one remote check is asked: the field's value and the values of the other fields the check
+/// reads, each as the field's rules read it (normalised).
+public struct CheckQuestion: Hashable, Sendable {
+    public var check: RemoteCheck
+    public var value: String
+    /// The values of `check.reads`, in that order.
+    public var otherValues: [String]
+
+    public init(check: RemoteCheck, value: String, otherValues: [String] = []) {
+        self.check = check
+        self.value = value
+        self.otherValues = otherValues
+    }
+
+    /// What the question sends, by name: `value`, then each field the check reads.
+    public var inputs: [String: String] {
+        var inputs = ["value": value]
+        for (field, value) in zip(check.reads, otherValues) { inputs[field] = value }
+        return inputs
+    }
+
+    /// The value of the named field as the question carries it: `value` for the checked field
+    /// itself (`fieldName`), nil for a field the check does not read.
+    public func value(of field: String, checkedField fieldName: String? = nil) -> String? {
+        if field == "value" || field == fieldName { return value }
+        guard let index = check.reads.firstIndex(of: field), index < otherValues.count else { return nil }
+        return otherValues[index]
     }
 }

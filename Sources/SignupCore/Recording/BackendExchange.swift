@@ -5,10 +5,23 @@ public enum BackendQuestion: Hashable, Sendable {
     case login(username: String, password: String)
     case addFriend(Friend)
     case updateFriend(id: String, Friend)
+    /// A named remote check of any kind but `usernameAvailability` (recorded as `availability`),
+    /// with what it sends by name (`CheckQuestion.inputs`).
+    case check(name: String, inputs: [String: String])
+
+    /// The question a remote check makes.
+    public init(_ question: CheckQuestion) {
+        if case .usernameAvailability = question.check.kind {
+            self = .availability(username: question.value)
+        } else {
+            self = .check(name: question.check.name, inputs: question.inputs)
+        }
+    }
 
     /// The name a recording gives the call.
     public var call: String {
         switch self {
+        case .check: "check"
         case .availability: "availability"
         case .registration: "register"
         case .login: "logIn"
@@ -24,6 +37,7 @@ public enum BackendAnswer: Hashable, Sendable {
     case registration(RegistrationOutcome)
     case login(LoginOutcome)
     case friend(FriendSaveOutcome)
+    case verdict(CheckVerdict)
     /// The backend could not answer (`BackendError`).
     case failure(BackendError)
 

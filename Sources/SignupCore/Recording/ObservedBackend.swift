@@ -1,6 +1,6 @@
 /// A form's backends with an observer looking on: every question, its answer or its withdrawal
 /// is told to the observer (a session recording) as it happens, and passed on unchanged.
-public final class ObservedBackend: UsernameAvailabilityChecking, AccountRegistering, Authenticating, FriendSaving {
+public final class ObservedBackend: UsernameAvailabilityChecking, RemoteChecking, AccountRegistering, Authenticating, FriendSaving {
     private let services: FormServices
     private let observer: any BackendObserver
 
@@ -36,6 +36,25 @@ public final class ObservedBackend: UsernameAvailabilityChecking, AccountRegiste
         }
         return Disposables.create {
             question.withdraw()
+            check.dispose()
+        }
+    }
+
+    /// Every kind of check, observed as the question it makes (`BackendQuestion.init(_:)`).
+    public func ask(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
+        if case .usernameAvailability = question.check.kind {
+            return checkAvailability(of: question.value) { answer($0.map { $0 == .available ? .passed : .rejected(nil) }) }
+        }
+        let observed = Question(BackendQuestion(question), observer: observer)
+        let check = services.checks.ask(question) { result in
+            switch result {
+            case .success(let verdict): observed.end(with: .verdict(verdict))
+            case .failure(let error): observed.end(with: .failure(Self.backendError(error)))
+            }
+            answer(result)
+        }
+        return Disposables.create {
+            observed.withdraw()
             check.dispose()
         }
     }

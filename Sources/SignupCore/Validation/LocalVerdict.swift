@@ -45,7 +45,7 @@ final class LocalValidator: Sendable {
             }
             success = results.add(localizer.result(field.successMessage, .ok))
             empty = field.isRequired ? results.add(localizer.result(field.emptyMessage, .empty)) : success
-            validating = field.remoteCheck.map { results.add(localizer.result($0.validating, .validating)) }
+            validating = field.remoteChecks.first.map { results.add(localizer.result($0.validating, .validating)) }
         }
 
         func normalized(_ value: String) -> String {

@@ -3,6 +3,9 @@
 struct ResultID: Hashable, Sendable {
     fileprivate let position: Int32
     let state: FieldState
+
+    /// A failure a backend reported, which no table holds: the form keeps it beside the field.
+    static let reported = ResultID(position: -1, state: .failed)
 }
 
 /// Every result a form's fields can show, rendered once per kind and locale. A form's state and

@@ -74,6 +74,7 @@ extension MarbleDiagram {
         case .login(let username, _): "logIn \(username)"
         case .addFriend(let friend): "addFriend \(friend.firstName)"
         case .updateFriend(let id, _): "updateFriend \(id)"
+        case .check(let name, let inputs): "check \(name) \(inputs["value"] ?? "")"
         }
     }
 
@@ -90,6 +91,8 @@ extension MarbleDiagram {
         case .friend(.notFound): "notFound"
         case .friend(.unauthorised): "unauthorised"
         case .friend(.conflict): "conflict"
+        case .verdict(.passed): "passed"
+        case .verdict(.rejected(let issue)): issue?.code ?? "rejected"
         case .failure(.unavailable): "unavailable"
         case .failure(.timedOut): "timedOut"
         }

@@ -5,8 +5,8 @@ import SignupCore
 ///   "checkLatencyMs": 200 or {"min": 50, "max": 400}, "registrationLatencyMs": 1000,
 ///   "refusedRegistrations": [..], "registrationFailureRate": 0.2, "seed": 7,
 ///   "accounts": [{"username": "ada", "password": "…"}], "friends": [{"id": "1", "firstName": "…",
-///   "lastName": "…", "phone": "…"}], "protectedFriends": ["1"], "failingPhones": [..]}` — every
-///   member optional. Account passwords are hashed as the file is read and never kept in clear.
+///   "lastName": "…", "phone": "…"}], "protectedFriends": ["1"], "failingPhones": [..],
+///   "checks": {NAME: …} (`DirectoryFile+Checks.swift`)}` — every member optional. Account passwords are hashed as the file is read and never kept in clear.
 enum DirectoryFile {
     /// Why a directory file was refused: the JSON path of the offending member and what is wrong.
     struct Problem: Error, Equatable, CustomStringConvertible {
@@ -55,8 +55,9 @@ enum DirectoryFile {
             case "protectedFriends": script.protectedFriends = try names(member.value, path)
             case "failingPhones": script.failingPhones = try names(member.value, path)
             case "replies": script.replies = try replies(member.value, path)
+            case "checks": script.checks = try checks(member.value, path)
             default:
-                throw Problem(path: path, reason: "is not a directory setting (taken, free, failing, defaultVerdict, checkLatencyMs, registrationLatencyMs, refusedRegistrations, registrationFailureRate, seed, accounts, friends, protectedFriends, failingPhones, replies)")
+                throw Problem(path: path, reason: "is not a directory setting (taken, free, failing, defaultVerdict, checkLatencyMs, registrationLatencyMs, refusedRegistrations, registrationFailureRate, seed, accounts, friends, protectedFriends, failingPhones, replies, checks)")
             }
         }
         return script
@@ -150,7 +151,7 @@ enum DirectoryFile {
         return result
     }
 
-    private static func names(_ value: JSON, _ path: String) throws(Problem) -> Set<String> {
+    static func names(_ value: JSON, _ path: String) throws(Problem) -> Set<String> {
         guard case .array(let elements) = value else { throw Problem(path: path, reason: "must be an array of strings") }
         var names = Set<String>()
         for (index, element) in elements.enumerated() {
@@ -162,7 +163,7 @@ enum DirectoryFile {
         return names
     }
 
-    private static func latency(_ value: JSON, _ path: String) throws(Problem) -> Latency {
+    static func latency(_ value: JSON, _ path: String) throws(Problem) -> Latency {
         if let milliseconds = value.int64, milliseconds >= 0 { return .fixed(.milliseconds(milliseconds)) }
         guard case .object = value, let low = value["min"]?.int64, let high = value["max"]?.int64,
               low >= 0, high >= low else {

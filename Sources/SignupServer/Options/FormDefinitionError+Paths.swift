@@ -14,6 +14,11 @@ extension FormDefinitionError {
             let rules = fields.first { $0.name == field }?.rules ?? []
             return Self.path(ofCheckIn: rules, at: fieldPath(field) + ".rules", member) ?? fieldPath(field) + ".rules"
         }
+        /// The last check of `field` named `check` (a duplicate is the later one).
+        func remoteCheckPath(in field: String, _ check: String) -> String {
+            let checks = fields.first { $0.name == field }?.remoteChecks ?? []
+            return checks.lastIndex { $0.name == check }.map { fieldPath(field) + ".remoteChecks[\($0)]" } ?? fieldPath(field)
+        }
         switch self {
         case .noFields: return "$.fields"
         case .emptyFieldName: return "$.fields"
@@ -34,6 +39,10 @@ extension FormDefinitionError {
             }
         case .invalidPattern(_, let field, let pattern):
             return checkPath(in: field) { if case .pattern(pattern) = $0 { "pattern" } else { nil } }
+        case .invalidCheckName(_, let field, let check), .duplicateCheck(_, let field, let check):
+            return remoteCheckPath(in: field, check) + ".name"
+        case .unknownCheckInput(_, let field, let check, _):
+            return remoteCheckPath(in: field, check)
         }
     }
 

@@ -126,7 +126,7 @@ enum FormFile {
         func field(_ json: JSON, _ path: String) throws(Problem) -> FieldDefinition {
             let object = try members(json, path, allowed: [
                 "name", "label", "placeholder", "input", "required", "secret", "normalization", "rules", "remoteCheck",
-                "empty", "success",
+                "remoteChecks", "empty", "success",
             ], required: ["name"])
             let name = try string(object["name"], "\(path).name")
             let isSecret = try bool(object["secret"], "\(path).secret", default: false)
@@ -158,7 +158,7 @@ enum FormFile {
                 name: name,
                 isRequired: try bool(object["required"], "\(path).required", default: true),
                 rules: rules,
-                remoteCheck: try object["remoteCheck"].map { json throws(Problem) in try remoteCheck(json, "\(path).remoteCheck") },
+                remoteChecks: try remoteChecks(one: object["remoteCheck"], list: object["remoteChecks"], path),
                 emptyMessage: try object["empty"].map { json throws(Problem) in try message(json, "\(path).empty") },
                 successMessage: try object["success"].map { json throws(Problem) in try message(json, "\(path).success") },
                 isSecret: isSecret,
@@ -168,20 +168,6 @@ enum FormFile {
                     Message("\(name).placeholder", try string(json, "\(path).placeholder"))
                 },
                 input: input)
-        }
-
-        func remoteCheck(_ json: JSON, _ path: String) throws(Problem) -> RemoteCheck {
-            let object = try members(json, path, allowed: ["kind", "validating", "passed", "rejected", "unavailable"],
-                                     required: ["kind", "validating", "passed", "rejected", "unavailable"])
-            guard case .string(let name)? = object["kind"], let kind = RemoteCheck.Kind(rawValue: name) else {
-                throw fail("\(path).kind", "must be \"usernameAvailability\"")
-            }
-            return RemoteCheck(
-                kind: kind,
-                validating: try message(object["validating"], "\(path).validating"),
-                passed: try message(object["passed"], "\(path).passed"),
-                rejected: try message(object["rejected"], "\(path).rejected"),
-                unavailable: try message(object["unavailable"], "\(path).unavailable"))
         }
 
         func submit(_ json: JSON, _ path: String) throws(Problem) -> SubmitAction {

@@ -3,7 +3,8 @@ import SignupCore
 /// How form kinds are written on the wire (protocol.md, "Describing forms"): a summary of each
 /// kind in `initialize`, or, to clients that asked, the whole description a frontend draws from.
 enum FormDescriptions {
-    /// `kind` and its fields' `name`, `required`, `secret` and `remoteCheck`.
+    /// `kind` and its fields' `name`, `required`, `secret` and `remoteCheck` (the kind of its first
+    /// remote check).
     static func writeSummary(of definition: FormDefinition, to writer: inout JSONWriter) {
         writer.object { form in
             form.key("kind"); form.string(definition.kind)
@@ -17,7 +18,7 @@ enum FormDescriptions {
     }
 
     /// The summary's members, then the title, each field's label, placeholder, input kind and
-    /// maximum length, and the submit button with its states and failures, in the form's locale.
+    /// maximum length and remote checks (`name` and `kind`), and the submit button with its states and failures, in the form's locale.
     static func write(_ description: FormDescription, definition: FormDefinition, to writer: inout JSONWriter) {
         writer.object { form in
             form.key("kind"); form.string(description.kind)
@@ -33,6 +34,15 @@ enum FormDescriptions {
                         $0.key("input"); $0.string(described.input.rawValue)
                         $0.key("maxLength")
                         if let maxLength = described.maxLength { $0.int(maxLength) } else { $0.null() }
+                        $0.key("remoteChecks")
+                        $0.array { checks in
+                            for check in described.remoteChecks {
+                                checks.object {
+                                    $0.key("name"); $0.string(check.name)
+                                    $0.key("kind"); $0.string(check.kind)
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -68,6 +78,6 @@ enum FormDescriptions {
         writer.key("required"); writer.bool(field.isRequired)
         writer.key("secret"); writer.bool(field.isSecret)
         writer.key("remoteCheck")
-        if let check = field.remoteCheck { writer.string(check.kind.rawValue) } else { writer.null() }
+        if let check = field.remoteChecks.first { writer.string(check.kind.name) } else { writer.null() }
     }
 }

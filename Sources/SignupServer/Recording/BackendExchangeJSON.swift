@@ -20,6 +20,14 @@ enum BackendExchangeJSON {
         case .updateFriend(let id, let friend):
             writer.key("id"); writer.string(id)
             writer.key("friend"); write(friend, to: &writer)
+        case .check(let name, let inputs):
+            writer.key("check"); writer.string(name)
+            writer.key("inputs")
+            writer.object { members in
+                for input in inputs.sorted(by: { $0.key < $1.key }) {
+                    members.key(escaping: input.key); members.string(input.value)
+                }
+            }
         }
     }
 
@@ -47,6 +55,14 @@ enum BackendExchangeJSON {
         case .friend(.notFound): writer.key("friend"); writer.string("notFound")
         case .friend(.unauthorised): writer.key("friend"); writer.string("unauthorised")
         case .friend(.conflict): writer.key("friend"); writer.string("conflict")
+        case .verdict(.passed): writer.key("verdict"); writer.string("passed")
+        case .verdict(.rejected(let issue)):
+            writer.key("verdict"); writer.string("rejected")
+            if let issue {
+                writer.key("code"); writer.string(issue.code)
+                writer.key("message"); writer.string(issue.message)
+                writer.key("params"); writer.fields(issue.params)
+            }
         case .failure(.unavailable(let reason)):
             writer.key("error"); writer.string("unavailable")
             writer.key("reason"); writer.string(reason)
@@ -73,7 +89,15 @@ enum BackendExchangeJSON {
         case "logIn": return .login(username: try string(json, "username"), password: try string(json, "password"))
         case "addFriend": return .addFriend(try friend(json["friend"]))
         case "updateFriend": return .updateFriend(id: try string(json, "id"), try friend(json["friend"]))
-        default: throw Problem(description: "unknown call '\(call)' (availability, register, logIn, addFriend, updateFriend)")
+        case "check":
+            guard case .object(let members)? = json["inputs"] else { throw Problem(description: "needs the object inputs") }
+            var inputs: [String: String] = [:]
+            for member in members {
+                guard case .string(let text) = member.value else { throw Problem(description: "input \(member.key) must be a string") }
+                inputs[member.key] = text
+            }
+            return .check(name: try string(json, "check"), inputs: inputs)
+        default: throw Problem(description: "unknown call '\(call)' (availability, register, logIn, addFriend, updateFriend, check)")
         }
     }
 
@@ -109,6 +133,17 @@ enum BackendExchangeJSON {
             default: throw Problem(description: "friend '\(text)' is not saved, notFound, unauthorised or conflict")
             }
         }
+        if case .string(let text)? = json["verdict"] {
+            switch text {
+            case "passed": return .verdict(.passed)
+            case "rejected":
+                guard json["code"] != nil || json["message"] != nil else { return .verdict(.rejected(nil)) }
+                let params: [String: JSONValue] = if case .object(let members) = value(json["params"] ?? .null) { members } else { [:] }
+                return .verdict(.rejected(ReportedIssue(
+                    field: nil, code: try string(json, "code"), message: try string(json, "message"), params: params)))
+            default: throw Problem(description: "verdict '\(text)' is not passed or rejected")
+            }
+        }
         if case .string(let text)? = json["error"] {
             switch text {
             case "unavailable": return .failure(.unavailable(reason: try string(json, "reason")))
@@ -116,7 +151,7 @@ enum BackendExchangeJSON {
             default: throw Problem(description: "error '\(text)' is not unavailable or timedOut")
             }
         }
-        throw Problem(description: "an answer needs availability, registration, login, friend or error")
+        throw Problem(description: "an answer needs availability, registration, login, friend, verdict or error")
     }
 
     private static func string(_ json: JSON, _ key: String) throws(Problem) -> String {

@@ -72,6 +72,8 @@ struct RecordingSecrets {
         case .availability(let username): .availability(username: askedName(username))
         case .registration(let username, let password): .registration(username: askedName(username), password: placeholder(for: password))
         case .login(let username, let password): .login(username: askedName(username), password: placeholder(for: password))
+        // What a check sends may be any field's value: each that a secret field held is masked.
+        case .check(let name, let inputs): .check(name: name, inputs: inputs.mapValues { placeholders.existing(for: $0) ?? $0 })
         default: question
         }
     }

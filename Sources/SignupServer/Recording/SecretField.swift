@@ -28,10 +28,11 @@ final class SecretField: Sendable {
 }
 
 extension FormDefinition {
-    /// Whether the form sends `field`'s value to its backend as a name: to a remote check, or as
-    /// the account's name when it submits.
+    /// Whether the form sends `field`'s value to its backend as a name: to a remote check (its
+    /// own or one that reads it), or as the account's name when it submits.
     func asksBackendAbout(_ field: FieldDefinition) -> Bool {
-        field.remoteCheck != nil || field.name == submit.usernameField
+        !field.remoteChecks.isEmpty || field.name == submit.usernameField
+            || fields.contains { $0.remoteChecks.contains { $0.reads.contains(field.name) } }
     }
 }
 

@@ -5,7 +5,7 @@ import SignupCore
 /// recorded after an input in the same millisecond waits for that input (`inputsStarted`), so
 /// ties replay in the order the recorded loop took them. A question the recording never asked,
 /// or never answered, is not answered.
-final class ReplayedBackend: UsernameAvailabilityChecking, AccountRegistering, Authenticating, FriendSaving {
+final class ReplayedBackend: UsernameAvailabilityChecking, RemoteChecking, AccountRegistering, Authenticating, FriendSaving {
     struct RecordedAnswer {
         var time: Int64
         var answer: BackendAnswer
@@ -83,6 +83,18 @@ final class ReplayedBackend: UsernameAvailabilityChecking, AccountRegistering, A
 
     func availability(of username: String) -> EventStream<Availability> {
         stream(.availability(username: username)) { if case .availability(let value) = $0 { value } else { nil } }
+    }
+
+    func ask(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
+        let asked = BackendQuestion(question)
+        return ask(asked) { recorded in
+            switch recorded {
+            case .availability(let availability): answer(.success(availability == .available ? .passed : .rejected(nil)))
+            case .verdict(let verdict): answer(.success(verdict))
+            case .failure(let error): answer(.failure(error))
+            default: answer(.failure(BackendError.unavailable(reason: "\(asked.call) was answered with another call's answer")))
+            }
+        }
     }
 
     func register(username: String, password: String) -> EventStream<RegistrationOutcome> {

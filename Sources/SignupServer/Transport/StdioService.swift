@@ -86,17 +86,19 @@ final class StdioService {
         for configuration: ServerConfiguration, clock: Server.Clock, loop: EventLoop, store: (any AccountStore)?
     ) -> FormServices {
         let tokens = configuration.clock.tokens(seed: configuration.script.seed)
+        // Every backend asks `http` checks the scripted directory does not answer over the network.
+        let http = HTTPChecks(loop: loop)
         if let store {
             func directory(_ store: some AccountStore) -> FormServices {
-                FormServices(directory: StoreDirectory(store: store, runner: clock.blockingWorkRunner(loop: loop), tokens: tokens))
+                FormServices(directory: StoreDirectory(store: store, runner: clock.blockingWorkRunner(loop: loop), tokens: tokens), http: http)
             }
             return directory(store)
         }
         if case .http(let endpoints) = configuration.backend {
-            return FormServices(directory: HTTPDirectory(configuration: endpoints, loop: loop))
+            return FormServices(directory: HTTPDirectory(configuration: endpoints, loop: loop), http: http)
         }
         return FormServices(directory: ScriptedDirectory(
-            script: configuration.script, scheduler: clock.scheduler, tokens: tokens, recordsRequests: false))
+            script: configuration.script, scheduler: clock.scheduler, tokens: tokens, recordsRequests: false), http: http)
     }
 
     /// Starts reading stdin and watching for signals and the client's death; the process ends from the loop.

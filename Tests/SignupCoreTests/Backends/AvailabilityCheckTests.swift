@@ -111,10 +111,10 @@ import Testing
             script: .init(takenNames: ["bob"], failingNames: ["flaky"], checkLatency: .fixed(.milliseconds(30))),
             scheduler: scheduler)
         let checks = FormServices(directory: directory).checks
-        let check = FormDefinition.signup.fields[0].remoteCheck!
+        let check = FormDefinition.signup.fields[0].remoteChecks[0]
         var answers: [String] = []
         for name in ["ann", "bob", "flaky", "cat"] {
-            let asked = checks.ask(check, about: name) { answer in
+            let asked = checks.ask(CheckQuestion(check: check, value: name)) { answer in
                 switch answer {
                 case .success(let verdict): answers.append("@\(scheduler.now.milliseconds) \(name) \(verdict)")
                 case .failure(let error): answers.append("@\(scheduler.now.milliseconds) \(name) \(error)")

@@ -14,11 +14,11 @@ import Testing
             kind: "signup", locale: "en", title: "Sign up",
             fields: [
                 Field(name: "username", label: "Username", placeholder: "Letters and digits", input: .username,
-                      isRequired: true, isSecret: false, maxLength: nil, remoteCheck: .usernameAvailability),
+                      isRequired: true, isSecret: false, maxLength: nil, remoteChecks: [.init(name: "usernameAvailability", kind: "usernameAvailability")]),
                 Field(name: "password", label: "Password", placeholder: "At least 5 characters", input: .newPassword,
-                      isRequired: true, isSecret: true, maxLength: nil, remoteCheck: nil),
+                      isRequired: true, isSecret: true, maxLength: nil, remoteChecks: []),
                 Field(name: "repeatedPassword", label: "Repeat password", placeholder: "The same password again",
-                      input: .newPassword, isRequired: true, isSecret: true, maxLength: nil, remoteCheck: nil),
+                      input: .newPassword, isRequired: true, isSecret: true, maxLength: nil, remoteChecks: []),
             ],
             submitLabel: "Sign up", resultName: "account",
             states: [

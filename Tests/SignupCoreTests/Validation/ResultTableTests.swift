@@ -17,11 +17,11 @@ import Testing
 
     @Test func aFormNamesEachResultByItsPositionInItsTable() throws {
         let form = LocalizedForm(definition: .signup)
-        let username = try #require(form.remoteResults[0])
+        let username = try #require(form.remoteChecks[0].first)
         #expect([username.passed, username.rejected, username.unavailable].map { form.results[$0].code } == [
             "username.available", "username.taken", "backend.unavailable",
         ])
         #expect(username.rejected.state == .failed)
-        #expect(form.remoteResults[1] == nil && form.remoteResults[2] == nil)
+        #expect(form.remoteChecks[1].isEmpty && form.remoteChecks[2].isEmpty)
     }
 }

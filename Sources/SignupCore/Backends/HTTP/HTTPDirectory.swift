@@ -29,13 +29,11 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
     }
 
     public let configuration: Configuration
-    private let loop: EventLoop
-    private let clock: RealTimeScheduler
+    private let client: HTTPClient
 
     public init(configuration: Configuration, loop: EventLoop) {
         self.configuration = configuration
-        self.loop = loop
-        clock = RealTimeScheduler(loop: loop)
+        client = HTTPClient(loop: loop)
     }
 
     /// Nil when this machine can speak HTTP (libcurl loads); otherwise why not.
@@ -146,9 +144,7 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
         }
     }
 
-    /// libcurl's own timeout: the event loop enforces `timeout` to the millisecond; this only
-    /// ends an exchange whose answer nobody is waiting for any more.
-    private var backstop: TimeSpan { configuration.timeout + .seconds(2) }
+    private var backstop: TimeSpan { HTTPClient.backstop(for: configuration.timeout) }
 
     private func jsonRequest(_ method: String, _ url: URL, _ body: [String: String]) -> HTTPRequest {
         let encoder = JSONEncoder()
@@ -163,7 +159,7 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
         _ request: HTTPRequest,
         interpret: @escaping (Int, [UInt8]) -> Result<Value, BackendError>
     ) -> EventStream<Value> {
-        let answers = exchange(request)
+        let answers = client.exchange(request, timeout: configuration.timeout)
         return EventStream { observer in
             answers.subscribe(Observer { event in
                 switch event {
@@ -172,29 +168,6 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
                 case .completed: break
                 }
             })
-        }
-    }
-
-    /// One HTTP exchange: emits the status and body on the event loop, or fails with a `BackendError`.
-    private func exchange(_ request: HTTPRequest) -> EventStream<HTTPAnswer> {
-        let loop = self.loop
-        let clock = self.clock
-        let timeout = configuration.timeout
-        return EventStream { observer in
-            let pending = PendingDelivery<HTTPAnswer>(observer)
-            let handoff = UncheckedTransfer(pending)
-            let exchange = HTTPExchange.start(request) { outcome in
-                loop.execute { handoff.value.deliver(outcome) }
-            }
-            let timer = clock.schedule(after: timeout) {
-                pending.deliver(.failure(.timedOut))
-                exchange.cancel()
-            }
-            return Disposables.create {
-                timer.dispose()
-                pending.cancel()
-                exchange.cancel()
-            }
         }
     }
 
@@ -207,8 +180,7 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
         charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     static func jsonValue(from body: [UInt8]) -> JSONValue? {
-        guard !body.isEmpty else { return nil }
-        return try? JSONDecoder().decode(JSONValue.self, from: Data(body))
+        HTTPClient.jsonValue(from: body)
     }
 }
 

@@ -7,12 +7,15 @@
 /// - `submit` runs **one at a time** (`flatMapFirst`): the reducer asks for it only when none is
 ///   running, on the values as they were at the tap.
 enum FormEffect: Equatable {
-    /// After the quiet period, `FormAction.checkDue` for this value.
-    case check(field: Int, value: String, version: Int)
+    /// `FormAction.checkDue` for this value once it has been quiet for the interval of the field's
+    /// check at position `check`: the first check counts from now, each later one from the same
+    /// moment (so it is due at once when its interval is no longer than those before it).
+    case check(field: Int, check: Int = 0, value: String, version: Int)
     /// Drop the field's pending or running check: its value needs none now.
     case cancelCheck(field: Int, version: Int)
-    /// Ask the backend now; the answer comes back as `FormAction.checkAnswered`.
-    case ask(field: Int, value: String, version: Int)
+    /// Ask the field's check at position `check` now, about `value` and the values `others` of the
+    /// fields it reads; the answer comes back as `FormAction.checkAnswered`.
+    case ask(field: Int, check: Int = 0, value: String, others: [String] = [], version: Int)
     /// Run the submit action on these values (every field's, by position).
     case submit(values: [String])
 }

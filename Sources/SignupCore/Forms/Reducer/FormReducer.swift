@@ -32,31 +32,29 @@ enum FormReducer {
         switch consume action {
         case .edit(let field, let value, let budget):
             let version = state.edit(field, to: value, in: form, budget: budget, into: &events, judged: { judged, verdict in
-                guard form.remoteResults[judged] != nil else { return }
+                guard !form.remoteChecks[judged].isEmpty else { return }
                 effects.append(verdict.needsRemoteCheck
                     ? .check(field: judged, value: verdict.value, version: verdict.version)
                     : .cancelCheck(field: judged, version: verdict.version))
             })
             return .edited(version: version ?? state.version)
 
-        case .checkDue(let field, let value, let version):
-            if let answer = state.rememberedAnswer(forField: field, value: value) {
-                state.applyRemote(answer, toField: field, version: version, in: form, into: &events)
+        case .checkDue(let field, let check, let value, let version):
+            guard state.isAwaitingRemote(field, version: version) else { return .done }
+            let checked = form.remoteChecks[field][check]
+            let others = checked.reads.map { state.fields[$0].judged }
+            if let verdict = state.rememberedVerdict(ofCheckAt: checked.place, for: [value] + others) {
+                settle(field, check, value: value, version: version, .success(verdict), state: &state, in: form, events: &events, effects: &effects)
             } else {
-                effects.append(.ask(field: field, value: value, version: version))
+                effects.append(.ask(field: field, check: check, value: value, others: others, version: version))
             }
 
-        case .checkAnswered(let field, let value, let version, let answer):
-            guard let results = form.remoteResults[field] else { return .done }
-            let result: ResultID
-            switch answer {
-            case .success(let verdict):
-                result = verdict == .passed ? results.passed : results.rejected
-                state.remember(result, for: value, ofField: field)
-            case .failure:
-                result = results.unavailable
+        case .checkAnswered(let field, let check, let value, let others, let version, let answer):
+            if case .success(let verdict) = answer {
+                let checked = form.remoteChecks[field][check]
+                state.remember(verdict, for: [value] + others, ofCheckAt: checked.place, checks: form.remoteCheckCount)
             }
-            state.applyRemote(result, toField: field, version: version, in: form, into: &events)
+            settle(field, check, value: value, version: version, answer, state: &state, in: form, events: &events, effects: &effects)
 
         case .tap:
             if let rejection = state.submitRejection { return .refused(rejection) }
@@ -76,12 +74,38 @@ enum FormReducer {
         return .done
     }
 
+    /// Applies one check's answer: a rejection or an unavailable backend is the field's result; a
+    /// pass moves on to the field's next check, and the last pass makes the field `ok`.
+    private static func settle(
+        _ field: Int, _ check: Int, value: String, version: Int, _ answer: Result<CheckVerdict, any Error>,
+        state: inout FormState, in form: LocalizedForm, events: inout ChangeEvents, effects: inout FormEffects
+    ) {
+        let checks = form.remoteChecks[field]
+        let results = checks[check]
+        switch answer {
+        case .success(.passed): break
+        case .success(.rejected(nil)):
+            return state.applyRemote(results.rejected, toField: field, version: version, in: form, into: &events)
+        case .success(.rejected(let issue?)):
+            return state.applyReported(issue.failedResult, toField: field, version: version, in: form, into: &events)
+        case .failure:
+            guard results.passesWhenUnavailable else {
+                return state.applyRemote(results.unavailable, toField: field, version: version, in: form, into: &events)
+            }
+        }
+        guard check + 1 < checks.count else {
+            return state.applyRemote(results.passed, toField: field, version: version, in: form, into: &events)
+        }
+        guard state.isAwaitingRemote(field, version: version) else { return }
+        effects.append(.check(field: field, check: check + 1, value: value, version: version))
+    }
+
     /// The opening state of a form with `values` (by position), and the checks its opening
     /// values need; patterns spend `budget`.
     static func opening(_ values: [String], in form: LocalizedForm, budget: MatchBudget, effects: inout FormEffects) -> FormState {
         let judged = values.indices.map { form.validator.normalized(values[$0], ofField: $0) }
         let verdicts = values.indices.map { form.validator.verdict(forField: $0, version: 0, budget: budget, valueAt: { judged[$0] }) }
-        for (field, verdict) in verdicts.enumerated() where form.remoteResults[field] != nil && verdict.needsRemoteCheck {
+        for (field, verdict) in verdicts.enumerated() where !form.remoteChecks[field].isEmpty && verdict.needsRemoteCheck {
             effects.append(.check(field: field, value: verdict.value, version: 0))
         }
         return FormState(values: values, judged: judged, verdicts: verdicts)

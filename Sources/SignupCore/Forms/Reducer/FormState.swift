@@ -36,9 +36,12 @@ struct FormState {
     /// Whether a submission runs, from the tap until it ends: a tap meanwhile starts nothing
     /// (`flatMapFirst`). It outlasts `submitting` by the moment between the last state and the end.
     var isSubmissionRunning = false
-    /// Each checked field's last answer, by position (empty for a form without remote checks):
-    /// settling on the same value again reuses it instead of asking again.
-    private var remembered: [(value: String, result: ResultID)?] = []
+    /// Each remote check's last answer, by its place (empty for a form without remote checks):
+    /// asking the same question again reuses it instead of asking the backend.
+    private var remembered: [(question: [String], verdict: CheckVerdict)?] = []
+    /// What a backend reported of a field, for the fields that show such a result (`ResultID.reported`),
+    /// by position; empty until a backend reports something.
+    private var reported: [FieldResult?] = []
 
     /// The opening state: `values` at version 0, as the rules read them (`judged`), with their
     /// verdicts, all by position.
@@ -51,20 +54,26 @@ struct FormState {
         validating = fields.count { $0.result.state == .validating }
     }
 
-    /// The answer remembered for `value` of the field at `index`, if that is the value last answered.
-    func rememberedAnswer(forField index: Int, value: String) -> ResultID? {
-        guard index < remembered.count, let answer = remembered[index], answer.value == value else { return nil }
-        return answer.result
+    /// The verdict remembered for the check at `place`, if `question` (the value, then the other
+    /// values it reads) is the question it last answered.
+    func rememberedVerdict(ofCheckAt place: Int, for question: [String]) -> CheckVerdict? {
+        guard place < remembered.count, let answer = remembered[place], answer.question == question else { return nil }
+        return answer.verdict
     }
 
-    mutating func remember(_ result: ResultID, for value: String, ofField index: Int) {
-        if remembered.isEmpty { remembered = Array(repeating: nil, count: fields.count) }
-        remembered[index] = (value, result)
+    mutating func remember(_ verdict: CheckVerdict, for question: [String], ofCheckAt place: Int, checks: Int) {
+        if remembered.isEmpty { remembered = Array(repeating: nil, count: checks) }
+        remembered[place] = (question, verdict)
     }
 
     /// Forgets every remembered answer: a registration can change what the backend says.
     mutating func forgetAnswers() {
         remembered = []
+    }
+
+    /// Whether the field at `index` waits for remote checks of `version`.
+    func isAwaitingRemote(_ index: Int, version: Int) -> Bool {
+        fields[index].awaitingRemote && fields[index].version == version
     }
 
     /// Every field's value as it is now, by position, for a submission.
@@ -116,7 +125,8 @@ struct FormState {
     /// What a field's result is now, as an event reports it.
     func update(ofField index: Int, in form: LocalizedForm) -> FieldUpdate {
         let field = fields[index]
-        return FieldUpdate(field: form.fieldNames[index], result: form.results[field.result], version: field.version)
+        let result = field.result == .reported ? reported[index]! : form.results[field.result]
+        return FieldUpdate(field: form.fieldNames[index], result: result, version: field.version)
     }
 
     /// Takes a field's new local verdict; returns whether its result changed.
@@ -133,6 +143,22 @@ struct FormState {
         let wasEnabled = submitEnabled
         fields[index].awaitingRemote = false
         if setResult(result, ofField: index) { change.append(.fieldChanged(update(ofField: index, in: form))) }
+        appendSubmitEnabled(ifChangedFrom: wasEnabled, into: &change)
+    }
+
+    /// Takes what a backend reported of the value a remote check asked about at `version` (as
+    /// `applyRemote` does): a result no form declared, which lasts until the field is edited.
+    mutating func applyReported(
+        _ result: FieldResult, toField index: Int, version: Int, in form: LocalizedForm, into change: inout ChangeEvents
+    ) {
+        guard fields[index].awaitingRemote, fields[index].version == version else { return }
+        let wasEnabled = submitEnabled
+        fields[index].awaitingRemote = false
+        let shownBefore = fields[index].result == .reported ? reported[index] : nil
+        _ = setResult(.reported, ofField: index)
+        if reported.isEmpty { reported = Array(repeating: nil, count: fields.count) }
+        reported[index] = result
+        if shownBefore != result { change.append(.fieldChanged(update(ofField: index, in: form))) }
         appendSubmitEnabled(ifChangedFrom: wasEnabled, into: &change)
     }
 
@@ -156,6 +182,7 @@ struct FormState {
         notOK += (result.state == .ok ? 0 : 1) - (old.state == .ok ? 0 : 1)
         validating += (result.state == .validating ? 1 : 0) - (old.state == .validating ? 1 : 0)
         fields[index].result = result
+        if old == .reported { reported[index] = nil }
         return true
     }
 }

@@ -1,9 +1,9 @@
 /// Runs one field's check effects under their policies: latest only (each new effect cancels the
 /// pending or running one, as `flatMapLatest` does) and debounced (a `check` comes due once the
-/// value has been quiet for the interval). It decides nothing: what is due or answered goes back
-/// to the form as an action.
+/// value has been quiet for the check's interval). It decides nothing: what is due or answered
+/// goes back to the form as an action.
 final class FieldCheck {
-    /// A field with a remote check; the check is read from the form's definition when asked, not
+    /// A field with remote checks; they are read from the form's definition when asked, not
     /// kept here: a form holds one of these per checked field, for as long as it is open.
     let field: Int
     /// Whether a question is with the backend and not yet answered or cancelled.
@@ -15,8 +15,11 @@ final class FieldCheck {
     private let link = FieldCheckLink()
     /// The debounce timer, or the request once `isAsking`: never both, so one slot.
     private var inFlight: (any Disposable)?
-    /// The value (and its version) the timer or the request is about.
-    private var pending: (value: String, version: Int)?
+    /// The question (the check's position, the value, the other values, and the version) the
+    /// timer or the request is about.
+    private var pending: (check: Int, value: String, others: [String], version: Int)?
+    /// When the value being checked was last changed: every check's quiet interval counts from it.
+    private var settledAt = TimePoint.origin
 
     // Made once and handed to every timer and request, rather than a closure per keystroke.
     private lazy var quietPeriodElapsed: () -> Void = { [link] in link.check?.comeDue() }
@@ -33,28 +36,29 @@ final class FieldCheck {
         cancel()
     }
 
-    /// `FormEffect.check`: replaces whatever was pending; due after the quiet period (at once
-    /// without one).
-    func check(_ value: String, version: Int, in form: FormPipeline) {
+    /// `FormEffect.check`: replaces whatever was pending; due once the value has been quiet for the
+    /// check's interval (at once when it has been already).
+    func check(_ check: Int, value: String, version: Int, in form: FormPipeline) {
         cancel()
-        if form.debounce > .zero {
-            pending = (value, version)
-            inFlight = form.scheduler.schedule(after: form.debounce, quietPeriodElapsed)
+        let now = form.scheduler.now
+        if check == 0 { settledAt = now }
+        let interval = form.localized.remoteChecks[field][check].check.debounce ?? form.debounce
+        let wait = (settledAt + interval) - now
+        if wait > .zero {
+            pending = (check, value, [], version)
+            inFlight = form.scheduler.schedule(after: wait, quietPeriodElapsed)
         } else {
-            form.dispatch(.checkDue(field: field, value: value, version: version))
+            form.dispatch(.checkDue(field: field, check: check, value: value, version: version))
         }
     }
 
-    /// `FormEffect.ask`: asks the backend about `value`, replacing whatever was pending.
-    func ask(_ value: String, version: Int, in form: FormPipeline) {
-        // Made only for a field with a check, of a definition that never changes.
-        guard let check = form.localized.definition.fields[field].remoteCheck else {
-            preconditionFailure("a field check for field \(field), which has no remote check")
-        }
+    /// `FormEffect.ask`: asks the backend, replacing whatever was pending.
+    func ask(_ check: Int, value: String, others: [String], version: Int, in form: FormPipeline) {
         cancel()
-        pending = (value, version)
+        pending = (check, value, others, version)
         isAsking = true
-        let request = form.services.checks.ask(check, about: value, answer: answerArrived)
+        let question = CheckQuestion(check: form.localized.remoteChecks[field][check].check, value: value, otherValues: others)
+        let request = form.services.checks.ask(question, answer: answerArrived)
         // An answer given synchronously has already cleared `isAsking`.
         if isAsking { inFlight = request }
     }
@@ -73,7 +77,7 @@ final class FieldCheck {
         inFlight = nil
         guard let pending, let form = formLink.form else { return }
         self.pending = nil
-        form.dispatch(.checkDue(field: field, value: pending.value, version: pending.version))
+        form.dispatch(.checkDue(field: field, check: pending.check, value: pending.value, version: pending.version))
     }
 
     private func receive(_ answer: Result<CheckVerdict, any Error>) {
@@ -81,7 +85,8 @@ final class FieldCheck {
         self.pending = nil
         isAsking = false
         inFlight = nil
-        form.dispatch(.checkAnswered(field: field, value: pending.value, version: pending.version, answer: answer))
+        form.dispatch(.checkAnswered(
+            field: field, check: pending.check, value: pending.value, others: pending.others, version: pending.version, answer: answer))
     }
 }
 

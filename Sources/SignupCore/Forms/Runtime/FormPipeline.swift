@@ -71,9 +71,9 @@ public final class FormPipeline {
         state = FormReducer.opening(
             fields.map { initialValues[$0.name] ?? "" }, in: form, budget: budget ?? MatchBudget(), effects: &effects)
         link.form = self
-        if fields.contains(where: { $0.remoteCheck != nil }) {
+        if fields.contains(where: { !$0.remoteChecks.isEmpty }) {
             checks = fields.indices.map { index in
-                fields[index].remoteCheck.map { _ in FieldCheck(field: index, form: self) }
+                fields[index].remoteChecks.isEmpty ? nil : FieldCheck(field: index, form: self)
             }
         }
         perform(&effects)
@@ -226,14 +226,14 @@ public final class FormPipeline {
         for index in 0..<effects.count {
             guard !isClosed else { return }
             switch effects.take(index) {
-            case .check(let field, let value, let version):
+            case .check(let field, let check, let value, let version):
                 guard state.fields[field].version == version else { continue }
-                checks[field]?.check(value, version: version, in: self)
+                checks[field]?.check(check, value: value, version: version, in: self)
             case .cancelCheck(let field, let version):
                 guard state.fields[field].version == version else { continue }
                 checks[field]?.cancel()
-            case .ask(let field, let value, let version):
-                checks[field]?.ask(value, version: version, in: self)
+            case .ask(let field, let check, let value, let others, let version):
+                checks[field]?.ask(check, value: value, others: others, version: version, in: self)
             case .submit(let values):
                 run(Submitter(
                     definition: definition, services: services, localizer: localized.localizer, record: record

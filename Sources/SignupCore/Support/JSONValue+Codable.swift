@@ -22,3 +22,19 @@ extension JSONValue: Decodable {
         }
     }
 }
+
+/// Encodes as the JSON it stands for; a double that is not finite (which JSON cannot hold) as null.
+extension JSONValue: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): if value.isFinite { try container.encode(value) } else { try container.encodeNil() }
+        case .string(let value): try container.encode(value)
+        case .array(let values): try container.encode(values)
+        case .object(let members): try container.encode(members)
+        }
+    }
+}

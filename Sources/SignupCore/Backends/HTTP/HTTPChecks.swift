@@ -1,0 +1,86 @@
+import Foundation
+
+/// Asks `http` checks of the APIs their forms declare: the request their templates make, with
+/// header values read from the environment at that moment, answered on the event loop and read as
+/// the check says. An answer read as no verdict (a status no list names, a 5xx, a body in no shape
+/// the check reads), a timeout, a transport error or an oversized body is an error, which the form
+/// shows as `unavailable` or passes, as the check declares. Disposing a question cancels its request.
+public final class HTTPChecks: RemoteChecking {
+    private let client: HTTPClient
+    private let environment: (String) -> String?
+    private struct CacheKey: Hashable {
+        let check: String
+        let value: String
+        let others: [String]
+    }
+    /// Verdicts of checks that declare `cacheFor`, until they expire.
+    private var cache: [CacheKey: (verdict: CheckVerdict, until: TimePoint)] = [:]
+    /// Past this many kept verdicts the expired ones go, and if none has, all of them.
+    static let mostCachedVerdicts = 4096
+
+    /// `environment` gives the value of an environment variable, the process's own by default.
+    public init(loop: EventLoop, environment: @escaping (String) -> String? = { ProcessInfo.processInfo.environment[$0] }) {
+        client = HTTPClient(loop: loop)
+        self.environment = environment
+    }
+
+    public func ask(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
+        guard case .http(let http) = question.check.kind else {
+            answer(.failure(BackendError.unavailable(reason: "check '\(question.check.name)' is not an http check")))
+            return Disposables.empty
+        }
+        let key = CacheKey(check: question.check.name, value: question.value, others: question.otherValues)
+        if http.cacheFor > .zero, let kept = cache[key], client.now < kept.until {
+            answer(.success(kept.verdict))
+            return Disposables.empty
+        }
+        let request: HTTPRequest
+        switch self.request(for: question, http) {
+        case .success(let made): request = made
+        case .failure(let error):
+            answer(.failure(error))
+            return Disposables.empty
+        }
+        return client.exchange(request, timeout: http.timeout).subscribe(Observer { [weak self] event in
+            switch event {
+            case .next(let reply):
+                guard let verdict = http.answer.verdict(status: reply.status, body: HTTPClient.jsonValue(from: reply.body)) else {
+                    return answer(.failure(BackendError.unavailable(reason: "HTTP status \(reply.status) is no verdict of this check")))
+                }
+                if http.cacheFor > .zero, let self { self.keep(verdict, for: key, during: http.cacheFor) }
+                answer(.success(verdict))
+            case .error(let error): answer(.failure(error))
+            case .completed: break
+            }
+        })
+    }
+
+    /// The request `question` makes; an error when a header's variable is not set.
+    func request(for question: CheckQuestion, _ http: HTTPCheck) -> Result<HTTPRequest, BackendError> {
+        let value = { (name: String) in question.value(of: name) }
+        guard let url = http.url.render(value, encode: TextTemplate.percentEncoded) else {
+            return .failure(.unavailable(reason: "check '\(question.check.name)' was asked without a value its URL needs"))
+        }
+        var headers: [(name: String, value: String)] = []
+        for header in http.headers {
+            guard let text = environment(header.environmentVariable) else {
+                return .failure(.unavailable(reason: "the environment variable \(header.environmentVariable) is not set"))
+            }
+            headers.append((header.name, header.prefix + text))
+        }
+        var body: [UInt8]?
+        if http.method == .post { body = HTTPClient.encoded(http.renderedBody(value) ?? .object([:])) }
+        return .success(HTTPRequest(
+            method: http.method.rawValue, url: url, contentType: body == nil ? nil : "application/json", body: body,
+            timeout: HTTPClient.backstop(for: http.timeout), headers: headers, maxBodyBytes: http.maxBodyBytes))
+    }
+
+    private func keep(_ verdict: CheckVerdict, for key: CacheKey, during span: TimeSpan) {
+        let now = client.now
+        if cache.count >= Self.mostCachedVerdicts {
+            cache = cache.filter { now < $0.value.until }
+            if cache.count >= Self.mostCachedVerdicts { cache.removeAll() }
+        }
+        cache[key] = (verdict, now + span)
+    }
+}

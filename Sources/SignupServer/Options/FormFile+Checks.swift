@@ -1,0 +1,160 @@
+import SignupCore
+
+/// A field's remote checks in a form file (protocol.md §13): `remoteCheck`, one check, or
+/// `remoteChecks`, a list asked in order.
+extension FormFile.Reader {
+    func remoteChecks(one: JSON?, list: JSON?, _ path: String) throws(FormFile.Problem) -> [RemoteCheck] {
+        if one != nil, list != nil { throw fail("\(path).remoteChecks", "cannot be given with remoteCheck; list every check here") }
+        if let one { return [try remoteCheck(one, "\(path).remoteCheck")] }
+        guard let list else { return [] }
+        guard case .array(let items) = list, !items.isEmpty else { throw fail("\(path).remoteChecks", "must be a non-empty array of checks") }
+        var checks: [RemoteCheck] = []
+        for (index, item) in items.enumerated() { checks.append(try remoteCheck(item, "\(path).remoteChecks[\(index)]")) }
+        return checks
+    }
+
+    private static let messageMembers: Set = ["validating", "passed", "rejected", "unavailable"]
+    private static let httpMembers: Set = [
+        "method", "url", "body", "headers", "timeoutMs", "answer", "whenUnavailable", "cacheMs", "maxAnswerBytes",
+    ]
+
+    func remoteCheck(_ json: JSON, _ path: String) throws(FormFile.Problem) -> RemoteCheck {
+        guard case .string(let kindName)? = json["kind"], ["usernameAvailability", "http"].contains(kindName) else {
+            _ = try members(json, path, allowed: Self.messageMembers.union(Self.httpMembers).union(["kind", "name", "debounceMs"]))
+            throw fail("\(path).kind", "must be \"usernameAvailability\" or \"http\"")
+        }
+        let isHTTP = kindName == "http"
+        let object = try members(
+            json, path, allowed: Self.messageMembers.union(["kind", "name", "debounceMs"]).union(isHTTP ? Self.httpMembers : []),
+            required: Self.messageMembers.union(["kind"]).union(isHTTP ? ["url", "name"] : []))
+        let kind: RemoteCheck.Kind = isHTTP ? .http(try httpCheck(object, path)) : .usernameAvailability
+        return RemoteCheck(
+            name: try object["name"].map { json throws(FormFile.Problem) in try string(json, "\(path).name") },
+            kind: kind,
+            debounce: try object["debounceMs"].map { json throws(FormFile.Problem) in .milliseconds(Int64(try count(json, "\(path).debounceMs"))) },
+            validating: try message(object["validating"], "\(path).validating"),
+            passed: try message(object["passed"], "\(path).passed"),
+            rejected: try message(object["rejected"], "\(path).rejected"),
+            unavailable: try message(object["unavailable"], "\(path).unavailable"))
+    }
+
+    private func httpCheck(_ object: [String: JSON], _ path: String) throws(FormFile.Problem) -> HTTPCheck {
+        var method = HTTPCheck.Method.get
+        if let value = object["method"] {
+            guard case .string(let text) = value, let parsed = HTTPCheck.Method(rawValue: text) else {
+                throw fail("\(path).method", "must be \"GET\" or \"POST\"")
+            }
+            method = parsed
+        }
+        let url = try template(object["url"], "\(path).url")
+        guard url.description.hasPrefix("https://") || url.description.hasPrefix("http://") else {
+            throw fail("\(path).url", "must be an absolute http:// or https:// URL")
+        }
+        if object["body"] != nil, method != .post { throw fail("\(path).body", "is sent with POST only; set \"method\": \"POST\"") }
+        var check = HTTPCheck(method: method, url: url)
+        if let body = object["body"] {
+            try checkTemplates(in: body, "\(path).body")
+            check.body = BackendExchangeJSON.value(body)
+        }
+        check.headers = try headers(object["headers"], "\(path).headers")
+        if let value = object["timeoutMs"] {
+            let timeout = try count(value, "\(path).timeoutMs")
+            guard timeout >= 1 else { throw fail("\(path).timeoutMs", "must be at least 1") }
+            check.timeout = .milliseconds(Int64(timeout))
+        }
+        if let value = object["cacheMs"] { check.cacheFor = .milliseconds(Int64(try count(value, "\(path).cacheMs"))) }
+        if let value = object["maxAnswerBytes"] { check.maxBodyBytes = try count(value, "\(path).maxAnswerBytes") }
+        if let value = object["whenUnavailable"] {
+            guard case .string(let text) = value, let parsed = HTTPCheck.WhenUnavailable(rawValue: text) else {
+                throw fail("\(path).whenUnavailable", "must be \"unavailable\" or \"pass\"")
+            }
+            check.whenUnavailable = parsed
+        }
+        if let value = object["answer"] { check.answer = try answerReading(value, "\(path).answer") }
+        return check
+    }
+
+    private func template(_ json: JSON?, _ path: String) throws(FormFile.Problem) -> TextTemplate {
+        let text = try string(json, path)
+        do throws(TemplateError) {
+            return try TextTemplate(text)
+        } catch {
+            throw fail(path, error.description)
+        }
+    }
+
+    /// Every string in a body must be a template (its placeholders are checked against the form's fields later).
+    private func checkTemplates(in json: JSON, _ path: String) throws(FormFile.Problem) {
+        switch json {
+        case .string(let text):
+            do throws(TemplateError) { _ = try TextTemplate(text) } catch { throw fail(path, error.description) }
+        case .array(let items):
+            for (index, item) in items.enumerated() { try checkTemplates(in: item, "\(path)[\(index)]") }
+        case .object(let members):
+            for member in members { try checkTemplates(in: member.value, "\(path).\(member.key)") }
+        default: break
+        }
+    }
+
+    /// `{"Authorization": {"env": "INVITE_API_TOKEN", "prefix": "Bearer "}}`: a header's value is
+    /// read from the environment, never written in the file.
+    private func headers(_ json: JSON?, _ path: String) throws(FormFile.Problem) -> [HTTPCheck.Header] {
+        guard let json else { return [] }
+        guard case .object(let list) = json else { throw fail(path, "must be an object of header names") }
+        var headers: [HTTPCheck.Header] = []
+        for member in list {
+            let where_ = "\(path).\(member.key)"
+            guard !member.key.isEmpty, member.key.utf8.allSatisfy(Self.isTokenByte) else {
+                throw fail(where_, "is not a header name (letters, digits and !#$%&'*+-.^_`|~)")
+            }
+            guard case .object = member.value else {
+                throw fail(where_, "must be {\"env\": VARIABLE}: a header's value comes from the environment, never from the file")
+            }
+            let header = try members(member.value, where_, allowed: ["env", "prefix"], required: ["env"])
+            let variable = try string(header["env"], "\(where_).env")
+            guard Self.isVariableName(variable) else { throw fail("\(where_).env", "is not an environment variable's name") }
+            var prefix = ""
+            if let value = header["prefix"] {
+                guard case .string(let text) = value, !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+                    throw fail("\(where_).prefix", "must be a string without control characters")
+                }
+                prefix = text
+            }
+            headers.append(HTTPCheck.Header(name: member.key, environmentVariable: variable, prefix: prefix))
+        }
+        return headers
+    }
+
+    /// `"body"` (the default), or `{"passed": [statuses], "rejected": [statuses]}`.
+    private func answerReading(_ json: JSON, _ path: String) throws(FormFile.Problem) -> CheckAnswerReading {
+        if case .string("body") = json { return .body }
+        guard case .object = json else { throw fail(path, "must be \"body\" or {\"passed\": [statuses], \"rejected\": [statuses]}") }
+        let object = try members(json, path, allowed: ["passed", "rejected"], required: ["passed", "rejected"])
+        func statuses(_ member: String) throws(FormFile.Problem) -> Set<Int> {
+            guard case .array(let items)? = object[member] else { throw fail("\(path).\(member)", "must be an array of HTTP statuses") }
+            var statuses = Set<Int>()
+            for (index, item) in items.enumerated() {
+                guard let status = item.int64, (100...599).contains(status) else {
+                    throw fail("\(path).\(member)[\(index)]", "must be an HTTP status, 100 to 599")
+                }
+                statuses.insert(Int(status))
+            }
+            return statuses
+        }
+        let passed = try statuses("passed"), rejected = try statuses("rejected")
+        if let both = passed.intersection(rejected).min() { throw fail("\(path).rejected", "lists \(both), which passed lists too") }
+        return .status(passed: passed, rejected: rejected)
+    }
+
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    private static func isVariableName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+        return name.utf8.allSatisfy { isTokenByte($0) && ($0 == UInt8(ascii: "_") || !"!#$%&'*+-.^`|~".utf8.contains($0)) }
+    }
+}
