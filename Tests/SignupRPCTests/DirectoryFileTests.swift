@@ -29,6 +29,41 @@ import SignupCore
         ])
     }
 
+    @Test func checksAnswerByValueAndRepliesMayAnswerChecks() throws {
+        let script = try DirectoryFile.parse(Array("""
+            {"checks":{"invite":{"rejected":["NOPE"],"failing":["DOWN"],"latencyMs":{"min":10,"max":20},
+                                 "answers":{"OLD":{"code":"invite.expired","message":"Expired on {date}","params":{"date":"2026-01-31","n":2}}}}},
+             "replies":[{"ask":{"call":"check","check":"invite","inputs":{"value":"X","email":"a@b.c"}},"at":40,
+                         "answer":{"verdict":"rejected","code":"invite.used","message":"Used","params":{}}}]}
+            """.utf8))
+        let invite = try #require(script.checks["invite"])
+        #expect(invite.rejected == ["NOPE"] && invite.failing == ["DOWN"] && invite.latency == .uniform(10...20))
+        #expect(invite.answers == ["OLD": ReportedIssue(field: nil, code: "invite.expired", message: "Expired on {date}", params: ["date": "2026-01-31", "n": 2])])
+        #expect("\(invite.answer(for: "OLD"))" == "\(Result<CheckVerdict, any Error>.success(.rejected(invite.answers["OLD"]!)))")
+        #expect("\(invite.answer(for: "NOPE"))" == "success(SignupCore.CheckVerdict.rejected(nil))")
+        #expect("\(invite.answer(for: "DOWN"))" == "failure(backend unavailable: scripted server error)")
+        #expect("\(invite.answer(for: "ANY"))" == "success(SignupCore.CheckVerdict.passed)")
+        #expect(script.replies == [.init(
+            question: .check(name: "invite", inputs: ["value": "X", "email": "a@b.c"]), time: 40,
+            answer: .verdict(.rejected(ReportedIssue(field: nil, code: "invite.used", message: "Used"))))])
+    }
+
+    @Test(arguments: [
+        (#"{"checks":[]}"#, "$.checks: must be an object of check names"),
+        (#"{"checks":{"a b":{}}}"#, "$.checks.a b: is not a check name (1 to 64 letters, digits, '_', '.' or '-')"),
+        (#"{"checks":{"x":{"taken":[]}}}"#, "$.checks.x.taken: is not a check setting (rejected, failing, answers, latencyMs)"),
+        (#"{"checks":{"x":{"answers":{"V":{"code":"c"}}}}}"#, #"$.checks.x.answers.V: must be {"code": …, "message": …, "params": {…}}, code and message strings"#),
+        (#"{"checks":{"x":{"answers":{"V":{"code":"c","message":"m","why":1}}}}}"#, "$.checks.x.answers.V.why: is not allowed here (allowed: code, message, params)"),
+        (#"{"checks":{"x":{"latencyMs":-1}}}"#, #"$.checks.x.latencyMs: must be milliseconds (a whole number of 0 or more) or {"min": N, "max": M} with min ≤ max"#),
+        (#"{"replies":[{"ask":{"call":"check","check":"x","inputs":{"value":1}}}]}"#, "$.replies[0]: input value must be a string"),
+        (#"{"replies":[{"ask":{"call":"check","check":"x","inputs":{}},"answer":{"verdict":"maybe"}}]}"#, "$.replies[0]: verdict 'maybe' is not passed or rejected"),
+    ])
+    func eachBadCheckMemberIsNamedByItsPath(text: String, problem: String) {
+        #expect(throws: DirectoryFile.Problem(path: String(problem.prefix { $0 != ":" }), reason: String(problem.drop { $0 != ":" }.dropFirst(2)))) {
+            try DirectoryFile.parse(Array(text.utf8))
+        }
+    }
+
     @Test(arguments: [
         (#"{"accounts":{}}"#, "$.accounts: must be an array of objects"),
         (#"{"accounts":[{"username":"a"}]}"#, #"$.accounts[0]: needs exactly one of "password" and "passwordHash""#),

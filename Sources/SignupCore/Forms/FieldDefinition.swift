@@ -99,6 +99,11 @@ public struct FieldDefinition: Hashable, Sendable {
         return text
     }
 
-    /// The other fields whose values this field's rules and remote checks read.
-    public var dependencies: [String] { rules.flatMap(\.dependencies) + remoteChecks.flatMap(\.reads) }
+    /// The other fields whose values this field's rules and remote checks read, each once, in
+    /// order of first use.
+    public var dependencies: [String] {
+        var names: [String] = []
+        for name in rules.flatMap(\.dependencies) + remoteChecks.flatMap(\.reads) where !names.contains(name) { names.append(name) }
+        return names
+    }
 }

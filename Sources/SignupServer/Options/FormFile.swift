@@ -119,7 +119,13 @@ enum FormFile {
             do throws(FormDefinitionError) {
                 return try FormDefinition(kind: kind, title: title, fields: fields, submit: submit, translations: translations)
             } catch {
-                throw fail(error.path(in: fields, submit: submit), error.description)
+                var path = error.path(in: fields, submit: submit)
+                // A field that declared its one check as `remoteCheck` is pointed at there.
+                for (index, field) in fieldList.enumerated() where field["remoteCheck"] != nil {
+                    let listed = "$.fields[\(index)].remoteChecks[0]"
+                    if path.hasPrefix(listed) { path = "$.fields[\(index)].remoteCheck" + path.dropFirst(listed.count) }
+                }
+                throw fail(path, error.description)
             }
         }
 

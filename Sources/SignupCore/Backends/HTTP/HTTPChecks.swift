@@ -18,10 +18,21 @@ public final class HTTPChecks: RemoteChecking {
     /// Past this many kept verdicts the expired ones go, and if none has, all of them.
     static let mostCachedVerdicts = 4096
 
+    /// When cached verdicts expire: the loop's clock, or a test's.
+    private let now: () -> TimePoint
+
     /// `environment` gives the value of an environment variable, the process's own by default.
     public init(loop: EventLoop, environment: @escaping (String) -> String? = { ProcessInfo.processInfo.environment[$0] }) {
+        let client = HTTPClient(loop: loop)
+        self.client = client
+        self.environment = environment
+        now = { client.now }
+    }
+
+    init(loop: EventLoop, environment: @escaping (String) -> String?, now: @escaping () -> TimePoint) {
         client = HTTPClient(loop: loop)
         self.environment = environment
+        self.now = now
     }
 
     public func ask(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
@@ -30,7 +41,7 @@ public final class HTTPChecks: RemoteChecking {
             return Disposables.empty
         }
         let key = CacheKey(check: question.check.name, value: question.value, others: question.otherValues)
-        if http.cacheFor > .zero, let kept = cache[key], client.now < kept.until {
+        if http.cacheFor > .zero, let kept = cache[key], now() < kept.until {
             answer(.success(kept.verdict))
             return Disposables.empty
         }
@@ -76,7 +87,7 @@ public final class HTTPChecks: RemoteChecking {
     }
 
     private func keep(_ verdict: CheckVerdict, for key: CacheKey, during span: TimeSpan) {
-        let now = client.now
+        let now = now()
         if cache.count >= Self.mostCachedVerdicts {
             cache = cache.filter { now < $0.value.until }
             if cache.count >= Self.mostCachedVerdicts { cache.removeAll() }
