@@ -124,7 +124,7 @@ import SignupTestSupport
     }
 
     /// Every example, recorded, replays to its own output.
-    @Test(arguments: ["double-tap", "friend-failures", "login", "phone-signup", "signup-github", "stale-check", "taken-name"])
+    @Test(arguments: ["double-tap", "friend-failures", "invite-signup", "login", "phone-signup", "signup-github", "stale-check", "taken-name"])
     func anExampleRecordedReplaysToItsOutput(_ name: String) throws {
         let root = Subprocess.packageRoot.appendingPathComponent("Examples")
         let input = try Data(contentsOf: root.appendingPathComponent("\(name).jsonl"))
@@ -171,6 +171,29 @@ import SignupTestSupport
         let replay = try Subprocess.run(["replay", path], input: "")
         #expect(replay.status == 1)
         #expect(replay.stderr.contains("at output message 7 (recorded at 900 ms)"))
+    }
+
+    /// A session with named checks, written as a fixture: its directory replies to each check by
+    /// name and inputs, and the fixture runs to the recorded events.
+    @Test func aReplayOfNamedChecksWrittenAsAFixtureRunsToTheRecordedEvents() throws {
+        let root = Subprocess.packageRoot.appendingPathComponent("Examples")
+        let input = try Data(contentsOf: root.appendingPathComponent("invite-signup.jsonl"))
+        let flags = ["--forms", root.appendingPathComponent("invite").path, "--directory", root.appendingPathComponent("directories/invite.json").path]
+        let run = try FixtureRun(input: Array(input), flags: flags, recording: true)
+        let folder = try TemporaryDirectory()
+        try Data(run.recording).write(to: URL(fileURLWithPath: folder.path("invite.rec.jsonl")))
+        let prefix = folder.path("recorded-invite")
+        let replay = try Subprocess.run(["replay", folder.path("invite.rec.jsonl"), "--write-fixture", prefix], input: "")
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let directory = try String(contentsOfFile: prefix + ".directory.json", encoding: .utf8)
+        #expect(directory.hasPrefix(#"{"replies":[{"ask":{"call":"check","check":"inviteCode","inputs":{"email":"ann@example.com","value":"OLDX-2024"}},"at":720,"answer":{"verdict":"rejected","code":"invite.expired","message":"This invite expired on {date}","params":{"date":"2026-01-31"}}},"#))
+        let fixtureFlags = try String(contentsOfFile: prefix + ".flags", encoding: .utf8).split(whereSeparator: \.isWhitespace).map(String.init)
+        let output = try Subprocess.run(["--clock", "virtual"] + fixtureFlags, input: try Data(contentsOf: URL(fileURLWithPath: prefix + ".jsonl")))
+        #expect(output.lines == (try Recording.read(run.recording)).outputs.map(Self.encoded))
+        // The marble diagram names each check and the value it asked about.
+        let marbles = try Subprocess.run([folder.path("invite.rec.jsonl")], input: "", program: "signup-marbles")
+        #expect(marbles.status == 0)
+        #expect(["check inviteCode OLDX-2024", "check inviteCode NOPE-0000", "invite.expired", "passed"].allSatisfy(marbles.stdout.contains))
     }
 
     /// A replay written as a fixture runs under the harness's command to the recorded events.

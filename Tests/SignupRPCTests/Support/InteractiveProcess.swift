@@ -12,12 +12,13 @@ final class InteractiveProcess: @unchecked Sendable {
     private let errors = Pipe()
     private var buffer: [UInt8] = []
 
-    init(_ arguments: [String]) throws {
+    /// `environment` adds to the children's usual one.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         // A child that dies must make our writes fail with EPIPE, not kill the test process.
         signal(SIGPIPE, SIG_IGN)
         process.executableURL = Subprocess.executable
         process.arguments = arguments
-        process.environment = Subprocess.environment
+        process.environment = Subprocess.environment.merging(environment) { $1 }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
