@@ -48,6 +48,40 @@ import SignupCore
             answer: .verdict(.rejected(ReportedIssue(field: nil, code: "invite.used", message: "Used"))))])
     }
 
+    @Test func submissionsAnswerByFieldValues() throws {
+        let script = try DirectoryFile.parse(Array("""
+            {"submissions":{"join":{"latencyMs":200,"status":201,"body":{"id":7},
+              "cases":[{"when":{"email":"bea@example.com"},"status":422,"body":{"email":["Taken"]}},
+                       {"when":{"email":"down@example.com"},"error":"timedOut"},
+                       {"when":{"email":"odd@example.com"},"status":302}]}}}
+            """.utf8))
+        let join = try #require(script.submissions["join"])
+        #expect(join.latency == .fixed(.milliseconds(200)))
+        #expect(join.answer(for: ["email": "bea@example.com"]) == .submission(.refused(status: 422, body: .object(["email": .array(["Taken"])]))))
+        #expect(join.answer(for: ["email": "down@example.com"]) == .failure(.timedOut))
+        #expect(join.answer(for: ["email": "odd@example.com"]) == .failure(.unavailable(reason: "HTTP status 302")))
+        #expect(join.answer(for: ["email": "ann@example.com"]) == .submission(.accepted(.object(["id": 7]))))
+        #expect(try DirectoryFile.parse(Array(#"{"submissions":{"join":{}}}"#.utf8)).submissions["join"]?.answer(for: [:])
+            == .submission(.accepted(.object([:]))))
+    }
+
+    @Test(arguments: [
+        (#"{"submissions":[]}"#, "$.submissions: must be an object of form kinds"),
+        (#"{"submissions":{"j":{"stauts":201}}}"#, "$.submissions.j.stauts: is not allowed here (allowed: body, cases, error, latencyMs, status)"),
+        (#"{"submissions":{"j":{"status":99}}}"#, "$.submissions.j.status: must be an HTTP status, 100 to 599"),
+        (#"{"submissions":{"j":{"cases":[{"status":201}]}}}"#, "$.submissions.j.cases[0].when: must be an object of field values"),
+        (#"{"submissions":{"j":{"cases":[{"when":{"a":1}}]}}}"#, "$.submissions.j.cases[0].when.a: must be a string"),
+        (#"{"submissions":{"j":{"error":"lost"}}}"#, #"$.submissions.j.error: must be "unavailable" or "timedOut""#),
+        (#"{"submissions":{"j":{"error":"timedOut","status":500}}}"#, "$.submissions.j.error: cannot be given with status or body"),
+        (#"{"replies":[{"ask":{"call":"submit","kind":"j","fields":{}},"answer":{"submission":"refused","status":200}}]}"#,
+         "$.replies[0]: a refused submission needs a status from 400 to 499"),
+    ])
+    func eachBadSubmissionMemberIsNamedByItsPath(text: String, problem: String) {
+        #expect(throws: DirectoryFile.Problem(path: String(problem.prefix { $0 != ":" }), reason: String(problem.drop { $0 != ":" }.dropFirst(2)))) {
+            try DirectoryFile.parse(Array(text.utf8))
+        }
+    }
+
     @Test(arguments: [
         (#"{"checks":[]}"#, "$.checks: must be an object of check names"),
         (#"{"checks":{"a b":{}}}"#, "$.checks.a b: is not a check name (1 to 64 letters, digits, '_', '.' or '-')"),
@@ -55,7 +89,7 @@ import SignupCore
         (#"{"checks":{"x":{"answers":{"V":{"code":"c"}}}}}"#, #"$.checks.x.answers.V: must be {"code": …, "message": …, "params": {…}}, code and message strings"#),
         (#"{"checks":{"x":{"answers":{"V":{"code":"c","message":"m","why":1}}}}}"#, "$.checks.x.answers.V.why: is not allowed here (allowed: code, message, params)"),
         (#"{"checks":{"x":{"latencyMs":-1}}}"#, #"$.checks.x.latencyMs: must be milliseconds (a whole number of 0 or more) or {"min": N, "max": M} with min ≤ max"#),
-        (#"{"replies":[{"ask":{"call":"check","check":"x","inputs":{"value":1}}}]}"#, "$.replies[0]: input value must be a string"),
+        (#"{"replies":[{"ask":{"call":"check","check":"x","inputs":{"value":1}}}]}"#, "$.replies[0]: inputs value must be a string"),
         (#"{"replies":[{"ask":{"call":"check","check":"x","inputs":{}},"answer":{"verdict":"maybe"}}]}"#, "$.replies[0]: verdict 'maybe' is not passed or rejected"),
     ])
     func eachBadCheckMemberIsNamedByItsPath(text: String, problem: String) {
@@ -77,7 +111,7 @@ import SignupCore
         (#"{"protectedFriends":[1]}"#, "$.protectedFriends[0]: must be a string, not number"),
         (#"{"replies":{}}"#, "$.replies: must be an array of replies"),
         (#"{"replies":[{"at":5}]}"#, "$.replies[0]: needs ask, the question"),
-        (#"{"replies":[{"ask":{"call":"fly"}}]}"#, "$.replies[0]: unknown call 'fly' (availability, register, logIn, addFriend, updateFriend, check)"),
+        (#"{"replies":[{"ask":{"call":"fly"}}]}"#, "$.replies[0]: unknown call 'fly' (availability, register, logIn, addFriend, updateFriend, check, submit)"),
         (#"{"replies":[{"ask":{"call":"availability","username":"a"},"answer":{"availability":"maybe"}}]}"#, "$.replies[0]: availability 'maybe' is not available or taken"),
         (#"{"replies":[{"ask":{"call":"availability","username":"a"},"answer":{"availability":"taken"}}]}"#, "$.replies[0].at: must be a whole number of milliseconds, from 0"),
     ])

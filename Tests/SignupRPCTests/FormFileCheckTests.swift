@@ -85,6 +85,29 @@ import SignupCore
         #expect(problem(checks) == expected)
     }
 
+    @Test func anHTTPSubmitActionLoads() throws {
+        let text = Self.form(checks: Self.invite).replacingOccurrences(
+            of: #""action":"registerAccount","usernameField":"email","passwordField":"pin","#,
+            with: #""action":"http","url":"https://api.example/teams/{code}/members","method":"PUT","body":{"mail":"{email}"},"#
+                + #""headers":{"X-Key":{"env":"API_KEY"}},"timeoutMs":3000,"secretMembers":["token"],"maxAnswerBytes":2048,"#)
+            .replacingOccurrences(of: #""messages":{"taken":{"code":"t","message":"Taken"},"#, with: #""messages":{"#)
+        let definition = try FormFile.parse(Array(text.utf8), file: "f.json")
+        #expect(definition.submit.kind == .http(HTTPSubmission(
+            method: .put, url: try TextTemplate("https://api.example/teams/{code}/members"), body: .object(["mail": "{email}"]),
+            headers: [.init(name: "X-Key", environmentVariable: "API_KEY")], timeout: .milliseconds(3000), secretMembers: ["token"],
+            maxBodyBytes: 2048)))
+        #expect(definition.submit.possibleFailures == [.refused, .unavailable])
+        #expect(definition.submit.resultName == "result")
+        // A field the URL or the body names must exist.
+        #expect(throws: FormFile.Problem(file: "f.json", path: "$.submit.url",
+                                         reason: "form 'invite': 'submit' refers to field 'team', which the form does not define")) {
+            try FormFile.parse(Array(text.replacingOccurrences(of: "{code}", with: "{team}").utf8), file: "f.json")
+        }
+        #expect(throws: FormFile.Problem(file: "f.json", path: "$.submit.messages.taken", reason: "is not allowed here (allowed: refused, unavailable)")) {
+            try FormFile.parse(Array(text.replacingOccurrences(of: #""messages":{"#, with: #""messages":{"taken":{"code":"t","message":"T"},"#).utf8), file: "f.json")
+        }
+    }
+
     @Test func aCheckGivenAsRemoteCheckIsPointedAtThere() {
         let text = Self.form(checks: Self.invite).replacingOccurrences(
             of: #""remoteChecks":["#, with: #""remoteCheck":"#).replacingOccurrences(of: "}]},\n  {\"name\":\"pin\"", with: "}},\n  {\"name\":\"pin\"")

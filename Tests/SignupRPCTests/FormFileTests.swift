@@ -97,7 +97,7 @@ import SignupCore
         ("REPLACE:\"usernameField\":\"user\"|\"usernameField\":\"nobody\"", "$.submit.usernameField: form 'pin': 'submit' refers to field 'nobody', which the form does not define"),
         ("REPLACE:{\"name\":\"pin\"|{\"name\":\"user\"", "$.fields[1].name: form 'pin' defines field 'user' twice; field names must be unique"),
         ("REPLACE:\"passwordField\":\"pin\"|\"passwordField\":\"secret\"", "$.submit.passwordField: form 'pin': 'submit' refers to field 'secret', which the form does not define"),
-        ("REPLACE:\"action\":\"registerAccount\"|\"action\":\"launch\"", "$.submit.action: must be \"registerAccount\", \"logIn\" or \"saveFriend\""),
+        ("REPLACE:\"action\":\"registerAccount\"|\"action\":\"launch\"", "$.submit.action: must be \"registerAccount\", \"logIn\", \"saveFriend\" or \"http\""),
         ("REPLACE:\"action\":\"registerAccount\"|\"action\":\"saveFriend\"", "$.submit.usernameField: is not allowed here (allowed: action, firstNameField, label, lastNameField, messages, phoneField, states)"),
         ("REPLACE:\"action\":\"registerAccount\"|\"action\":\"logIn\"", "$.submit.messages.taken: is not allowed here (allowed: rateLimited, unavailable, wrongCredentials)"),
         ("REPLACE:\"unavailable\":{\"code\":\"u\",\"message\":\"Down\"}|\"unavailable\":{\"code\":\"u\"}", "$.submit.messages.unavailable.message: is required"),

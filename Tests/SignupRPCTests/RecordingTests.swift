@@ -186,7 +186,7 @@ import SignupTestSupport
         let replay = try Subprocess.run(["replay", folder.path("invite.rec.jsonl"), "--write-fixture", prefix], input: "")
         #expect(replay.status == 0, "\(replay.stderr)")
         let directory = try String(contentsOfFile: prefix + ".directory.json", encoding: .utf8)
-        #expect(directory.hasPrefix(#"{"replies":[{"ask":{"call":"check","check":"inviteCode","inputs":{"email":"ann@example.com","value":"OLDX-2024"}},"at":720,"answer":{"verdict":"rejected","code":"invite.expired","message":"This invite expired on {date}","params":{"date":"2026-01-31"}}},"#))
+        #expect(directory.hasPrefix(#"{"replies":[{"ask":{"call":"check","check":"inviteCode","inputs":{"email":"bea@example.com","value":"OLDX-2024"}},"at":720,"answer":{"verdict":"rejected","code":"invite.expired","message":"This invite expired on {date}","params":{"date":"2026-01-31"}}},"#))
         let fixtureFlags = try String(contentsOfFile: prefix + ".flags", encoding: .utf8).split(whereSeparator: \.isWhitespace).map(String.init)
         let output = try Subprocess.run(["--clock", "virtual"] + fixtureFlags, input: try Data(contentsOf: URL(fileURLWithPath: prefix + ".jsonl")))
         #expect(output.lines == (try Recording.read(run.recording)).outputs.map(Self.encoded))

@@ -21,20 +21,26 @@ public struct FormServices {
         self.loginLimiter = loginLimiter
     }
 
-    /// Every role played by one directory; `http` checks asked of `http`.
+    /// Every role played by one directory; what it does not answer of the calls forms declare, `http`
+    /// checks and submissions go to `http` and `submissions`.
     public init(
         directory: some UsernameAvailabilityChecking & AccountRegistering & Authenticating & FriendSaving,
-        http: HTTPChecks? = nil, loginLimiter: LoginRateLimiter? = nil
+        http: HTTPChecks? = nil, submissions: HTTPSubmissions? = nil, loginLimiter: LoginRateLimiter? = nil
     ) {
         self.init(
-            availability: http == nil ? directory : RemoteChecks(directory: directory, http: http), registration: directory,
-            authentication: directory, friends: directory, loginLimiter: loginLimiter)
+            availability: http == nil && submissions == nil ? directory : DeclaredCalls(directory: directory, http: http, submissions: submissions),
+            registration: directory, authentication: directory, friends: directory, loginLimiter: loginLimiter)
     }
 
     /// Where every remote check a field declares is asked: the availability role itself when it
-    /// answers checks (`RemoteChecks`), otherwise a router over it. Not stored: every open form
+    /// answers checks (`DeclaredCalls`), otherwise a router over it. Not stored: every open form
     /// keeps a copy of its services.
     public var checks: any RemoteChecking {
-        (availability as? any RemoteChecking) ?? RemoteChecks(directory: availability)
+        (availability as? any RemoteChecking) ?? DeclaredCalls(directory: availability)
+    }
+
+    /// Where `http` submissions are sent, found as `checks` is.
+    public var submissions: any SubmissionSending {
+        (availability as? any SubmissionSending) ?? DeclaredCalls(directory: availability)
     }
 }

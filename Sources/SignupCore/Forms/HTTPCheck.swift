@@ -66,55 +66,15 @@ public struct HTTPCheck: Hashable, Sendable {
     /// Every placeholder the URL and the body use, in order of first use.
     public var placeholders: [String] {
         var names = url.placeholders
-        for template in bodyTemplates {
-            for name in template.placeholders where !names.contains(name) { names.append(name) }
-        }
+        for name in body?.templatePlaceholders ?? [] where !names.contains(name) { names.append(name) }
         return names
     }
 
     /// The other fields the request sends.
     var reads: [String] { placeholders.filter { $0 != "value" } }
 
-    /// The body's strings as templates; a string that is no template (a stray brace) is sent as it is.
-    private var bodyTemplates: [TextTemplate] {
-        var templates: [TextTemplate] = []
-        func collect(_ json: JSONValue) {
-            switch json {
-            case .string(let text): if let template = try? TextTemplate(text) { templates.append(template) }
-            case .array(let items): items.forEach(collect)
-            case .object(let members): members.keys.sorted().forEach { collect(members[$0]!) }
-            default: break
-            }
-        }
-        if let body { collect(body) }
-        return templates
-    }
-
     /// The body with its placeholders replaced; nil when one has no value.
     public func renderedBody(_ value: (String) -> String?) -> JSONValue? {
-        func render(_ json: JSONValue) -> JSONValue? {
-            switch json {
-            case .string(let text):
-                guard let template = try? TextTemplate(text) else { return json }
-                return template.render(value).map(JSONValue.string)
-            case .array(let items):
-                var rendered: [JSONValue] = []
-                for item in items {
-                    guard let item = render(item) else { return nil }
-                    rendered.append(item)
-                }
-                return .array(rendered)
-            case .object(let members):
-                var rendered: [String: JSONValue] = [:]
-                for (key, member) in members {
-                    guard let member = render(member) else { return nil }
-                    rendered[key] = member
-                }
-                return .object(rendered)
-            default:
-                return json
-            }
-        }
-        return body.flatMap(render)
+        body.flatMap { $0.renderingTemplates(value) }
     }
 }

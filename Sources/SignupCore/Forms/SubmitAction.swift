@@ -7,6 +7,8 @@ public struct SubmitAction: Hashable, Sendable {
         case logIn(usernameField: String, passwordField: String)
         /// Adds a friend, or updates the friend the form was opened with, from the named fields.
         case saveFriend(firstNameField: String, lastNameField: String, phoneField: String)
+        /// Sends the fields to the form's own API.
+        case http(HTTPSubmission)
     }
 
     /// The ways a submission can fail, each with its own message.
@@ -81,6 +83,10 @@ public struct SubmitAction: Hashable, Sendable {
                 label: Message("friendSave.label", "Save"), idle: Message("friendSave.idle", "Not saved yet"),
                 submitting: Message("friendSave.submitting", "Saving..."),
                 succeeded: Message("friendSave.succeeded", "Saved"), failed: Message("friendSave.failed", "Not saved"))
+            case .http: return Texts(
+                label: Message("submission.label", "Submit"), idle: Message("submission.idle", "Not submitted yet"),
+                submitting: Message("submission.submitting", "Submitting..."),
+                succeeded: Message("submission.succeeded", "Submitted"), failed: Message("submission.failed", "Not submitted"))
             }
         }
     }
@@ -121,6 +127,7 @@ public struct SubmitAction: Hashable, Sendable {
         case .registerAccount: return [.taken, .refused, .unavailable]
         case .logIn: return [.wrongCredentials, .rateLimited, .unavailable]
         case .saveFriend: return [.notFound, .unauthorised, .conflict, .unavailable]
+        case .http: return [.refused, .unavailable]
         }
     }
 
@@ -129,6 +136,7 @@ public struct SubmitAction: Hashable, Sendable {
         switch kind {
         case .registerAccount(let username, let password), .logIn(let username, let password): return [username, password]
         case .saveFriend(let first, let last, let phone): return [first, last, phone]
+        case .http(let submission): return submission.placeholders
         }
     }
 
@@ -137,6 +145,15 @@ public struct SubmitAction: Hashable, Sendable {
         switch kind {
         case .registerAccount, .logIn: return "account"
         case .saveFriend: return "friend"
+        case .http: return "result"
+        }
+    }
+
+    /// Whether a success may change what remote checks answer (a name registered is taken now).
+    public var registers: Bool {
+        switch kind {
+        case .registerAccount, .http: true
+        case .logIn, .saveFriend: false
         }
     }
 

@@ -96,3 +96,48 @@ public enum TemplateError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+/// A JSON body template: every string in it is a `TextTemplate` (a string that is none, with a
+/// stray brace, is sent as it is).
+extension JSONValue {
+    /// The placeholders of its strings, in order of first use (object members by sorted name).
+    public var templatePlaceholders: [String] {
+        var names: [String] = []
+        func collect(_ json: JSONValue) {
+            switch json {
+            case .string(let text):
+                for name in (try? TextTemplate(text))?.placeholders ?? [] where !names.contains(name) { names.append(name) }
+            case .array(let items): items.forEach(collect)
+            case .object(let members): members.keys.sorted().forEach { collect(members[$0]!) }
+            default: break
+            }
+        }
+        collect(self)
+        return names
+    }
+
+    /// The value with each string's placeholders replaced; nil when one has no value.
+    public func renderingTemplates(_ value: (String) -> String?) -> JSONValue? {
+        switch self {
+        case .string(let text):
+            guard let template = try? TextTemplate(text) else { return self }
+            return template.render(value).map(JSONValue.string)
+        case .array(let items):
+            var rendered: [JSONValue] = []
+            for item in items {
+                guard let item = item.renderingTemplates(value) else { return nil }
+                rendered.append(item)
+            }
+            return .array(rendered)
+        case .object(let members):
+            var rendered: [String: JSONValue] = [:]
+            for (key, member) in members {
+                guard let member = member.renderingTemplates(value) else { return nil }
+                rendered[key] = member
+            }
+            return .object(rendered)
+        default:
+            return self
+        }
+    }
+}

@@ -8,6 +8,8 @@ public enum BackendQuestion: Hashable, Sendable {
     /// A named remote check of any kind but `usernameAvailability` (recorded as `availability`),
     /// with what it sends by name (`CheckQuestion.inputs`).
     case check(name: String, inputs: [String: String])
+    /// An `http` submission of a form of `kind`, with every field's value by name.
+    case submission(kind: String, fields: [String: String])
 
     /// The question a remote check makes.
     public init(_ question: CheckQuestion) {
@@ -22,6 +24,7 @@ public enum BackendQuestion: Hashable, Sendable {
     public var call: String {
         switch self {
         case .check: "check"
+        case .submission: "submit"
         case .availability: "availability"
         case .registration: "register"
         case .login: "logIn"
@@ -38,6 +41,7 @@ public enum BackendAnswer: Hashable, Sendable {
     case login(LoginOutcome)
     case friend(FriendSaveOutcome)
     case verdict(CheckVerdict)
+    case submission(SubmissionAnswer)
     /// The backend could not answer (`BackendError`).
     case failure(BackendError)
 

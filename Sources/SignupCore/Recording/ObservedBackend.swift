@@ -1,6 +1,7 @@
 /// A form's backends with an observer looking on: every question, its answer or its withdrawal
 /// is told to the observer (a session recording) as it happens, and passed on unchanged.
-public final class ObservedBackend: UsernameAvailabilityChecking, RemoteChecking, AccountRegistering, Authenticating, FriendSaving {
+public final class ObservedBackend: UsernameAvailabilityChecking, RemoteChecking, SubmissionSending, AccountRegistering, Authenticating,
+    FriendSaving {
     private let services: FormServices
     private let observer: any BackendObserver
 
@@ -57,6 +58,10 @@ public final class ObservedBackend: UsernameAvailabilityChecking, RemoteChecking
             observed.withdraw()
             check.dispose()
         }
+    }
+
+    public func send(_ request: SubmissionRequest) -> EventStream<SubmissionAnswer> {
+        observed(.submission(kind: request.kind, fields: request.fields), services.submissions.send(request), BackendAnswer.submission)
     }
 
     public func register(username: String, password: String) -> EventStream<RegistrationOutcome> {

@@ -75,6 +75,7 @@ extension MarbleDiagram {
         case .addFriend(let friend): "addFriend \(friend.firstName)"
         case .updateFriend(let id, _): "updateFriend \(id)"
         case .check(let name, let inputs): "check \(name) \(inputs["value"] ?? "")"
+        case .submission(let kind, _): "submit \(kind)"
         }
     }
 
@@ -93,6 +94,8 @@ extension MarbleDiagram {
         case .friend(.conflict): "conflict"
         case .verdict(.passed): "passed"
         case .verdict(.rejected(let issue)): issue?.code ?? "rejected"
+        case .submission(.accepted): "accepted"
+        case .submission(.refused(let status, _)): "refused \(status)"
         case .failure(.unavailable): "unavailable"
         case .failure(.timedOut): "timedOut"
         }

@@ -6,7 +6,8 @@ import SignupCore
 ///   "refusedRegistrations": [..], "registrationFailureRate": 0.2, "seed": 7,
 ///   "accounts": [{"username": "ada", "password": "…"}], "friends": [{"id": "1", "firstName": "…",
 ///   "lastName": "…", "phone": "…"}], "protectedFriends": ["1"], "failingPhones": [..],
-///   "checks": {NAME: …} (`DirectoryFile+Checks.swift`)}` — every member optional. Account passwords are hashed as the file is read and never kept in clear.
+///   "checks": {NAME: …} (`DirectoryFile+Checks.swift`), "submissions": {KIND: …}
+///   (`DirectoryFile+Submissions.swift`)}` — every member optional. Account passwords are hashed as the file is read and never kept in clear.
 enum DirectoryFile {
     /// Why a directory file was refused: the JSON path of the offending member and what is wrong.
     struct Problem: Error, Equatable, CustomStringConvertible {
@@ -56,8 +57,9 @@ enum DirectoryFile {
             case "failingPhones": script.failingPhones = try names(member.value, path)
             case "replies": script.replies = try replies(member.value, path)
             case "checks": script.checks = try checks(member.value, path)
+            case "submissions": script.submissions = try submissions(member.value, path)
             default:
-                throw Problem(path: path, reason: "is not a directory setting (taken, free, failing, defaultVerdict, checkLatencyMs, registrationLatencyMs, refusedRegistrations, registrationFailureRate, seed, accounts, friends, protectedFriends, failingPhones, replies, checks)")
+                throw Problem(path: path, reason: "is not a directory setting (taken, free, failing, defaultVerdict, checkLatencyMs, registrationLatencyMs, refusedRegistrations, registrationFailureRate, seed, accounts, friends, protectedFriends, failingPhones, replies, checks, submissions)")
             }
         }
         return script

@@ -74,6 +74,8 @@ extension SubmitAction {
             [("usernameField", username), ("passwordField", password)]
         case .saveFriend(let firstName, let lastName, let phone):
             [("firstNameField", firstName), ("lastNameField", lastName), ("phoneField", phone)]
+        case .http(let submission):
+            submission.placeholders.map { (submission.url.placeholders.contains($0) ? "url" : "body", $0) }
         }
     }
 }

@@ -74,7 +74,7 @@ extension FormFile.Reader {
         return check
     }
 
-    private func template(_ json: JSON?, _ path: String) throws(FormFile.Problem) -> TextTemplate {
+    func template(_ json: JSON?, _ path: String) throws(FormFile.Problem) -> TextTemplate {
         let text = try string(json, path)
         do throws(TemplateError) {
             return try TextTemplate(text)
@@ -84,7 +84,7 @@ extension FormFile.Reader {
     }
 
     /// Every string in a body must be a template (its placeholders are checked against the form's fields later).
-    private func checkTemplates(in json: JSON, _ path: String) throws(FormFile.Problem) {
+    func checkTemplates(in json: JSON, _ path: String) throws(FormFile.Problem) {
         switch json {
         case .string(let text):
             do throws(TemplateError) { _ = try TextTemplate(text) } catch { throw fail(path, error.description) }
@@ -98,7 +98,7 @@ extension FormFile.Reader {
 
     /// `{"Authorization": {"env": "INVITE_API_TOKEN", "prefix": "Bearer "}}`: a header's value is
     /// read from the environment, never written in the file.
-    private func headers(_ json: JSON?, _ path: String) throws(FormFile.Problem) -> [HTTPCheck.Header] {
+    func headers(_ json: JSON?, _ path: String) throws(FormFile.Problem) -> [HTTPCheck.Header] {
         guard let json else { return [] }
         guard case .object(let list) = json else { throw fail(path, "must be an object of header names") }
         var headers: [HTTPCheck.Header] = []

@@ -177,12 +177,13 @@ enum FormFile {
         }
 
         func submit(_ json: JSON, _ path: String) throws(Problem) -> SubmitAction {
+            if case .string("http")? = json["action"] { return try httpSubmit(json, path) }
             let actions = ["registerAccount": ["usernameField", "passwordField"], "logIn": ["usernameField", "passwordField"],
                            "saveFriend": ["firstNameField", "lastNameField", "phoneField"]]
             guard case .string(let action)? = json["action"], let fieldMembers = actions[action] else {
                 _ = try members(
                     json, path, allowed: Set(actions.values.joined()).union(["action", "messages", "label", "states"]), required: ["action"])
-                throw fail("\(path).action", "must be \"registerAccount\", \"logIn\" or \"saveFriend\"")
+                throw fail("\(path).action", "must be \"registerAccount\", \"logIn\", \"saveFriend\" or \"http\"")
             }
             let names = Set(fieldMembers)
             let object = try members(

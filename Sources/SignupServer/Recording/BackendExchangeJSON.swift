@@ -28,6 +28,14 @@ enum BackendExchangeJSON {
                     members.key(escaping: input.key); members.string(input.value)
                 }
             }
+        case .submission(let kind, let fields):
+            writer.key("kind"); writer.string(kind)
+            writer.key("fields")
+            writer.object { members in
+                for field in fields.sorted(by: { $0.key < $1.key }) {
+                    members.key(escaping: field.key); members.string(field.value)
+                }
+            }
         }
     }
 
@@ -63,6 +71,13 @@ enum BackendExchangeJSON {
                 writer.key("message"); writer.string(issue.message)
                 writer.key("params"); writer.fields(issue.params)
             }
+        case .submission(.accepted(let result)):
+            writer.key("submission"); writer.string("accepted")
+            writer.key("result"); writer.value(result)
+        case .submission(.refused(let status, let body)):
+            writer.key("submission"); writer.string("refused")
+            writer.key("status"); writer.int(status)
+            if let body { writer.key("body"); writer.value(body) }
         case .failure(.unavailable(let reason)):
             writer.key("error"); writer.string("unavailable")
             writer.key("reason"); writer.string(reason)
@@ -90,15 +105,22 @@ enum BackendExchangeJSON {
         case "addFriend": return .addFriend(try friend(json["friend"]))
         case "updateFriend": return .updateFriend(id: try string(json, "id"), try friend(json["friend"]))
         case "check":
-            guard case .object(let members)? = json["inputs"] else { throw Problem(description: "needs the object inputs") }
-            var inputs: [String: String] = [:]
-            for member in members {
-                guard case .string(let text) = member.value else { throw Problem(description: "input \(member.key) must be a string") }
-                inputs[member.key] = text
-            }
-            return .check(name: try string(json, "check"), inputs: inputs)
-        default: throw Problem(description: "unknown call '\(call)' (availability, register, logIn, addFriend, updateFriend, check)")
+            return .check(name: try string(json, "check"), inputs: try strings(json["inputs"], "inputs"))
+        case "submit":
+            return .submission(kind: try string(json, "kind"), fields: try strings(json["fields"], "fields"))
+        default: throw Problem(description: "unknown call '\(call)' (availability, register, logIn, addFriend, updateFriend, check, submit)")
         }
+    }
+
+    /// An object of strings, such as a check's inputs.
+    private static func strings(_ json: JSON?, _ key: String) throws(Problem) -> [String: String] {
+        guard case .object(let members)? = json else { throw Problem(description: "needs the object \(key)") }
+        var strings: [String: String] = [:]
+        for member in members {
+            guard case .string(let text) = member.value else { throw Problem(description: "\(key) \(member.key) must be a string") }
+            strings[member.key] = text
+        }
+        return strings
     }
 
     static func answer(_ json: JSON) throws(Problem) -> BackendAnswer {
@@ -144,6 +166,17 @@ enum BackendExchangeJSON {
             default: throw Problem(description: "verdict '\(text)' is not passed or rejected")
             }
         }
+        if case .string(let text)? = json["submission"] {
+            switch text {
+            case "accepted": return .submission(.accepted(value(json["result"] ?? .object([]))))
+            case "refused":
+                guard let status = json["status"]?.int64, (400..<500).contains(status) else {
+                    throw Problem(description: "a refused submission needs a status from 400 to 499")
+                }
+                return .submission(.refused(status: Int(status), body: json["body"].map(value)))
+            default: throw Problem(description: "submission '\(text)' is not accepted or refused")
+            }
+        }
         if case .string(let text)? = json["error"] {
             switch text {
             case "unavailable": return .failure(.unavailable(reason: try string(json, "reason")))
@@ -151,7 +184,7 @@ enum BackendExchangeJSON {
             default: throw Problem(description: "error '\(text)' is not unavailable or timedOut")
             }
         }
-        throw Problem(description: "an answer needs availability, registration, login, friend, verdict or error")
+        throw Problem(description: "an answer needs availability, registration, login, friend, verdict, submission or error")
     }
 
     private static func string(_ json: JSON, _ key: String) throws(Problem) -> String {

@@ -74,6 +74,7 @@ struct RecordingSecrets {
         case .login(let username, let password): .login(username: askedName(username), password: placeholder(for: password))
         // What a check sends may be any field's value: each that a secret field held is masked.
         case .check(let name, let inputs): .check(name: name, inputs: inputs.mapValues { placeholders.existing(for: $0) ?? $0 })
+        case .submission(let kind, let fields): .submission(kind: kind, fields: fields.mapValues { placeholders.existing(for: $0) ?? $0 })
         default: question
         }
     }
@@ -83,6 +84,8 @@ struct RecordingSecrets {
         switch answer {
         case .registration(.registered(let account)): .registration(.registered(account: hiding(in: account)))
         case .login(.loggedIn(let token)): .login(.loggedIn(token: backendSecret(token)))
+        case .submission(.accepted(let result)): .submission(.accepted(hiding(in: result)))
+        case .submission(.refused(let status, let body)): .submission(.refused(status: status, body: body.map { hiding(in: $0) }))
         default: answer
         }
     }
@@ -108,14 +111,27 @@ struct RecordingSecrets {
                     hidden[key] = .string(backendSecret(secret))
                 } else if case .string(let text) = value, askedSecrets.contains(text) {
                     hidden[key] = .string(askedName(text))
+                } else if case .string(let text) = value {
+                    hidden[key] = .string(hidingAskedSecrets(in: text))
                 } else {
                     hidden[key] = hiding(in: value)
                 }
             }
             return .object(hidden)
         case .array(let elements): return .array(elements.map { hiding(in: $0) })
+        case .string(let text): return .string(hidingAskedSecrets(in: text))
         default: return account
         }
+    }
+
+    /// A text a backend wrote (a message echoing what it was sent), with every secret value it
+    /// was asked about replaced by its placeholder.
+    private func hidingAskedSecrets(in text: String) -> String {
+        var hidden = text
+        for secret in askedSecrets where hidden.contains(secret) {
+            hidden = hidden.replacingOccurrences(of: secret, with: placeholders.existing(for: secret) ?? secret)
+        }
+        return hidden
     }
 
     /// A secret's placeholder, warning once when one cannot pass and fail exactly its rules.

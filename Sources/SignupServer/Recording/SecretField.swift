@@ -29,9 +29,10 @@ final class SecretField: Sendable {
 
 extension FormDefinition {
     /// Whether the form sends `field`'s value to its backend as a name: to a remote check (its
-    /// own or one that reads it), or as the account's name when it submits.
+    /// own or one that reads it), as the account's name when it submits, or to its own API.
     func asksBackendAbout(_ field: FieldDefinition) -> Bool {
-        !field.remoteChecks.isEmpty || field.name == submit.usernameField
+        if case .http = submit.kind { return true }  // every field is sent, and an answer may echo any
+        return !field.remoteChecks.isEmpty || field.name == submit.usernameField
             || fields.contains { $0.remoteChecks.contains { $0.reads.contains(field.name) } }
     }
 }
@@ -41,7 +42,7 @@ extension SubmitAction {
     fileprivate var usernameField: String? {
         switch kind {
         case .registerAccount(let field, _), .logIn(let field, _): field
-        case .saveFriend: nil
+        case .saveFriend, .http: nil
         }
     }
 }

@@ -5,7 +5,8 @@ import SignupCore
 /// recorded after an input in the same millisecond waits for that input (`inputsStarted`), so
 /// ties replay in the order the recorded loop took them. A question the recording never asked,
 /// or never answered, is not answered.
-final class ReplayedBackend: UsernameAvailabilityChecking, RemoteChecking, AccountRegistering, Authenticating, FriendSaving {
+final class ReplayedBackend: UsernameAvailabilityChecking, RemoteChecking, SubmissionSending, AccountRegistering, Authenticating,
+    FriendSaving {
     struct RecordedAnswer {
         var time: Int64
         var answer: BackendAnswer
@@ -95,6 +96,10 @@ final class ReplayedBackend: UsernameAvailabilityChecking, RemoteChecking, Accou
             default: answer(.failure(BackendError.unavailable(reason: "\(asked.call) was answered with another call's answer")))
             }
         }
+    }
+
+    func send(_ request: SubmissionRequest) -> EventStream<SubmissionAnswer> {
+        stream(.submission(kind: request.kind, fields: request.fields)) { if case .submission(let value) = $0 { value } else { nil } }
     }
 
     func register(username: String, password: String) -> EventStream<RegistrationOutcome> {

@@ -87,18 +87,18 @@ final class StdioService {
     ) -> FormServices {
         let tokens = configuration.clock.tokens(seed: configuration.script.seed)
         // Every backend asks `http` checks the scripted directory does not answer over the network.
-        let http = HTTPChecks(loop: loop)
+        let http = HTTPChecks(loop: loop), submissions = HTTPSubmissions(loop: loop)
         if let store {
             func directory(_ store: some AccountStore) -> FormServices {
-                FormServices(directory: StoreDirectory(store: store, runner: clock.blockingWorkRunner(loop: loop), tokens: tokens), http: http)
+                FormServices(directory: StoreDirectory(store: store, runner: clock.blockingWorkRunner(loop: loop), tokens: tokens), http: http, submissions: submissions)
             }
             return directory(store)
         }
         if case .http(let endpoints) = configuration.backend {
-            return FormServices(directory: HTTPDirectory(configuration: endpoints, loop: loop), http: http)
+            return FormServices(directory: HTTPDirectory(configuration: endpoints, loop: loop), http: http, submissions: submissions)
         }
         return FormServices(directory: ScriptedDirectory(
-            script: configuration.script, scheduler: clock.scheduler, tokens: tokens, recordsRequests: false), http: http)
+            script: configuration.script, scheduler: clock.scheduler, tokens: tokens, recordsRequests: false), http: http, submissions: submissions)
     }
 
     /// Starts reading stdin and watching for signals and the client's death; the process ends from the loop.

@@ -114,6 +114,26 @@ public enum ReportedIssues {
 }
 
 extension ReportedIssue {
+    /// The issue with every occurrence of each of `secrets` in its message and its params' strings
+    /// written `[secret]`: a backend that echoes a password back never has it shown.
+    func hiding(_ secrets: [String]) -> ReportedIssue {
+        guard !secrets.isEmpty else { return self }
+        func hide(_ text: String) -> String {
+            var hidden = text
+            for secret in secrets where hidden.contains(secret) { hidden = hidden.replacingOccurrences(of: secret, with: "[secret]") }
+            return hidden
+        }
+        func hide(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .string(let text): .string(hide(text))
+            case .array(let items): .array(items.map(hide))
+            case .object(let members): .object(members.mapValues(hide))
+            default: value
+            }
+        }
+        return ReportedIssue(field: field, code: code, message: hide(message), params: params.mapValues(hide))
+    }
+
     /// What a field shows for this issue: `failed`, with its code, params and message, the message's
     /// `{param}` placeholders filled in from the params in one pass (a placeholder naming no param
     /// stays as it is), so a long message with many params costs its length, not their product.

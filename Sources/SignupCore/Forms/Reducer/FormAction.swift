@@ -15,6 +15,9 @@ enum FormAction {
     case tap
     /// The running submission reached a new state.
     case submissionChanged(SubmissionState)
+    /// The backend refused the submission with issues about fields (each naming one), which go
+    /// on those fields unless they were edited since the tap, and the submission fails.
+    case submissionRefused(fieldIssues: [ReportedIssue], failure: SubmissionFailure)
     /// The running submission ended (after its last state, or cancelled).
     case submissionEnded
 }

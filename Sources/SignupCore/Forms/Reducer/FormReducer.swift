@@ -60,13 +60,23 @@ enum FormReducer {
             if let rejection = state.submitRejection { return .refused(rejection) }
             guard !state.isSubmissionRunning else { return .done }
             state.isSubmissionRunning = true
+            state.submittedVersion = state.version
             effects.append(.submit(values: state.values))
             state.apply(.submitting, into: &events)
 
         case .submissionChanged(let submission):
             // A registration makes its name taken: what was remembered as free may no longer be.
-            if case .succeeded = submission, case .registerAccount = form.definition.submit.kind { state.forgetAnswers() }
+            if case .succeeded = submission, form.definition.submit.registers { state.forgetAnswers() }
             state.apply(submission, into: &events)
+
+        case .submissionRefused(let issues, let failure):
+            // In form order, the first issue of each field, as `FormEvent` orders a change.
+            var shown: [Int: FieldResult] = [:]
+            for issue in issues {
+                guard let name = issue.field, let field = form.index(ofField: name), shown[field] == nil else { continue }
+                shown[field] = issue.hiding(state.secretValues(in: form)).failedResult
+            }
+            state.applyReported(shown.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, failure: failure, in: form, into: &events)
 
         case .submissionEnded:
             state.isSubmissionRunning = false
@@ -87,7 +97,7 @@ enum FormReducer {
         case .success(.rejected(nil)):
             return state.applyRemote(results.rejected, toField: field, version: version, in: form, into: &events)
         case .success(.rejected(let issue?)):
-            return state.applyReported(issue.failedResult, toField: field, version: version, in: form, into: &events)
+            return state.applyReported(issue.hiding(state.secretValues(in: form)).failedResult, toField: field, version: version, in: form, into: &events)
         case .failure:
             guard results.passesWhenUnavailable else {
                 return state.applyRemote(results.unavailable, toField: field, version: version, in: form, into: &events)

@@ -36,6 +36,9 @@ struct FormState {
     /// Whether a submission runs, from the tap until it ends: a tap meanwhile starts nothing
     /// (`flatMapFirst`). It outlasts `submitting` by the moment between the last state and the end.
     var isSubmissionRunning = false
+    /// The form's version at the latest accepted tap: a field edited since holds a value that
+    /// submission did not send.
+    var submittedVersion = 0
     /// Each remote check's last answer, by its place (empty for a form without remote checks):
     /// asking the same question again reuses it instead of asking the backend.
     private var remembered: [(question: [String], verdict: CheckVerdict)?] = []
@@ -74,6 +77,14 @@ struct FormState {
     /// Whether the field at `index` waits for remote checks of `version`.
     func isAwaitingRemote(_ index: Int, version: Int) -> Bool {
         fields[index].awaitingRemote && fields[index].version == version
+    }
+
+    /// The values of the form's secret fields as they were sent (normalised), the empty ones left
+    /// out: what a backend's words must never carry back to any output.
+    func secretValues(in form: LocalizedForm) -> [String] {
+        form.definition.fields.indices.compactMap { index in
+            form.definition.fields[index].isSecret && !fields[index].judged.isEmpty ? fields[index].judged : nil
+        }
     }
 
     /// Every field's value as it is now, by position, for a submission.
@@ -159,6 +170,30 @@ struct FormState {
         if reported.isEmpty { reported = Array(repeating: nil, count: fields.count) }
         reported[index] = result
         if shownBefore != result { change.append(.fieldChanged(update(ofField: index, in: form))) }
+        appendSubmitEnabled(ifChangedFrom: wasEnabled, into: &change)
+    }
+
+    /// Takes a refused submission: each field's reported result (by position, in form order) goes
+    /// on it unless it was edited since the tap, then the submission fails; one change.
+    mutating func applyReported(
+        _ results: [(field: Int, result: FieldResult)], failure: SubmissionFailure, in form: LocalizedForm,
+        into change: inout ChangeEvents
+    ) {
+        let wasEnabled = submitEnabled
+        for (index, result) in results where fields[index].version <= submittedVersion {
+            let shownBefore = fields[index].result == .reported ? reported[index] : nil
+            fields[index].awaitingRemote = false
+            _ = setResult(.reported, ofField: index)
+            if reported.isEmpty { reported = Array(repeating: nil, count: fields.count) }
+            reported[index] = result
+            if shownBefore != result { change.append(.fieldChanged(update(ofField: index, in: form))) }
+        }
+        let submission = SubmissionState.failed(failure)
+        if submission != self.submission {
+            self.submission = submission
+            isSubmitting = false
+            change.append(.submissionChanged(submission))
+        }
         appendSubmitEnabled(ifChangedFrom: wasEnabled, into: &change)
     }
 

@@ -243,13 +243,14 @@ public final class FormPipeline {
     }
 
     /// Subscribes to a submission and feeds its states back as actions.
-    private func run(_ outcome: EventStream<SubmissionState>) {
+    private func run(_ outcome: EventStream<SubmissionStep>) {
         // Through the link: the form may be dropped while the submission runs; `deinit` closes
         // it, which disposes the subscription.
         let subscription = outcome.subscribe(Observer { [link] event in
             guard let form = link.form else { return }
             switch event {
-            case .next(let submission): form.dispatch(.submissionChanged(submission))
+            case .next(.state(let submission)): form.dispatch(.submissionChanged(submission))
+            case .next(.refused(let issues, let failure)): form.dispatch(.submissionRefused(fieldIssues: issues, failure: failure))
             case .error, .completed:
                 form.submission = nil
                 form.dispatch(.submissionEnded)

@@ -1,3 +1,10 @@
+/// What a running submission reports back: its next state, or a refusal whose issues about
+/// fields go on those fields while the submission fails.
+enum SubmissionStep {
+    case state(SubmissionState)
+    case refused(fieldIssues: [ReportedIssue], failure: SubmissionFailure)
+}
+
 /// Runs a form's submit action (`FormEffect.submit`) on the values snapshotted at the tap.
 struct Submitter {
     let definition: FormDefinition
@@ -9,12 +16,17 @@ struct Submitter {
 
     /// The outcome of one submission of `values` (every field's, by position, as at the tap); a
     /// backend error ends it as `unavailable`.
-    func run(with values: [String]) -> EventStream<SubmissionState> {
+    func run(with values: [String]) -> EventStream<SubmissionStep> {
         let value = { (name: String) -> String in
             definition.index(of: name).map { definition.fields[$0].normalized(values[$0]) } ?? ""
         }
         let outcomes: EventStream<SubmissionState>
         switch definition.submit.kind {
+        case .http(let submission):
+            let fields = Dictionary(definition.fields.indices.map { (definition.fields[$0].name, value(definition.fields[$0].name)) },
+                                    uniquingKeysWith: { first, _ in first })
+            return send(SubmissionRequest(kind: definition.kind, submission: submission, fields: fields))
+                .catchAndReturn(.state(failed(.unavailable)))
         case .registerAccount(let usernameField, let passwordField):
             outcomes = register(username: value(usernameField), password: value(passwordField))
         case .logIn(let usernameField, let passwordField):
@@ -22,7 +34,32 @@ struct Submitter {
         case .saveFriend(let firstName, let lastName, let phone):
             outcomes = save(Friend(firstName: value(firstName), lastName: value(lastName), phone: value(phone)))
         }
-        return outcomes.catchAndReturn(failed(.unavailable))
+        return outcomes.catchAndReturn(failed(.unavailable)).map(SubmissionStep.state)
+    }
+
+    /// An `http` submission: a 2xx body is the result, with the members the form keeps secret
+    /// masked; a 4xx body's issues about fields go on them, and the first about the whole (or
+    /// `refused`, with the status) fails the submission.
+    private func send(_ request: SubmissionRequest) -> EventStream<SubmissionStep> {
+        let fieldNames = definition.fields.map(\.name)
+        let secrets = definition.fields.compactMap { field in field.isSecret ? request.fields[field.name].flatMap { $0.isEmpty ? nil : $0 } : nil }
+        return services.submissions.send(request).map { answer in
+            switch answer {
+            case .accepted(let body):
+                return .state(.succeeded(account: request.submission.masked(body, hiding: secrets)))
+            case .refused(let status, let body):
+                let issues = (body.flatMap { ReportedIssues.read($0, fields: fieldNames) } ?? []).map { $0.hiding(secrets) }
+                let failure = issues.first { $0.field == nil }.map { issue in
+                    SubmissionFailure(code: issue.code, params: issue.params, message: ReportedIssue.render(issue.message, issue.params))
+                } ?? self.failure(.refused, params: ["status": .int(Int64(status))])
+                let fieldIssues = issues.filter { $0.field != nil }
+                return fieldIssues.isEmpty ? .state(.failed(failure)) : .refused(fieldIssues: fieldIssues, failure: failure)
+            }
+        }
+    }
+
+    private func failure(_ failure: SubmitAction.Failure, params: [String: JSONValue] = [:]) -> SubmissionFailure {
+        localizer.failure(definition.submit.message(for: failure), params: params)
     }
 
     private func failed(_ failure: SubmitAction.Failure, params: [String: JSONValue] = [:]) -> SubmissionState {

@@ -1,0 +1,49 @@
+/// Answers the calls forms declare as data, remote checks and `http` submissions, by whom the
+/// process has for each: what the scripted directory scripts (a check by its name, a submission
+/// by its form's kind) it answers from its script; otherwise `usernameAvailability` goes to the
+/// directory, and `http` checks and submissions over the network (unavailable where the process
+/// speaks no HTTP). It plays the directory's availability role too, so a form's services carry it
+/// at no cost.
+public final class DeclaredCalls: UsernameAvailabilityChecking, RemoteChecking, SubmissionSending {
+    public let directory: any UsernameAvailabilityChecking
+    private let scripted: ScriptedDirectory?
+    private let http: HTTPChecks?
+    private let submissions: HTTPSubmissions?
+
+    public init(directory: any UsernameAvailabilityChecking, http: HTTPChecks? = nil, submissions: HTTPSubmissions? = nil) {
+        self.directory = directory
+        scripted = directory as? ScriptedDirectory
+        self.http = http
+        self.submissions = submissions
+    }
+
+    public func availability(of username: String) -> EventStream<Availability> {
+        directory.availability(of: username)
+    }
+
+    public func checkAvailability(of username: String, answer: @escaping (Result<Availability, any Error>) -> Void) -> any Disposable {
+        directory.checkAvailability(of: username, answer: answer)
+    }
+
+    public func ask(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
+        if let scripted, let asked = scripted.answer(question, answer: answer) { return asked }
+        switch question.check.kind {
+        case .usernameAvailability:
+            return directory.checkAvailability(of: question.value) { result in
+                answer(result.map { $0 == .available ? .passed : .rejected(nil) })
+            }
+        case .http:
+            guard let http else {
+                answer(.failure(BackendError.unavailable(reason: "http checks are not asked here")))
+                return Disposables.empty
+            }
+            return http.ask(question, answer: answer)
+        }
+    }
+
+    public func send(_ request: SubmissionRequest) -> EventStream<SubmissionAnswer> {
+        if let scripted, let answered = scripted.answer(request) { return answered }
+        guard let submissions else { return .fail(BackendError.unavailable(reason: "http submissions are not sent here")) }
+        return submissions.send(request)
+    }
+}
