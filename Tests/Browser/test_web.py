@@ -10,6 +10,7 @@ import pathlib
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -289,3 +290,71 @@ def test_killing_the_tabs_server_shows_the_banner_and_the_page_recovers(site, br
     wait_for_message(browser, "username", "ok", "Username available")
     type_slowly(field_input(browser, "password"), "abc")
     wait_for_message(browser, "password", "failed", "Password must be at least 5 characters")
+
+
+@pytest.fixture(scope="module")
+def invite_site():
+    """A product's own API (Scripts/invite-api.py) on a free port, and websocketd running
+    signup-rpc with the invite form pointed at it; the API's token reaches signup-rpc through the
+    environment only. Yields the site's base URL."""
+    token = "tok-" + os.urandom(8).hex()
+    folder = tempfile.TemporaryDirectory()
+    api_port, port = free_port(), free_port()
+    environment = dict(os.environ, INVITE_API_TOKEN=token)
+    api = subprocess.Popen([sys.executable, str(ROOT / "Scripts" / "invite-api.py"), "--port", str(api_port)], env=environment)
+    form = (ROOT / "Examples" / "invite" / "invite-signup.json").read_text().replace("127.0.0.1:8765", f"127.0.0.1:{api_port}")
+    pathlib.Path(folder.name, "forms").mkdir()
+    pathlib.Path(folder.name, "forms", "invite-signup.json").write_text(form)
+    process = subprocess.Popen([
+        "websocketd", "--address=127.0.0.1", f"--port={port}", f"--staticdir={ROOT / 'frontends' / 'web'}",
+        "--loglevel=error", "--passenv=INVITE_API_TOKEN,PATH", BINARY, "--forms", os.path.join(folder.name, "forms"),
+        "--debounce-ms", "300",
+    ], env=environment)
+    deadline = time.monotonic() + PATIENCE
+    for probe in (api_port, port):
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", probe), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and process.poll() is None and api.poll() is None, "the invite site did not start"
+                time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}/"
+    for child in (process, api):
+        child.terminate()
+        child.wait(timeout=PATIENCE)
+    folder.cleanup()
+
+
+def test_a_form_checked_and_submitted_against_its_own_api_shows_the_apis_words_on_its_fields(invite_site, browser):
+    open_page(browser, invite_site, "?kind=invite-signup")
+    assert browser.find_element(By.CSS_SELECTOR, '.field[data-field="inviteCode"]').get_attribute("data-checks") == "inviteCode"
+    type_slowly(field_input(browser, "email"), "ann@example.com")
+    type_slowly(field_input(browser, "inviteCode"), "OLDX-2024")
+    # The API's own code and words, checked live as the person types.
+    wait_for_message(browser, "inviteCode", "failed", "This invite expired on 2026-01-31")
+    retype(browser, "inviteCode", "GOOD-0002")
+    wait_for_message(browser, "inviteCode", "ok", "Invite accepted")
+    type_slowly(field_input(browser, "username"), "admin")
+    wait_for_message(browser, "username", "failed", "Username already taken")
+    retype(browser, "username", "ann")
+    wait_for_message(browser, "username", "ok", "Username available")
+    type_slowly(field_input(browser, "password"), "correct horse")
+    submit_when_enabled(browser, ("succeeded", "Welcome aboard: ann"), "the account to be created")
+    browser.save_screenshot(str(SCREENSHOTS / "invite-signed-up.png"))
+
+    # The same address again, with another invite: only the API knows, and says so on the field.
+    open_page(browser, invite_site, "?kind=invite-signup")
+    type_slowly(field_input(browser, "email"), "ann@example.com")
+    type_slowly(field_input(browser, "inviteCode"), "GOOD-0003")
+    type_slowly(field_input(browser, "username"), "ann2")
+    type_slowly(field_input(browser, "password"), "correct horse")
+    wait_for_message(browser, "inviteCode", "ok", "Invite accepted")
+    submit_when_enabled(browser, ("failed", "The server refused the sign-up (HTTP 422)"), "the refusal")
+    wait_for_message(browser, "email", "failed", "ann@example.com is already registered")
+    assert not submit_enabled(browser)
+    browser.save_screenshot(str(SCREENSHOTS / "invite-refused.png"))
+    # Editing the field clears the API's word, and submit comes back.
+    retype(browser, "email", "ann2@example.com")
+    wait_for_message(browser, "email", "ok", "")
+    wait_until(lambda: submit_enabled(browser), "submit to be enabled again")

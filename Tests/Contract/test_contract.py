@@ -240,3 +240,49 @@ def test_the_javascript_clients_types_are_generated_from_these_schemas():
     spec.loader.exec_module(generator)
     assert (ROOT / "frontends" / "web" / "protocol-types.js").read_text() == generator.generate(), \
         "run Scripts/generate-js-types.py after changing the schemas"
+
+
+FORMS_SCHEMA = json.loads((ROOT / "forms.schema.json").read_text())
+FORM_FILES = sorted((ROOT / "Examples").glob("*/*.json"))
+FORM_FILES = [path for path in FORM_FILES if path.parent.name != "directories"]
+
+
+def test_forms_schema_is_a_valid_json_schema():
+    jsonschema.Draft202012Validator.check_schema(FORMS_SCHEMA)
+
+
+@pytest.mark.parametrize("path", FORM_FILES, ids=lambda path: str(path.relative_to(ROOT)))
+def test_every_example_form_file_validates_against_the_forms_schema(path):
+    """The server loads these files (EndToEndTests run them); the schema must take them too."""
+    jsonschema.Draft202012Validator(FORMS_SCHEMA).validate(json.loads(path.read_text()))
+
+
+INVITE = json.loads((ROOT / "Examples/invite/invite-signup.json").read_text())
+
+
+def invite_with(change):
+    form = copy.deepcopy(INVITE)
+    change(form)
+    return form
+
+
+@pytest.mark.parametrize("change", [
+    # A header's value written in the file instead of read from the environment.
+    lambda form: form["fields"][1]["remoteChecks"][0]["headers"].update({"Authorization": "Bearer abc"}),
+    # An http check without its name or URL, or with an unknown member.
+    lambda form: form["fields"][1]["remoteChecks"][0].pop("name"),
+    lambda form: form["fields"][1]["remoteChecks"][0].pop("url"),
+    lambda form: form["fields"][1]["remoteChecks"][0].update({"retries": 3}),
+    # HTTP members on a usernameAvailability check.
+    lambda form: form["fields"][1]["remoteChecks"][0].update({"kind": "usernameAvailability"}),
+    # Both remoteCheck and remoteChecks.
+    lambda form: form["fields"][1].update({"remoteCheck": form["fields"][1]["remoteChecks"][0]}),
+    # An http submission without its URL, or with a registration's members or messages.
+    lambda form: form["submit"].pop("url"),
+    lambda form: form["submit"].update({"usernameField": "username"}),
+    lambda form: form["submit"]["messages"].update({"taken": {"code": "t", "message": "T"}}),
+    lambda form: form["submit"].update({"method": "DELETE"}),
+])
+def test_the_forms_schema_refuses_what_the_server_refuses(change):
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(FORMS_SCHEMA).validate(invite_with(change))

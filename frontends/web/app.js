@@ -158,6 +158,8 @@ function fieldElement(field, value) {
   input.required = field.required;
   input.value = value;
   input.setAttribute("aria-describedby", `message-${field.name}`);
+  // A field checked with a backend names its checks, so styles and tests can tell it apart.
+  if (field.remoteChecks?.length) wrapper.dataset.checks = field.remoteChecks.map((check) => check.name).join(" ");
   input.addEventListener("input", () => {
     state.form?.edit(field.name, input.value).catch(() => {});
   });
@@ -217,7 +219,8 @@ function showSubmission(params) {
  */
 function successDetail(params) {
   if (params.friend) return [params.friend.firstName, params.friend.lastName].filter(Boolean).join(" ");
-  return params.account?.username ? String(params.account.username) : "";
+  const result = /** @type {{username?: unknown} | undefined} */ (params.account ?? params.result);
+  return result?.username ? String(result.username) : "";
 }
 
 /** @param {string} text */

@@ -34,7 +34,8 @@
  */
 
 /**
- * @typedef {("usernameAvailability" | null)} RemoteCheckKind
+ * The kind of the field's first remote check; null for none.
+ * @typedef {("usernameAvailability" | "http" | null)} RemoteCheckKind
  */
 
 /**
@@ -51,7 +52,7 @@
  */
 
 /**
- * @typedef {{name: string, required: boolean, secret: boolean, remoteCheck: RemoteCheckKind, label: string, placeholder: (string | null), input: InputKind, maxLength: (number | null)}} DescribedField
+ * @typedef {{name: string, required: boolean, secret: boolean, remoteCheck: RemoteCheckKind, label: string, placeholder: (string | null), input: InputKind, maxLength: (number | null), remoteChecks: Array<RemoteCheck>}} DescribedField
  */
 
 /**
@@ -64,7 +65,7 @@
 
 /**
  * Everything a generic frontend draws a form from, in one locale (protocol.md, Describing forms).
- * @typedef {{kind: string, title: string, fields: Array<DescribedField>, submit: {label: string, result: ("account" | "friend"), states: Array<SubmissionStateDescription>, failures: Array<FailureDescription>}}} FormDescription
+ * @typedef {{kind: string, title: string, fields: Array<DescribedField>, submit: {label: string, result: ("account" | "friend" | "result"), states: Array<SubmissionStateDescription>, failures: Array<FailureDescription>}}} FormDescription
  */
 
 /**
@@ -113,8 +114,8 @@
  */
 
 /**
- * idle or submitting (nothing more), succeeded (with account or friend) or failed (code, params, message); login forms name them loggedOut, loggingIn, loggedIn, loginFailed.
- * @typedef {{state: string, account?: Object<string, any>, friend?: Object<string, any>, code?: string, params?: MessageParams, message?: string}} Submission
+ * idle or submitting (nothing more), succeeded (with account, friend or result) or failed (code, params, message); login forms name them loggedOut, loggingIn, loggedIn, loginFailed.
+ * @typedef {{state: string, account?: Object<string, any>, friend?: Object<string, any>, result?: any, code?: string, params?: MessageParams, message?: string}} Submission
  */
 
 /**
@@ -142,12 +143,17 @@
  */
 
 /**
- * @typedef {{form: FormId, state: string, account?: Object<string, any>, friend?: Object<string, any>, code?: string, params?: MessageParams, message?: string, at: Time}} SubmissionChangedParams
+ * @typedef {{form: FormId, state: string, account?: Object<string, any>, friend?: Object<string, any>, result?: any, code?: string, params?: MessageParams, message?: string, at: Time}} SubmissionChangedParams
  */
 
 /**
  * A JSON-RPC error object; `data` by code (protocol.md §9).
  * @typedef {({code: -32700, message: string, data: {offset: number}} | {code: -32600, message: string} | {code: -32601, message: string, data: {method: string}} | {code: -32602, message: string, data: {member: string, problem: string}} | {code: -32603, message: string} | {code: -32001, message: string} | {code: -32002, message: string, data: {now: Time, requested: number}} | {code: -32003, message: string} | {code: -32004, message: string} | {code: -32010, message: string, data: {form: string}} | {code: -32011, message: string, data: {form: string}} | {code: -32012, message: string, data: {kind: string, known: Array<string>}} | {code: -32013, message: string, data: {field: string, kind: string, fields: Array<string>}} | {code: -32020, message: string, data: {limit: number}} | {code: -32021, message: string, data: {field: string, limit: number, unit: ("characters" | "bytes")}} | {code: -32022, message: string, data: {limit: number}} | {code: -32023, message: string, data: {limit: number}})} Error
+ */
+
+/**
+ * A remote check as a frontend may know it: never its URL or headers.
+ * @typedef {{name: string, kind: ("usernameAvailability" | "http")}} RemoteCheck
  */
 
 export {};
