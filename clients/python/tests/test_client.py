@@ -176,3 +176,48 @@ def test_the_example_prints_what_a_user_sees():
     assert lines[5] == "typed 'o'"
     assert lines[6].split() == ["username", "validating", "Checking", "availability..."]
     assert lines[-2:] == ["paused", "  username         failed     Username already taken"]
+
+
+REPOSITORY = pathlib.Path(__file__).resolve().parents[3]
+INVITE = ["--clock", "virtual", "--forms", str(REPOSITORY / "Examples/invite"),
+          "--directory", str(REPOSITORY / "Examples/directories/invite.json")]
+
+
+def test_a_forms_own_checks_and_submission_come_back_as_field_results():
+    """The invite example on the virtual clock: its checks are described by name and kind, the
+    API's words arrive as field results, and a refused submission's field errors too."""
+    with Client.spawn(args=INVITE) as client:
+        info = client.initialize()
+        invite = info.descriptions["invite-signup"]
+        checks = {f.name: [(c.name, c.kind) for c in f.remote_checks] for f in invite.fields}
+        assert checks == {"email": [], "inviteCode": [("inviteCode", "http")], "username": [("usernameFree", "http")], "password": []}
+        assert invite.fields[1].remote_check == "http"
+        form = client.open("invite-signup", form="j")
+        form.pending_events()
+        form.edit("email", "bea@example.com")
+        form.edit("inviteCode", "OLDX-2024")
+        client.advance_clock(by=1000)
+        assert form.pending_events() == [
+            field("j", "email", "ok", "email.ok", "", 1, 0),
+            field("j", "inviteCode", "validating", "invite.checking", "Checking the invite...", 2, 0),
+            field("j", "inviteCode", "failed", "invite.expired", "This invite expired on 2026-01-31", 2, 520, {"date": "2026-01-31"}),
+        ]
+        form.edit("inviteCode", "GOOD-0001")
+        form.edit("username", "bea2")
+        form.edit("password", "correct horse")
+        client.advance_clock(by=1000)
+        assert form.submit() == SubmitResult(True)
+        client.advance_clock(by=1000)
+        events = form.pending_events()
+        assert [e for e in events if isinstance(e, FieldChanged) and e.state == "failed"] == [
+            field("j", "email", "failed", "email.taken", "bea@example.com is already registered", 1, 2200, {"email": "bea@example.com"}),
+            field("j", "inviteCode", "failed", "invite.otherAddress", "This invite was issued to another address", 3, 2200),
+        ]
+        assert events[-1] == SubmissionChanged("j", "failed", 2200, None, "signup.refused", {"status": 422},
+                                               "The server refused the sign-up (HTTP 422)")
+        form.edit("email", "cy@example.com")
+        client.advance_clock(by=1000)
+        assert form.submit() == SubmitResult(True)
+        client.advance_clock(by=1000)
+        done = [e for e in form.pending_events() if isinstance(e, SubmissionChanged)]
+        assert done[-1].result == {"id": 7, "sessionToken": "[secret]", "username": "ann"}

@@ -48,18 +48,27 @@ class SubmitEnabledChanged:
 
 @dataclass(frozen=True)
 class SubmissionChanged:
-    """A submission's state changed. `result` is the success's `account` or `friend`."""
+    """A submission's state changed. `result` is the success's `account`, `friend`, or, for a kind
+    that submits to its own API, the API's `result` (any JSON value, secrets masked)."""
 
     form: str
     state: str
     at: int
-    result: Optional[Mapping[str, Any]] = None
+    result: Optional[Any] = None
     code: Optional[str] = None
     params: Mapping[str, Any] = field(default_factory=dict)
     message: Optional[str] = None
 
 
 Event = Union[FieldChanged, SubmitEnabledChanged, SubmissionChanged]
+
+
+@dataclass(frozen=True)
+class RemoteCheckDescription:
+    """One of a field's remote checks: its name and kind (`usernameAvailability` or `http`)."""
+
+    name: str
+    kind: str
 
 
 @dataclass(frozen=True)
@@ -71,7 +80,8 @@ class FieldDescription:
     required: bool
     secret: bool
     max_length: Optional[int]
-    remote_check: Optional[str]
+    remote_check: Optional[str]  # the kind of the first of `remote_checks`
+    remote_checks: List[RemoteCheckDescription] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -152,7 +162,7 @@ def event_from(message: JSONObject) -> Optional[Event]:
     if method == "form.submitEnabledChanged":
         return SubmitEnabledChanged(params["form"], params["enabled"], params["at"])
     if method == "form.submissionChanged":
-        result = params.get("account", params.get("friend"))
+        result = params.get("account", params.get("friend", params.get("result")))
         return SubmissionChanged(params["form"], params["state"], params["at"], result, params.get("code"),
                                  params.get("params", {}), params.get("message"))
     return None
@@ -163,7 +173,9 @@ def description_from(value: JSONObject) -> FormDescription:
     return FormDescription(
         kind=value["kind"], title=value["title"],
         fields=[FieldDescription(f["name"], f["label"], f["placeholder"], f["input"], f["required"], f["secret"],
-                                 f["maxLength"], f["remoteCheck"]) for f in value["fields"]],
+                                 f["maxLength"], f["remoteCheck"],
+                                 [RemoteCheckDescription(c["name"], c["kind"]) for c in f.get("remoteChecks", [])])
+                for f in value["fields"]],
         submit_label=submit["label"], result=submit["result"],
         states=[SubmissionStateDescription(s["state"], s["meaning"], s["message"]) for s in submit["states"]],
         failures={f["code"]: f["message"] for f in submit["failures"]})
