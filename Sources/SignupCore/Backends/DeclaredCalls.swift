@@ -1,7 +1,7 @@
 /// Answers the calls forms declare as data, remote checks and `http` submissions, by whom the
 /// process has for each: what the scripted directory scripts (a check by its name, a submission
-/// by its form's kind) it answers from its script; otherwise `usernameAvailability` goes to the
-/// directory, and `http` checks and submissions over the network (unavailable where the process
+/// by its form's kind) it answers from its script; otherwise `usernameAvailability` and `unique` go
+/// to the directory, and `http` checks and submissions over the network (unavailable where the process
 /// speaks no HTTP). It plays the directory's availability role too, so a form's services carry it
 /// at no cost.
 public final class DeclaredCalls: UsernameAvailabilityChecking, RemoteChecking, SubmissionSending {
@@ -32,6 +32,12 @@ public final class DeclaredCalls: UsernameAvailabilityChecking, RemoteChecking, 
             return directory.checkAvailability(of: question.value) { result in
                 answer(result.map { $0 == .available ? .passed : .rejected(nil) })
             }
+        case .unique:
+            guard let unique = directory as? any UniqueValueChecking else {
+                answer(.failure(BackendError.unavailable(reason: "this backend keeps no fields to compare")))
+                return Disposables.empty
+            }
+            return unique.checkUnique(question, answer: answer)
         case .http:
             guard let http else {
                 answer(.failure(BackendError.unavailable(reason: "http checks are not asked here")))

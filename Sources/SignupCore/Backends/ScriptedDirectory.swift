@@ -30,6 +30,8 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     private let recordsRequests: Bool
     /// The script's replies not used yet.
     private var replies: [Script.Reply]
+    /// The unique values registered accounts claimed.
+    private var claims: Set<Claim> = []
 
     /// `tokens` defaults to reproducible ones from the script's seed: this is a scripted backend.
     /// `recordsRequests` keeps `checkedNames` and `registeredNames` for tests to read; a server
@@ -126,6 +128,11 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     }
 
     public func register(username: String, password: String) -> EventStream<RegistrationOutcome> {
+        register(username: username, password: password, fields: AccountFields(kind: ""))
+    }
+
+    /// Registers as the script says, claiming the account's unique values in the same step.
+    public func register(username: String, password: String, fields: AccountFields) -> EventStream<RegistrationOutcome> {
         if let replied = replied(.registration(username: username, password: password), { answer -> RegistrationOutcome? in
             if case .registration(let value) = answer { value } else { nil }
         }) {
@@ -135,7 +142,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
             self.registrationAttempts += 1
             let latency = self.script.registrationLatency.sample(using: &self.generator)
             return self.scheduler.schedule(after: latency) {
-                let outcome = self.completeRegistration(of: username)
+                let outcome = self.completeRegistration(of: username, claiming: fields)
                 if case .registered = outcome, let hash = try? PasswordHasher.hash(password) {
                     self.passwordHashes[Self.key(username)] = hash
                 }
@@ -228,13 +235,19 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         number == .max ? 1 : number + 1
     }
 
-    private func completeRegistration(of username: String) -> RegistrationOutcome {
+    private func completeRegistration(of username: String, claiming fields: AccountFields) -> RegistrationOutcome {
         let key = Self.key(username)
         if refused.contains(key) { return .refused(reason: "scripted refusal") }
         if taken.contains(key) { return .usernameTaken }
+        // In field order of the claims' names, so the same registration reports the same field.
+        for (field, folded) in fields.claims.sorted(by: { $0.key < $1.key })
+        where claims.contains(Claim(kind: fields.kind, field: field, folded: folded)) {
+            return .fieldTaken(field: field)
+        }
         if script.registrationFailureRate > 0 && generator.nextUnitInterval() < script.registrationFailureRate {
             return .refused(reason: "scripted random failure")
         }
+        for (field, folded) in fields.claims { claims.insert(Claim(kind: fields.kind, field: field, folded: folded)) }
         taken.insert(key)
         if listedVerdicts[key] != .unavailable { listedVerdicts[key] = .taken }
         if recordsRequests { registeredNames.append(username) }
@@ -243,5 +256,23 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
 
     private static func key(_ username: String) -> String {
         username.lowercased()
+    }
+
+    /// A value an account claimed in a field a `unique` check keeps unique.
+    private struct Claim: Hashable {
+        let kind: String
+        let field: String
+        let folded: String
+    }
+}
+
+extension ScriptedDirectory: UniqueValueChecking {
+    /// Rejected when an account registered here claimed the value, after the check latency.
+    public func checkUnique(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
+        let latency = script.checkLatency.sample(using: &generator)
+        let claim = Claim(kind: question.kind, field: question.field, folded: question.folded)
+        return scheduler.schedule(after: latency) { [self] in
+            answer(.success(claims.contains(claim) ? .rejected(nil) : .passed))
+        }
     }
 }

@@ -53,6 +53,11 @@ public struct FormDefinition: Hashable, Sendable {
                 for input in check.reads where !seen.contains(input) {
                     throw .unknownCheckInput(kind: kind, field: field.name, check: check.name, input: input)
                 }
+                if case .unique = check.kind {
+                    // The claim is made by the registration, and kept in the clear with the account.
+                    guard case .registerAccount = submit.kind else { throw .uniqueWithoutRegistration(kind: kind, field: field.name) }
+                    if field.isSecret { throw .uniqueSecret(kind: kind, field: field.name) }
+                }
             }
             for dependency in field.rules.flatMap(\.dependencies) where !seen.contains(dependency) {
                 throw .unknownField(kind: kind, field: dependency, referencedBy: field.name)
@@ -89,6 +94,8 @@ public enum FormDefinitionError: Error, Hashable, Sendable, CustomStringConverti
     case invalidCheckName(kind: String, field: String, check: String)
     case duplicateCheck(kind: String, field: String, check: String)
     case unknownCheckInput(kind: String, field: String, check: String, input: String)
+    case uniqueWithoutRegistration(kind: String, field: String)
+    case uniqueSecret(kind: String, field: String)
 
     public var description: String {
         switch self {
@@ -112,6 +119,10 @@ public enum FormDefinitionError: Error, Hashable, Sendable, CustomStringConverti
             return "form '\(kind)': field '\(field)' has a check named '\(check)', a name used before; check names must be unique"
         case .unknownCheckInput(let kind, let field, let check, let input):
             return "form '\(kind)': check '\(check)' of field '\(field)' sends '{\(input)}', which is neither {value} nor a field of the form"
+        case .uniqueWithoutRegistration(let kind, let field):
+            return "form '\(kind)': field '\(field)' has a unique check, which only a registerAccount submission can claim"
+        case .uniqueSecret(let kind, let field):
+            return "form '\(kind)': field '\(field)' is secret, so it cannot be unique (its value would be kept in the clear)"
         }
     }
 }

@@ -78,6 +78,14 @@ struct RemoteCheckResults: Sendable {
         unavailable = results.add(localizer.result(check.unavailable, .failed))
     }
 
+    /// Whether an answer is kept for asking the same question again (latest value only). Only the
+    /// username check's is: an `http` check keeps answers only as long as its `cacheMs` says (in
+    /// `HTTPChecks`), and a `unique` value may be claimed by any registration meanwhile.
+    var remembersAnswers: Bool {
+        if case .usernameAvailability = check.kind { return true }
+        return false
+    }
+
     /// Whether an unavailable backend counts as passing this check (fail-open).
     var passesWhenUnavailable: Bool {
         if case .http(let http) = check.kind { return http.whenUnavailable == .pass }

@@ -8,12 +8,16 @@ public struct RemoteCheck: Hashable, Sendable {
         case usernameAvailability
         /// A request to an HTTP API the form declares.
         case http(HTTPCheck)
+        /// The value is used in this field by no account registered with this form kind (compared
+        /// as the field normalises it, case-insensitively); the registration claims it atomically.
+        case unique
 
         /// The kind's name in form files and descriptions.
         public var name: String {
             switch self {
             case .usernameAvailability: "usernameAvailability"
             case .http: "http"
+            case .unique: "unique"
             }
         }
     }
@@ -48,7 +52,7 @@ public struct RemoteCheck: Hashable, Sendable {
     /// The other fields whose values this check sends, in the order its question carries them.
     public var reads: [String] {
         switch kind {
-        case .usernameAvailability: []
+        case .usernameAvailability, .unique: []
         case .http(let check): check.reads
         }
     }
@@ -69,12 +73,20 @@ public struct CheckQuestion: Hashable, Sendable {
     public var value: String
     /// The values of `check.reads`, in that order.
     public var otherValues: [String]
+    /// The form kind and the field that ask (what a `unique` check compares within).
+    public var kind: String
+    public var field: String
 
-    public init(check: RemoteCheck, value: String, otherValues: [String] = []) {
+    public init(check: RemoteCheck, value: String, otherValues: [String] = [], kind: String = "", field: String = "") {
         self.check = check
         self.value = value
         self.otherValues = otherValues
+        self.kind = kind
+        self.field = field
     }
+
+    /// The value as a `unique` check compares it: case-insensitively.
+    public var folded: String { AccountFields.fold(value) }
 
     /// What the question sends, by name: `value`, then each field the check reads.
     public var inputs: [String: String] {

@@ -69,6 +69,11 @@ public final class ObservedBackend: UsernameAvailabilityChecking, RemoteChecking
                  services.registration.register(username: username, password: password), BackendAnswer.registration)
     }
 
+    public func register(username: String, password: String, fields: AccountFields) -> EventStream<RegistrationOutcome> {
+        observed(.registration(username: username, password: password),
+                 services.registration.register(username: username, password: password, fields: fields), BackendAnswer.registration)
+    }
+
     public func logIn(username: String, password: String) -> EventStream<LoginOutcome> {
         guard let authentication = services.authentication else { return .fail(BackendError.unavailable(reason: "no login backend")) }
         return observed(.login(username: username, password: password),

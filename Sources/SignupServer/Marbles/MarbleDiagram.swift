@@ -84,6 +84,7 @@ extension MarbleDiagram {
         case .availability(let availability): availability.rawValue
         case .registration(.registered): "registered"
         case .registration(.usernameTaken): "usernameTaken"
+        case .registration(.fieldTaken(let field)): "\(field) taken"
         case .registration(.refused): "refused"
         case .login(.loggedIn): "loggedIn"
         case .login(.wrongCredentials): "wrongCredentials"

@@ -43,6 +43,10 @@ extension FormDefinitionError {
             return remoteCheckPath(in: field, check) + ".name"
         case .unknownCheckInput(_, let field, let check, _):
             return remoteCheckPath(in: field, check)
+        case .uniqueWithoutRegistration(_, let field), .uniqueSecret(_, let field):
+            let checks = fields.first { $0.name == field }?.remoteChecks ?? []
+            let place = checks.firstIndex { if case .unique = $0.kind { true } else { false } } ?? 0
+            return fieldPath(field) + ".remoteChecks[\(place)].kind"
         }
     }
 

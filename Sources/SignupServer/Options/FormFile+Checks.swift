@@ -19,15 +19,15 @@ extension FormFile.Reader {
     ]
 
     func remoteCheck(_ json: JSON, _ path: String) throws(FormFile.Problem) -> RemoteCheck {
-        guard case .string(let kindName)? = json["kind"], ["usernameAvailability", "http"].contains(kindName) else {
+        guard case .string(let kindName)? = json["kind"], ["usernameAvailability", "http", "unique"].contains(kindName) else {
             _ = try members(json, path, allowed: Self.messageMembers.union(Self.httpMembers).union(["kind", "name", "debounceMs"]))
-            throw fail("\(path).kind", "must be \"usernameAvailability\" or \"http\"")
+            throw fail("\(path).kind", "must be \"usernameAvailability\", \"http\" or \"unique\"")
         }
         let isHTTP = kindName == "http"
         let object = try members(
             json, path, allowed: Self.messageMembers.union(["kind", "name", "debounceMs"]).union(isHTTP ? Self.httpMembers : []),
             required: Self.messageMembers.union(["kind"]).union(isHTTP ? ["url", "name"] : []))
-        let kind: RemoteCheck.Kind = isHTTP ? .http(try httpCheck(object, path)) : .usernameAvailability
+        let kind: RemoteCheck.Kind = isHTTP ? .http(try httpCheck(object, path)) : kindName == "unique" ? .unique : .usernameAvailability
         return RemoteCheck(
             name: try object["name"].map { json throws(FormFile.Problem) in try string(json, "\(path).name") },
             kind: kind,

@@ -48,6 +48,9 @@ enum BackendExchangeJSON {
             writer.key("account"); writer.value(account)
         case .registration(.usernameTaken):
             writer.key("registration"); writer.string("usernameTaken")
+        case .registration(.fieldTaken(let field)):
+            writer.key("registration"); writer.string("fieldTaken")
+            writer.key("field"); writer.string(field)
         case .registration(.refused(let reason, let details)):
             writer.key("registration"); writer.string("refused")
             writer.key("reason"); writer.string(reason)
@@ -132,10 +135,11 @@ enum BackendExchangeJSON {
             switch text {
             case "registered": return .registration(.registered(account: value(json["account"] ?? .object([]))))
             case "usernameTaken": return .registration(.usernameTaken)
+            case "fieldTaken": return .registration(.fieldTaken(field: try string(json, "field")))
             case "refused":
                 let details: [String: JSONValue] = if case .object(let members) = value(json["details"] ?? .null) { members } else { [:] }
                 return .registration(.refused(reason: try string(json, "reason"), details: details))
-            default: throw Problem(description: "registration '\(text)' is not registered, usernameTaken or refused")
+            default: throw Problem(description: "registration '\(text)' is not registered, usernameTaken, fieldTaken or refused")
             }
         }
         if case .string(let text)? = json["login"] {

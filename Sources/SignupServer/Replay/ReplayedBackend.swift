@@ -106,6 +106,11 @@ final class ReplayedBackend: UsernameAvailabilityChecking, RemoteChecking, Submi
         stream(.registration(username: username, password: password)) { if case .registration(let value) = $0 { value } else { nil } }
     }
 
+    /// As recorded: the question a registration makes is its name and password alone.
+    func register(username: String, password: String, fields: AccountFields) -> EventStream<RegistrationOutcome> {
+        register(username: username, password: password)
+    }
+
     func logIn(username: String, password: String) -> EventStream<LoginOutcome> {
         stream(.login(username: username, password: password)) { if case .login(let value) = $0 { value } else { nil } }
     }

@@ -10,7 +10,7 @@ import Foundation
 /// callers show the server-error outcome and the process goes on; the next call connects again.
 public final class PostgresStore: @unchecked Sendable {
     /// The schema this build writes; older databases are migrated by the first process to start.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     /// The connection string as given (it may hold a password: never shown).
     private let conninfo: String
@@ -50,24 +50,6 @@ public final class PostgresStore: @unchecked Sendable {
     /// Whether the name is registered (compared case-insensitively).
     public func isRegistered(_ username: String) throws(StoreError) -> Bool {
         try !run("SELECT 1 FROM users WHERE username_key = $1", [UserStore.key(username)]).isEmpty
-    }
-
-    /// Registers a name with a password hash, in one statement: false when the name is taken
-    /// (by any process), as the unique index decides. Returns once the row is committed.
-    ///
-    /// Each registration carries an id of its own: when a connection is lost after the commit and
-    /// the insert is retried, the row found is recognised as this registration's, not a rival's.
-    public func register(_ username: String, passwordHash: String, at createdAt: Date = Date()) throws(StoreError) -> Bool {
-        let registration = UUID().uuidString
-        let key = UserStore.key(username)
-        let rows = try run(
-            """
-            INSERT INTO users (username, username_key, password_hash, created_at, registration_id) VALUES ($1, $2, $3, $4, $5)
-            ON CONFLICT (username_key) DO NOTHING RETURNING id
-            """,
-            [username, key, passwordHash, String(Self.milliseconds(createdAt)), registration])
-        if !rows.isEmpty { return true }
-        return try run("SELECT registration_id FROM users WHERE username_key = $1", [key]).first?.first == registration
     }
 
     /// The stored hash for a name, or nil when it is not registered.
@@ -130,7 +112,7 @@ public final class PostgresStore: @unchecked Sendable {
     /// Runs one statement on a pooled connection; a lost connection is retried on a new one
     /// after each of `retryDelays`, then reported as unreachable.
     @discardableResult
-    private func run(_ sql: String, _ parameters: [String?] = []) throws(StoreError) -> [[String?]] {
+    func run(_ sql: String, _ parameters: [String?] = []) throws(StoreError) -> [[String?]] {
         var attempt = 0
         while true {
             let connection = try checkOut()
@@ -253,7 +235,12 @@ public final class PostgresStore: @unchecked Sendable {
         if found > Self.schemaVersion {
             throw .database(target: target, message: "schema version \(found) is newer than this signup-rpc understands; upgrade signup-rpc")
         }
-        guard found < 1 else { return }
+        if found < 1 { try createFirstSchema(run) }
+        if found < 2 { try Self.addAccountFields(run) }
+    }
+
+    /// Version 1: users, sessions, friends and failed logins.
+    private func createFirstSchema(_ run: (String) throws(StoreError) -> [[String?]]) throws(StoreError) {
         _ = try run("BEGIN")
         do throws(StoreError) {
             _ = try run("""
@@ -295,7 +282,7 @@ public final class PostgresStore: @unchecked Sendable {
 
     // MARK: Helpers
 
-    private static func milliseconds(_ time: Date) -> Int64 {
+    static func milliseconds(_ time: Date) -> Int64 {
         Int64(time.timeIntervalSince1970 * 1000)
     }
 

@@ -5,8 +5,12 @@ import Foundation
 public protocol AccountStore: AnyObject, Sendable {
     /// Whether the name is registered (compared case-insensitively).
     func isRegistered(_ username: String) throws(StoreError) -> Bool
-    /// Registers a name with a password hash; false when the name is taken (by any process).
-    func register(_ username: String, passwordHash: String, at createdAt: Date) throws(StoreError) -> Bool
+    /// Registers a name with a password hash, keeping `fields` with the account and claiming its
+    /// unique values in the same transaction: of two registrations (in any processes) that claim
+    /// one name or one value, exactly one succeeds.
+    func register(_ username: String, passwordHash: String, at createdAt: Date, fields: AccountFields) throws(StoreError) -> StoreRegistration
+    /// Whether an account of `kind` claimed `folded` in `field`.
+    func isClaimed(kind: String, field: String, folded: String) throws(StoreError) -> Bool
     /// The stored hash for a name, or nil when it is not registered.
     func passwordHash(of username: String) throws(StoreError) -> String?
     /// Records a login session by the digest of its token.
@@ -20,6 +24,21 @@ public protocol AccountStore: AnyObject, Sendable {
     func recordLoginFailure(of username: String, at time: Date) throws(StoreError)
     /// Closes the store as the process ends; later calls fail with `StoreError.closed`.
     func close()
+}
+
+/// How a store's registration ended.
+public enum StoreRegistration: Hashable, Sendable {
+    case registered
+    case usernameTaken
+    /// Another account of the kind claimed the value of this field.
+    case fieldTaken(String)
+}
+
+extension AccountStore {
+    /// Registers a name with nothing else to keep; false when the name is taken (by any process).
+    public func register(_ username: String, passwordHash: String, at createdAt: Date = Date()) throws(StoreError) -> Bool {
+        try register(username, passwordHash: passwordHash, at: createdAt, fields: AccountFields(kind: "")) == .registered
+    }
 }
 
 extension UserStore: AccountStore {

@@ -86,12 +86,12 @@ final class SQLiteConnection {
         Self.error(code: code, message: String(cString: sqlite3_errmsg(handle)), path: path)
     }
 
-    /// SQLITE_CONSTRAINT_UNIQUE, a macro expression Swift cannot import.
-    private static let uniqueConstraintCode = SQLITE_CONSTRAINT | (8 << 8)
+    /// SQLITE_CONSTRAINT_UNIQUE and SQLITE_CONSTRAINT_PRIMARYKEY, macro expressions Swift cannot import.
+    private static let uniqueConstraintCodes = [SQLITE_CONSTRAINT | (8 << 8), SQLITE_CONSTRAINT | (6 << 8)]
 
-    /// Whether an error is a UNIQUE constraint failing.
+    /// Whether an error is a UNIQUE or PRIMARY KEY constraint failing.
     static func isUniqueViolation(_ error: StoreError) -> Bool {
-        if case .sqlite(_, let code, _) = error { return code == uniqueConstraintCode }
+        if case .sqlite(_, let code, _) = error { return uniqueConstraintCodes.contains(code) }
         return false
     }
 

@@ -56,6 +56,12 @@ public final class StoreDirectory<Store: AccountStore>: UsernameAvailabilityChec
     }
 
     public func register(username: String, password: String) -> EventStream<RegistrationOutcome> {
+        register(username: username, password: password, fields: AccountFields(kind: ""))
+    }
+
+    /// Hashes the password, then registers the name with the account's fields and claims in one
+    /// transaction; a value another process claimed first answers `fieldTaken`.
+    public func register(username: String, password: String, fields: AccountFields) -> EventStream<RegistrationOutcome> {
         let store = self.store
         return runner.run {
             Self.backendResult { () throws(StoreError) -> RegistrationOutcome in
@@ -65,8 +71,11 @@ public final class StoreDirectory<Store: AccountStore>: UsernameAvailabilityChec
                 } catch {
                     throw .hashing(error.description)
                 }
-                guard try store.register(username, passwordHash: hash, at: Date()) else { return .usernameTaken }
-                return .registered(account: .object(["username": .string(username)]))
+                switch try store.register(username, passwordHash: hash, at: Date(), fields: fields) {
+                case .registered: return .registered(account: .object(["username": .string(username)]))
+                case .usernameTaken: return .usernameTaken
+                case .fieldTaken(let field): return .fieldTaken(field: field)
+                }
             }
         }
     }
@@ -87,12 +96,25 @@ public final class StoreDirectory<Store: AccountStore>: UsernameAvailabilityChec
         return PasswordHasher.verify(password, against: hash)
     }
 
-    private static func backendResult<Value>(_ body: () throws(StoreError) -> Value) -> Result<Value, BackendError> {
+    static func backendResult<Value>(_ body: () throws(StoreError) -> Value) -> Result<Value, BackendError> {
         do throws(StoreError) {
             return .success(try body())
         } catch {
             return .failure(.unavailable(reason: error.description))
         }
+    }
+}
+
+extension StoreDirectory: UniqueValueChecking {
+    /// Reads the store's claims off the event loop: rejected when an account claimed the value.
+    public func checkUnique(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
+        let store = self.store
+        let (kind, field, folded) = (question.kind, question.field, question.folded)
+        return runner.run {
+            Self.backendResult { () throws(StoreError) -> CheckVerdict in
+                try store.isClaimed(kind: kind, field: field, folded: folded) ? .rejected(nil) : .passed
+            }
+        }.subscribe(onNext: { answer(.success($0)) }, onError: { answer(.failure($0)) })
     }
 }
 

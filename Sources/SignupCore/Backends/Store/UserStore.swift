@@ -7,7 +7,7 @@ import Foundation
 /// only password hashes are stored. It also keeps the friend list (see `UserStore+Friends`). Calls block and are serialised; make them off the event loop.
 public final class UserStore: @unchecked Sendable {
     /// The schema this build writes; older stores are migrated when opened.
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
 
     public let path: String
     let connection: SQLiteConnection
@@ -54,20 +54,27 @@ public final class UserStore: @unchecked Sendable {
         }
     }
 
-    /// Registers a name with a password hash. Returns false when the name is already registered
-    /// (by this process or another). Returns only after the row is committed to disk.
-    public func register(_ username: String, passwordHash: String, at createdAt: Date = Date()) throws(StoreError) -> Bool {
-        try locked { () throws(StoreError) -> Bool in
+    /// Registers a name with a password hash, keeping the account's fields and claiming its unique
+    /// values in one transaction (by this process or another, one claim of a value wins). Returns
+    /// only after the transaction is committed to disk.
+    public func register(
+        _ username: String, passwordHash: String, at createdAt: Date = Date(), fields: AccountFields
+    ) throws(StoreError) -> StoreRegistration {
+        try locked { () throws(StoreError) -> StoreRegistration in
             var attempt = 0
             while true {
                 do throws(StoreError) {
-                    try connection.query(
-                        "INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?)",
-                        [.text(username), .text(Self.key(username)), .text(passwordHash),
-                         .integer(Int64(createdAt.timeIntervalSince1970 * 1000))])
-                    return true
+                    try connection.execute("BEGIN IMMEDIATE")
+                    let outcome: StoreRegistration
+                    do throws(StoreError) {
+                        outcome = try insertAccount(username, passwordHash: passwordHash, at: createdAt, fields: fields)
+                    } catch {
+                        try? connection.execute("ROLLBACK")
+                        throw error
+                    }
+                    try connection.execute(outcome == .registered ? "COMMIT" : "ROLLBACK")
+                    return outcome
                 } catch {
-                    if SQLiteConnection.isUniqueViolation(error) { return false }
                     // The busy timeout already waited; a few more tries ride out a long writer.
                     if case .locked = error, attempt < 3 {
                         attempt += 1
@@ -76,6 +83,60 @@ public final class UserStore: @unchecked Sendable {
                     throw error
                 }
             }
+        }
+    }
+
+    /// Inside a transaction: the account, its fields, then its claims, each claim in name order.
+    private func insertAccount(
+        _ username: String, passwordHash: String, at createdAt: Date, fields: AccountFields
+    ) throws(StoreError) -> StoreRegistration {
+        let rows: [[SQLiteValue]]
+        do throws(StoreError) {
+            rows = try connection.query(
+                "INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+                [.text(username), .text(Self.key(username)), .text(passwordHash), .integer(Int64(createdAt.timeIntervalSince1970 * 1000))])
+        } catch {
+            if SQLiteConnection.isUniqueViolation(error) { return .usernameTaken }
+            throw error
+        }
+        guard case .integer(let account)? = rows.first?.first else {
+            throw .sqlite(path: path, code: 0, message: "INSERT … RETURNING id returned nothing")
+        }
+        for (field, value) in fields.values.sorted(by: { $0.key < $1.key }) {
+            _ = try connection.query("INSERT INTO account_fields (account, kind, field, value) VALUES (?, ?, ?, ?)",
+                                     [.integer(account), .text(fields.kind), .text(field), .text(value)])
+        }
+        for (field, folded) in fields.claims.sorted(by: { $0.key < $1.key }) {
+            do throws(StoreError) {
+                _ = try connection.query("INSERT INTO field_claims (kind, field, folded, account) VALUES (?, ?, ?, ?)",
+                                         [.text(fields.kind), .text(field), .text(folded), .integer(account)])
+            } catch {
+                if SQLiteConnection.isUniqueViolation(error) { return .fieldTaken(field) }
+                throw error
+            }
+        }
+        return .registered
+    }
+
+    /// Whether an account of `kind` claimed `folded` in `field`.
+    public func isClaimed(kind: String, field: String, folded: String) throws(StoreError) -> Bool {
+        try locked { () throws(StoreError) in
+            try !connection.query("SELECT 1 FROM field_claims WHERE kind = ? AND field = ? AND folded = ?",
+                                  [.text(kind), .text(field), .text(folded)]).isEmpty
+        }
+    }
+
+    /// The fields kept with the account of `username`, by name.
+    public func fields(of username: String) throws(StoreError) -> [String: String] {
+        try locked { () throws(StoreError) -> [String: String] in
+            let rows = try connection.query(
+                "SELECT f.field, f.value FROM account_fields f JOIN users u ON u.id = f.account WHERE u.username_key = ?",
+                [.text(Self.key(username))])
+            var fields: [String: String] = [:]
+            for row in rows {
+                if row.count == 2, case .text(let field) = row[0], case .text(let value) = row[1] { fields[field] = value }
+            }
+            return fields
         }
     }
 
@@ -165,6 +226,28 @@ public final class UserStore: @unchecked Sendable {
                         last_name TEXT NOT NULL,
                         phone TEXT NOT NULL UNIQUE,
                         updated_at INTEGER NOT NULL
+                    )
+                    """)
+            }
+            if version < 4 {
+                // Version 4: each account's non-secret fields, and the values its unique fields
+                // claimed: one account per value within a form kind's field.
+                try connection.execute("""
+                    CREATE TABLE account_fields (
+                        account INTEGER NOT NULL REFERENCES users (id),
+                        kind TEXT NOT NULL,
+                        field TEXT NOT NULL,
+                        value TEXT NOT NULL,
+                        PRIMARY KEY (account, field)
+                    )
+                    """)
+                try connection.execute("""
+                    CREATE TABLE field_claims (
+                        kind TEXT NOT NULL,
+                        field TEXT NOT NULL,
+                        folded TEXT NOT NULL,
+                        account INTEGER NOT NULL REFERENCES users (id),
+                        PRIMARY KEY (kind, field, folded)
                     )
                     """)
             }

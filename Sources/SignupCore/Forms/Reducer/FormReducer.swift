@@ -50,8 +50,8 @@ enum FormReducer {
             }
 
         case .checkAnswered(let field, let check, let value, let others, let version, let answer):
-            if case .success(let verdict) = answer {
-                let checked = form.remoteChecks[field][check]
+            let checked = form.remoteChecks[field][check]
+            if case .success(let verdict) = answer, checked.remembersAnswers {
                 state.remember(verdict, for: [value] + others, ofCheckAt: checked.place, checks: form.remoteCheckCount)
             }
             settle(field, check, value: value, version: version, answer, state: &state, in: form, events: &events, effects: &effects)

@@ -57,7 +57,9 @@ final class FieldCheck {
         cancel()
         pending = (check, value, others, version)
         isAsking = true
-        let question = CheckQuestion(check: form.localized.remoteChecks[field][check].check, value: value, otherValues: others)
+        let question = CheckQuestion(
+            check: form.localized.remoteChecks[field][check].check, value: value, otherValues: others,
+            kind: form.localized.definition.kind, field: form.localized.fieldNames[field])
         let request = form.services.checks.ask(question, answer: answerArrived)
         // An answer given synchronously has already cleared `isAsking`.
         if isAsking { inFlight = request }

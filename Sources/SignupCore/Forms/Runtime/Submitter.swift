@@ -28,7 +28,8 @@ struct Submitter {
             return send(SubmissionRequest(kind: definition.kind, submission: submission, fields: fields))
                 .catchAndReturn(.state(failed(.unavailable)))
         case .registerAccount(let usernameField, let passwordField):
-            outcomes = register(username: value(usernameField), password: value(passwordField))
+            return register(username: value(usernameField), password: value(passwordField), fields: accountFields(value))
+                .catchAndReturn(.state(failed(.unavailable)))
         case .logIn(let usernameField, let passwordField):
             outcomes = logIn(username: value(usernameField), password: value(passwordField))
         case .saveFriend(let firstName, let lastName, let phone):
@@ -66,15 +67,37 @@ struct Submitter {
         .failed(localizer.failure(definition.submit.message(for: failure), params: params))
     }
 
-    private func register(username: String, password: String) -> EventStream<SubmissionState> {
-        return services.registration.register(username: username, password: password).map { outcome in
+    /// What a registration keeps: the non-secret fields' values, and the values the form's
+    /// `unique` checks claim.
+    private func accountFields(_ value: (String) -> String) -> AccountFields {
+        var fields = AccountFields(kind: definition.kind)
+        for field in definition.fields where !field.isSecret {
+            fields.values[field.name] = value(field.name)
+            if field.remoteChecks.contains(where: { if case .unique = $0.kind { true } else { false } }) {
+                fields.claims[field.name] = AccountFields.fold(value(field.name))
+            }
+        }
+        return fields
+    }
+
+    /// A registration; a value another account claimed since its check goes on its field, with
+    /// that check's `rejected` message, and the submission fails as refused.
+    private func register(username: String, password: String, fields: AccountFields) -> EventStream<SubmissionStep> {
+        return services.registration.register(username: username, password: password, fields: fields).map { outcome in
             switch outcome {
             case .registered(let account):
-                return .succeeded(account: account)
+                return .state(.succeeded(account: account))
             case .usernameTaken:
-                return self.failed(.taken)
+                return .state(self.failed(.taken))
             case .refused(_, let details):
-                return self.failed(.refused, params: details)
+                return .state(self.failed(.refused, params: details))
+            case .fieldTaken(let name):
+                let unique = self.definition.fields.first { $0.name == name }?.remoteChecks.first { check in
+                    if case .unique = check.kind { true } else { false }
+                }
+                let rejected = unique?.rejected ?? Message("\(name).taken", "Already taken")
+                let issue = ReportedIssue(field: name, code: rejected.code, message: self.localizer.text(rejected))
+                return .refused(fieldIssues: [issue], failure: self.failure(.refused, params: ["field": .string(name)]))
             }
         }
     }

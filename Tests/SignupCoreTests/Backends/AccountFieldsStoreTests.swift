@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import SignupCore
+import SignupTestSupport
+
+/// The SQLite store keeps each account's fields and the values its unique fields claim (issue 37),
+/// and a store made by an earlier build is migrated in place.
+@Suite struct AccountFieldsStoreTests {
+    static func fields(_ email: String, kind: String = "mail-signup") -> AccountFields {
+        AccountFields(kind: kind, values: ["email": email, "city": "Oslo"], claims: ["email": AccountFields.fold(email)])
+    }
+
+    @Test func aClaimedValueIsTakenForItsKindAndFieldAndNothingOfALosingRegistrationIsKept() throws {
+        let folder = try TemporaryDirectory()
+        let store = try UserStore(path: folder.path("users.db"))
+        #expect(try store.register("ann", passwordHash: "$y$a", fields: Self.fields("Ann@Example.com")) == .registered)
+        #expect(try store.isClaimed(kind: "mail-signup", field: "email", folded: "ann@example.com"))
+        #expect(try !store.isClaimed(kind: "other-kind", field: "email", folded: "ann@example.com"))
+        #expect(try store.fields(of: "ann") == ["email": "Ann@Example.com", "city": "Oslo"])
+        // The same address in another case loses, and leaves no account behind; another kind may use it.
+        #expect(try store.register("bea", passwordHash: "$y$b", fields: Self.fields("ANN@example.com")) == .fieldTaken("email"))
+        #expect(try !store.isRegistered("bea"))
+        #expect(try store.register("bea", passwordHash: "$y$b", fields: Self.fields("ann@example.com", kind: "other-kind")) == .registered)
+        // A taken name is reported before any claim, and claims nothing.
+        #expect(try store.register("ANN", passwordHash: "$y$c", fields: Self.fields("new@example.com")) == .usernameTaken)
+        #expect(try !store.isClaimed(kind: "mail-signup", field: "email", folded: "new@example.com"))
+    }
+
+    @Test func twoStoresOnOneFileRacingForOneAddressHaveOneWinner() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("users.db")
+        let first = try UserStore(path: path), second = try UserStore(path: path)
+        let results = [
+            try first.register("ann", passwordHash: "$y$a", fields: Self.fields("x@example.com")),
+            try second.register("bea", passwordHash: "$y$b", fields: Self.fields("X@example.com")),
+        ]
+        #expect(results == [.registered, .fieldTaken("email")])
+        #expect(try second.registeredNames() == ["ann"])
+    }
+
+    @Test func aStoreOfSchemaVersion3IsMigratedInPlaceAndKeepsItsAccounts() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("users.db")
+        // The schema as the build before this one wrote it.
+        do {
+            let connection = try SQLiteConnection(path: path, busyTimeout: .seconds(5))
+            for statement in [
+                "CREATE TABLE users (id INTEGER PRIMARY KEY, username TEXT NOT NULL, username_key TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, created_at INTEGER NOT NULL)",
+                "CREATE TABLE sessions (token_digest TEXT PRIMARY KEY, username_key TEXT NOT NULL, created_at INTEGER NOT NULL)",
+                "CREATE TABLE friends (id INTEGER PRIMARY KEY, first_name TEXT NOT NULL, last_name TEXT NOT NULL, phone TEXT NOT NULL UNIQUE, updated_at INTEGER NOT NULL)",
+                "INSERT INTO users (username, username_key, password_hash, created_at) VALUES ('old', 'old', '$y$o', 0)",
+                "PRAGMA user_version = 3",
+            ] {
+                try connection.execute(statement)
+            }
+            connection.close()
+        }
+        let store = try UserStore(path: path)
+        #expect(try store.registeredNames() == ["old"])
+        #expect(try store.fields(of: "old") == [:])
+        #expect(try store.register("new", passwordHash: "$y$n", fields: Self.fields("n@example.com")) == .registered)
+        #expect(try store.isClaimed(kind: "mail-signup", field: "email", folded: "n@example.com"))
+        let version = try store.connection.query("PRAGMA user_version")
+        #expect(version.first?.first == .integer(4))
+        #expect(try store.integrityCheck() == "ok")
+    }
+}
