@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""A product's own sign-up API, as Examples/invite/invite-signup.json asks it: standard library only.
+"""A product's own sign-up API, as Examples/forms/invite-signup.json and Examples/api/api-signup.json ask it.
 
     INVITE_API_TOKEN=s3cret Scripts/invite-api.py [--port 8765] [--invite CODE=EMAIL ...]
-    INVITE_API_TOKEN=s3cret signup-rpc --forms Examples/invite
+    INVITE_API_TOKEN=s3cret signup-rpc --forms Examples/forms     # or --forms Examples/api
+
+Standard library only.
 
 Every request must carry `Authorization: Bearer $INVITE_API_TOKEN` (401 otherwise).
 

@@ -295,20 +295,22 @@ def test_killing_the_tabs_server_shows_the_banner_and_the_page_recovers(site, br
 @pytest.fixture(scope="module")
 def invite_site():
     """A product's own API (Scripts/invite-api.py) on a free port, and websocketd running
-    signup-rpc with the invite form pointed at it; the API's token reaches signup-rpc through the
-    environment only. Yields the site's base URL."""
+    signup-rpc with the two forms that use it (Examples/forms/invite-signup.json and
+    Examples/api/api-signup.json) pointed at it, sharing one SQLite store; the API's token reaches
+    signup-rpc through the environment only. Yields the site's base URL."""
     token = "tok-" + os.urandom(8).hex()
     folder = tempfile.TemporaryDirectory()
     api_port, port = free_port(), free_port()
     environment = dict(os.environ, INVITE_API_TOKEN=token)
     api = subprocess.Popen([sys.executable, str(ROOT / "Scripts" / "invite-api.py"), "--port", str(api_port)], env=environment)
-    form = (ROOT / "Examples" / "invite" / "invite-signup.json").read_text().replace("127.0.0.1:8765", f"127.0.0.1:{api_port}")
     pathlib.Path(folder.name, "forms").mkdir()
-    pathlib.Path(folder.name, "forms", "invite-signup.json").write_text(form)
+    for source in (ROOT / "Examples" / "forms" / "invite-signup.json", ROOT / "Examples" / "api" / "api-signup.json"):
+        form = source.read_text().replace("127.0.0.1:8765", f"127.0.0.1:{api_port}")
+        pathlib.Path(folder.name, "forms", source.name).write_text(form)
     process = subprocess.Popen([
         "websocketd", "--address=127.0.0.1", f"--port={port}", f"--staticdir={ROOT / 'frontends' / 'web'}",
         "--loglevel=error", "--passenv=INVITE_API_TOKEN,PATH", BINARY, "--forms", os.path.join(folder.name, "forms"),
-        "--debounce-ms", "300",
+        "--store", os.path.join(folder.name, "users.sqlite"), "--debounce-ms", "300",
     ], env=environment)
     deadline = time.monotonic() + PATIENCE
     for probe in (api_port, port):
@@ -326,35 +328,64 @@ def invite_site():
     folder.cleanup()
 
 
-def test_a_form_checked_and_submitted_against_its_own_api_shows_the_apis_words_on_its_fields(invite_site, browser):
+def fill_invite(driver, email, invite, username, password="correct horse"):
+    type_slowly(field_input(driver, "email"), email)
+    type_slowly(field_input(driver, "inviteCode"), invite)
+    type_slowly(field_input(driver, "username"), username)
+    type_slowly(field_input(driver, "password"), password)
+
+
+def test_an_invite_is_checked_against_the_api_while_typing_and_an_address_signs_up_once(invite_site, browser):
     open_page(browser, invite_site, "?kind=invite-signup")
     assert browser.find_element(By.CSS_SELECTOR, '.field[data-field="inviteCode"]').get_attribute("data-checks") == "inviteCode"
     type_slowly(field_input(browser, "email"), "ann@example.com")
+    wait_for_message(browser, "email", "ok", "Address not yet registered")
     type_slowly(field_input(browser, "inviteCode"), "OLDX-2024")
     # The API's own code and words, checked live as the person types.
     wait_for_message(browser, "inviteCode", "failed", "This invite expired on 2026-01-31")
     retype(browser, "inviteCode", "GOOD-0002")
     wait_for_message(browser, "inviteCode", "ok", "Invite accepted")
-    type_slowly(field_input(browser, "username"), "admin")
-    wait_for_message(browser, "username", "failed", "Username already taken")
-    retype(browser, "username", "ann")
-    wait_for_message(browser, "username", "ok", "Username available")
+    type_slowly(field_input(browser, "username"), "ann")
     type_slowly(field_input(browser, "password"), "correct horse")
-    submit_when_enabled(browser, ("succeeded", "Welcome aboard: ann"), "the account to be created")
-    browser.save_screenshot(str(SCREENSHOTS / "invite-signed-up.png"))
+    # A second tab fills in the same address, in other letters, before the first signs up.
+    first = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    open_page(browser, invite_site, "?kind=invite-signup")
+    fill_invite(browser, "ANN@Example.com", "GOOD-0003", "bea")
+    wait_for_message(browser, "email", "ok", "Address not yet registered")
+    wait_until(lambda: submit_enabled(browser), "the second tab's button")
+    browser.switch_to.window(first)
+    submit_when_enabled(browser, ("succeeded", "Welcome aboard: ann"), "the first account to be created")
+    # The second tab's registration loses the address at submit, and says so on the field.
+    browser.switch_to.window(browser.window_handles[1])
+    submit_and_wait(browser, ("failed", "Sign-up failed, please try again"), "the second registration to be refused")
+    wait_for_message(browser, "email", "failed", "This address is already registered")
+    assert not submit_enabled(browser)
+    browser.save_screenshot(str(SCREENSHOTS / "invite-address-taken.png"))
+    # Another address clears it, and the second tab signs up.
+    retype(browser, "email", "bea@example.com")
+    wait_for_message(browser, "email", "ok", "Address not yet registered")
+    submit_when_enabled(browser, ("succeeded", "Welcome aboard: bea"), "the second account to be created")
+
+
+def test_a_form_submitted_to_its_own_api_shows_the_apis_field_errors_on_its_fields(invite_site, browser):
+    open_page(browser, invite_site, "?kind=api-signup")
+    fill_invite(browser, "cy@example.com", "GOOD-0004", "admin")
+    wait_for_message(browser, "username", "failed", "Username already taken")
+    retype(browser, "username", "cy")
+    wait_for_message(browser, "username", "ok", "Username available")
+    submit_when_enabled(browser, ("succeeded", "Welcome aboard: cy"), "the account to be created")
+    browser.save_screenshot(str(SCREENSHOTS / "api-signed-up.png"))
 
     # The same address again, with another invite: only the API knows, and says so on the field.
-    open_page(browser, invite_site, "?kind=invite-signup")
-    type_slowly(field_input(browser, "email"), "ann@example.com")
-    type_slowly(field_input(browser, "inviteCode"), "GOOD-0003")
-    type_slowly(field_input(browser, "username"), "ann2")
-    type_slowly(field_input(browser, "password"), "correct horse")
+    open_page(browser, invite_site, "?kind=api-signup")
+    fill_invite(browser, "cy@example.com", "GOOD-0005", "cy2")
     wait_for_message(browser, "inviteCode", "ok", "Invite accepted")
     submit_when_enabled(browser, ("failed", "The server refused the sign-up (HTTP 422)"), "the refusal")
-    wait_for_message(browser, "email", "failed", "ann@example.com is already registered")
+    wait_for_message(browser, "email", "failed", "cy@example.com is already registered")
     assert not submit_enabled(browser)
-    browser.save_screenshot(str(SCREENSHOTS / "invite-refused.png"))
+    browser.save_screenshot(str(SCREENSHOTS / "api-refused.png"))
     # Editing the field clears the API's word, and submit comes back.
-    retype(browser, "email", "ann2@example.com")
+    retype(browser, "email", "cy2@example.com")
     wait_for_message(browser, "email", "ok", "")
     wait_until(lambda: submit_enabled(browser), "submit to be enabled again")

@@ -257,7 +257,7 @@ def test_every_example_form_file_validates_against_the_forms_schema(path):
     jsonschema.Draft202012Validator(FORMS_SCHEMA).validate(json.loads(path.read_text()))
 
 
-INVITE = json.loads((ROOT / "Examples/invite/invite-signup.json").read_text())
+INVITE = json.loads((ROOT / "Examples/api/api-signup.json").read_text())
 
 
 def invite_with(change):

@@ -124,7 +124,7 @@ import SignupTestSupport
     }
 
     /// Every example, recorded, replays to its own output.
-    @Test(arguments: ["double-tap", "friend-failures", "invite-signup", "login", "phone-signup", "signup-github", "stale-check", "taken-name"])
+    @Test(arguments: ["double-tap", "api-signup", "friend-failures", "invite-signup", "login", "phone-signup", "signup-github", "stale-check", "taken-name"])
     func anExampleRecordedReplaysToItsOutput(_ name: String) throws {
         let root = Subprocess.packageRoot.appendingPathComponent("Examples")
         let input = try Data(contentsOf: root.appendingPathComponent("\(name).jsonl"))
@@ -177,8 +177,8 @@ import SignupTestSupport
     /// name and inputs, and the fixture runs to the recorded events.
     @Test func aReplayOfNamedChecksWrittenAsAFixtureRunsToTheRecordedEvents() throws {
         let root = Subprocess.packageRoot.appendingPathComponent("Examples")
-        let input = try Data(contentsOf: root.appendingPathComponent("invite-signup.jsonl"))
-        let flags = ["--forms", root.appendingPathComponent("invite").path, "--directory", root.appendingPathComponent("directories/invite.json").path]
+        let input = try Data(contentsOf: root.appendingPathComponent("api-signup.jsonl"))
+        let flags = ["--forms", root.appendingPathComponent("api").path, "--directory", root.appendingPathComponent("directories/invite.json").path]
         let run = try FixtureRun(input: Array(input), flags: flags, recording: true)
         let folder = try TemporaryDirectory()
         try Data(run.recording).write(to: URL(fileURLWithPath: folder.path("invite.rec.jsonl")))

@@ -179,7 +179,7 @@ def test_the_example_prints_what_a_user_sees():
 
 
 REPOSITORY = pathlib.Path(__file__).resolve().parents[3]
-INVITE = ["--clock", "virtual", "--forms", str(REPOSITORY / "Examples/invite"),
+INVITE = ["--clock", "virtual", "--forms", str(REPOSITORY / "Examples/api"),
           "--directory", str(REPOSITORY / "Examples/directories/invite.json")]
 
 
@@ -188,11 +188,11 @@ def test_a_forms_own_checks_and_submission_come_back_as_field_results():
     API's words arrive as field results, and a refused submission's field errors too."""
     with Client.spawn(args=INVITE) as client:
         info = client.initialize()
-        invite = info.descriptions["invite-signup"]
+        invite = info.descriptions["api-signup"]
         checks = {f.name: [(c.name, c.kind) for c in f.remote_checks] for f in invite.fields}
         assert checks == {"email": [], "inviteCode": [("inviteCode", "http")], "username": [("usernameFree", "http")], "password": []}
         assert invite.fields[1].remote_check == "http"
-        form = client.open("invite-signup", form="j")
+        form = client.open("api-signup", form="j")
         form.pending_events()
         form.edit("email", "bea@example.com")
         form.edit("inviteCode", "OLDX-2024")
