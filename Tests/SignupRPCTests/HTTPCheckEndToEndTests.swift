@@ -57,7 +57,8 @@ import SignupTestSupport
         try Data(Self.form(server).utf8).write(to: URL(fileURLWithPath: folder.path("forms/invite.json")))
         let recording = folder.path("session.jsonl"), trace = folder.path("trace.jsonl")
         let child = try InteractiveProcess(
-            ["--clock", "real", "--debounce-ms", "0", "--forms", folder.path("forms"), "--record", recording, "--trace", trace],
+            ["--clock", "real", "--debounce-ms", "0", "--forms", folder.path("forms"), "--record", recording, "--trace", trace,
+             "--log-level", "debug"],
             environment: ["INVITE_API_TOKEN": Self.token])
         var lines: [String] = []
         child.send([#"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"kind":"invite-live","form":"f"}}"#,
@@ -125,5 +126,90 @@ import SignupTestSupport
         let outcome = try Replayer(recording: recorded).run()
         #expect(outcome.divergence == nil, "\(ReplayCommand.report(of: outcome, recording: recorded, path: recording))")
         #expect(outcome.unrecordedQuestions.isEmpty)
+    }
+
+    /// The API answers by the code asked about: late for `A`, early for `AB`, between for `ABC`
+    /// (so answers arrive out of order); slowly (`SLOW`), trickled a byte at a time (`DRIP`),
+    /// failing (`E500`), or with a body over the check's limit (`HUGE`).
+    static func codes(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply {
+        switch request.path {
+        case "/codes/A": return .respond(status: 200, body: #"{"valid":true}"#, after: 400)
+        case "/codes/AB": return .respond(status: 200, body: #"{"valid":false,"code":"code.wrong","message":"Never shown"}"#, after: 10)
+        case "/codes/ABC": return .respond(status: 200, body: #"{"valid":true}"#, after: 150)
+        case "/codes/SLOW": return .respond(status: 200, body: #"{"valid":true}"#, after: 3000)
+        case "/codes/DRIP": return .trickle(status: 200, body: #"{"valid":true,"padding":"# + String(repeating: " ", count: 80) + "}", every: 40)
+        case "/codes/E500": return .respond(status: 500)
+        case "/codes/HUGE": return .respond(status: 200, body: #"{"valid":true,"pad":""# + String(repeating: "x", count: 4096) + #""}"#)
+        default: return .respond(status: 200, body: #"{"valid":false,"code":"code.unknown","message":"No code {code}","params":{"code":"?"}}"#)
+        }
+    }
+
+    @Test func latestOnlySlowFailingOversizedAndUnreachableAPIsGiveExactlyTheirEvents() throws {
+        let server = try LoopbackHTTPServer(Self.codes)
+        defer { server.stop() }
+        // A port nobody listens on: bound, then closed.
+        let closed = try LoopbackHTTPServer { _ in .drop }
+        let refusedURL = closed.url("/codes/{value}")
+        closed.stop()
+        let messages = #""validating":{"code":"c","message":"Checking..."},"passed":{"code":"p","message":"Fine"},"rejected":{"code":"r","message":"No"},"unavailable":{"code":"u","message":"Down"}"#
+        let form = """
+            {"kind":"codes","fields":[
+              {"name":"code","remoteChecks":[{"name":"code","kind":"http","url":"\(server.url("/codes/{value}"))","timeoutMs":300,"maxAnswerBytes":1024,\(messages)}]},
+              {"name":"closed","remoteChecks":[{"name":"closed","kind":"http","url":"\(refusedURL)",\(messages)}]},
+              {"name":"open","remoteChecks":[{"name":"open","kind":"http","url":"\(refusedURL)","whenUnavailable":"pass",\(messages)}]},
+              {"name":"password","secret":true}],
+             "submit":{"action":"registerAccount","usernameField":"code","passwordField":"password",
+               "messages":{"taken":{"code":"t","message":"T"},"refused":{"code":"r","message":"R"},"unavailable":{"code":"u","message":"U"}}}}
+            """
+        let folder = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: folder.path("forms"), withIntermediateDirectories: true)
+        try Data(form.utf8).write(to: URL(fileURLWithPath: folder.path("forms/codes.json")))
+        let child = try InteractiveProcess(["--clock", "real", "--debounce-ms", "0", "--forms", folder.path("forms")])
+        func edit(_ field: String, _ value: String) -> String {
+            #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"c","field":""# + field + #"","value":""# + value + #""}}"#
+        }
+        var lines: [String] = []
+        child.send([#"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"kind":"codes","form":"c"}}"#])
+        // Three keystrokes, each sent once the one before has reached the API: the answers come
+        // back out of order (AB's first, A's last), and only the newest value's is shown.
+        child.send([edit("code", "A")])
+        server.waitForRequest()
+        child.send([edit("code", "AB")])
+        server.waitForRequest()
+        child.send([edit("code", "ABC")])
+        lines += child.readLines { $0.contains(#""field":"code","state":"ok""#) }
+        for (value, version) in [("SLOW", 4), ("DRIP", 5), ("E500", 6), ("HUGE", 7), ("ZZZ", 8)] {
+            server.waitForRequest()
+            child.send([edit("code", value)])
+            lines += child.readLines { $0.contains(#""field":"code","state":"failed""#) && $0.contains(#""version":\#(version)"#) }
+        }
+        child.send([edit("closed", "x")])
+        lines += child.readLines { $0.contains(#""field":"closed","state":"failed""#) }
+        child.send([edit("open", "x")])
+        lines += child.readLines { $0.contains(#""field":"open","state":"ok""#) }
+        child.closeInput()
+        lines += child.readToEnd().split(separator: "\n").map(String.init)
+        #expect(child.wait(atMost: 30) == 0)
+        let shown = lines.compactMap { line -> String? in
+            guard line.contains("form.fieldChanged"), let params = (try? JSONParser.parse(Array(line.utf8)))?["params"] else { return nil }
+            func text(_ key: String) -> String { if case .string(let value)? = params[key] { value } else { "?" } }
+            let version = params["version"]?.int64.map(String.init) ?? "?"
+            return "\(text("field")) v\(version) \(text("state")) \(text("code")) \(text("message"))"
+        }
+        #expect(shown == [
+            "code v0 empty code.empty ", "closed v0 empty closed.empty ", "open v0 empty open.empty ", "password v0 empty password.empty ",
+            "code v1 validating c Checking...", "code v3 ok p Fine",
+            "code v4 validating c Checking...", "code v4 failed u Down",
+            "code v5 validating c Checking...", "code v5 failed u Down",
+            "code v6 validating c Checking...", "code v6 failed u Down",
+            "code v7 validating c Checking...", "code v7 failed u Down",
+            "code v8 validating c Checking...", "code v8 failed code.unknown No code ?",
+            "closed v9 validating c Checking...", "closed v9 failed u Down",
+            "open v10 validating c Checking...", "open v10 ok p Fine",
+        ])
+        // The superseded requests were abandoned, the slow ones too, not waited out.
+        #expect(Set(server.requests.map(\.path)) == ["/codes/A", "/codes/AB", "/codes/ABC", "/codes/SLOW", "/codes/DRIP", "/codes/E500", "/codes/HUGE", "/codes/ZZZ"])
+        server.waitForAbort()
+        #expect(!server.aborted.isEmpty && Set(server.aborted).isSubset(of: ["/codes/A", "/codes/AB", "/codes/SLOW", "/codes/DRIP"]))
     }
 }

@@ -19,6 +19,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         case respond(status: Int, body: String = "", after: Int = 0)
         /// Closes the connection without answering.
         case drop
+        /// Sends the status and headers at once, then the body one byte every `every` ms (a slow
+        /// trickle), stopping when the client goes away.
+        case trickle(status: Int, body: String, every: Int)
     }
 
     public let port: UInt16
@@ -97,6 +100,17 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             let reason = status == 404 ? "Not Found" : status < 300 ? "OK" : "Status"
             let response = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
             _ = Array(response.utf8).withUnsafeBufferPointer { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        case .trickle(let status, let body, let every):
+            let head = "HTTP/1.1 \(status) OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+            _ = Array(head.utf8).withUnsafeBufferPointer { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            for var byte in body.utf8 {
+                if clientGoesAway(connection, within: every) {
+                    lock.withLock { abortedPaths.append(request.path) }
+                    abortNoticed.signal()
+                    return
+                }
+                if send(connection, &byte, 1, Int32(MSG_NOSIGNAL)) < 0 { return }
+            }
         }
     }
 
