@@ -25,7 +25,10 @@ import Testing
                 current = nil
             } else if current != nil {
                 if line.hasPrefix("$ signup-rpc") {
-                    current!.arguments = line.dropFirst("$ signup-rpc".count).split(separator: " ").map(String.init)
+                    // Paths in examples are the package root's; made absolute, as the tests run elsewhere.
+                    current!.arguments = line.dropFirst("$ signup-rpc".count).split(separator: " ").map(String.init).map {
+                        $0.hasPrefix("Examples/") ? Subprocess.packageRoot.appendingPathComponent($0).path : $0
+                    }
                 } else if line.hasPrefix("→ ") {
                     current!.input.append(String(line.dropFirst(2)))
                 } else if line.hasPrefix("← ") {
