@@ -46,24 +46,12 @@ extension FormFile.Reader {
             }
             method = parsed
         }
-        let url = try template(object["url"], "\(path).url")
-        guard url.description.hasPrefix("https://") || url.description.hasPrefix("http://") else {
-            throw fail("\(path).url", "must be an absolute http:// or https:// URL")
-        }
         if object["body"] != nil, method != .post { throw fail("\(path).body", "is sent with POST only; set \"method\": \"POST\"") }
-        var check = HTTPCheck(method: method, url: url)
-        if let body = object["body"] {
-            try checkTemplates(in: body, "\(path).body")
-            check.body = BackendExchangeJSON.value(body)
-        }
-        check.headers = try headers(object["headers"], "\(path).headers")
-        if let value = object["timeoutMs"] {
-            let timeout = try count(value, "\(path).timeoutMs")
-            guard timeout >= 1 else { throw fail("\(path).timeoutMs", "must be at least 1") }
-            check.timeout = .milliseconds(Int64(timeout))
-        }
+        let request = try httpRequest(object, path)
+        var check = HTTPCheck(method: method, url: request.url, body: request.body, headers: request.headers)
+        if let timeout = request.timeout { check.timeout = timeout }
+        if let limit = request.maxAnswerBytes { check.maxBodyBytes = limit }
         if let value = object["cacheMs"] { check.cacheFor = .milliseconds(Int64(try count(value, "\(path).cacheMs"))) }
-        if let value = object["maxAnswerBytes"] { check.maxBodyBytes = try count(value, "\(path).maxAnswerBytes") }
         if let value = object["whenUnavailable"] {
             guard case .string(let text) = value, let parsed = HTTPCheck.WhenUnavailable(rawValue: text) else {
                 throw fail("\(path).whenUnavailable", "must be \"unavailable\" or \"pass\"")
@@ -72,6 +60,29 @@ extension FormFile.Reader {
         }
         if let value = object["answer"] { check.answer = try answerReading(value, "\(path).answer") }
         return check
+    }
+
+    /// The members an `http` check and an `http` submission share: `url`, `body`, `headers`,
+    /// `timeoutMs` and `maxAnswerBytes` (nil for each limit left out).
+    func httpRequest(_ object: [String: JSON], _ path: String) throws(FormFile.Problem)
+        -> (url: TextTemplate, body: JSONValue?, headers: [HTTPCheck.Header], timeout: TimeSpan?, maxAnswerBytes: Int?) {
+        let url = try template(object["url"], "\(path).url")
+        guard url.description.hasPrefix("https://") || url.description.hasPrefix("http://") else {
+            throw fail("\(path).url", "must be an absolute http:// or https:// URL")
+        }
+        var body: JSONValue?
+        if let given = object["body"] {
+            try checkTemplates(in: given, "\(path).body")
+            body = BackendExchangeJSON.value(given)
+        }
+        var timeout: TimeSpan?
+        if let value = object["timeoutMs"] {
+            let milliseconds = try count(value, "\(path).timeoutMs")
+            guard milliseconds >= 1 else { throw fail("\(path).timeoutMs", "must be at least 1") }
+            timeout = .milliseconds(Int64(milliseconds))
+        }
+        let limit = try object["maxAnswerBytes"].map { json throws(FormFile.Problem) in try count(json, "\(path).maxAnswerBytes") }
+        return (url, body, try headers(object["headers"], "\(path).headers"), timeout, limit)
     }
 
     func template(_ json: JSON?, _ path: String) throws(FormFile.Problem) -> TextTemplate {

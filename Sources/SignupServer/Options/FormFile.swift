@@ -195,15 +195,21 @@ enum FormFile {
             case "saveFriend": .saveFriend(firstNameField: fields[0], lastNameField: fields[1], phoneField: fields[2])
             default: .registerAccount(usernameField: fields[0], passwordField: fields[1])
             }
+            return SubmitAction(
+                kind: kind, messages: try failureMessages(of: kind, object["messages"]!, path),
+                stateNames: action == "logIn" ? .login : .standard,
+                texts: try submitTexts(label: object["label"], states: object["states"], path, default: .standard(for: kind)))
+        }
+
+        /// `messages`: exactly one message for each way the kind of action can fail.
+        func failureMessages(of kind: SubmitAction.Kind, _ json: JSON, _ path: String) throws(Problem) -> [SubmitAction.Failure: Message] {
             let failures = SubmitAction(kind: kind).possibleFailures.map(\.rawValue)
-            let texts = try members(object["messages"]!, "\(path).messages", allowed: Set(failures), required: Set(failures))
+            let texts = try members(json, "\(path).messages", allowed: Set(failures), required: Set(failures))
             var messages: [SubmitAction.Failure: Message] = [:]
             for failure in failures {
                 messages[SubmitAction.Failure(rawValue: failure)!] = try message(texts[failure], "\(path).messages.\(failure)")
             }
-            return SubmitAction(
-                kind: kind, messages: messages, stateNames: action == "logIn" ? .login : .standard,
-                texts: try submitTexts(label: object["label"], states: object["states"], path, default: .standard(for: kind)))
+            return messages
         }
 
         /// The button's `label` and the texts of `states` by meaning (`idle`, `submitting`,

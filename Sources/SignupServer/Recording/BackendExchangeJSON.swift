@@ -22,20 +22,10 @@ enum BackendExchangeJSON {
             writer.key("friend"); write(friend, to: &writer)
         case .check(let name, let inputs):
             writer.key("check"); writer.string(name)
-            writer.key("inputs")
-            writer.object { members in
-                for input in inputs.sorted(by: { $0.key < $1.key }) {
-                    members.key(escaping: input.key); members.string(input.value)
-                }
-            }
+            writer.key("inputs"); write(inputs, to: &writer)
         case .submission(let kind, let fields):
             writer.key("kind"); writer.string(kind)
-            writer.key("fields")
-            writer.object { members in
-                for field in fields.sorted(by: { $0.key < $1.key }) {
-                    members.key(escaping: field.key); members.string(field.value)
-                }
-            }
+            writer.key("fields"); write(fields, to: &writer)
         }
     }
 
@@ -86,6 +76,15 @@ enum BackendExchangeJSON {
             writer.key("reason"); writer.string(reason)
         case .failure(.timedOut):
             writer.key("error"); writer.string("timedOut")
+        }
+    }
+
+    /// An object of strings, by sorted name, so a recording is the same every run.
+    private static func write(_ strings: [String: String], to writer: inout JSONWriter) {
+        writer.object { members in
+            for member in strings.sorted(by: { $0.key < $1.key }) {
+                members.key(escaping: member.key); members.string(member.value)
+            }
         }
     }
 
