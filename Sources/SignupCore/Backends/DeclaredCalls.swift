@@ -27,7 +27,7 @@ public final class DeclaredCalls: UsernameAvailabilityChecking, RemoteChecking, 
 
     public func ask(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
         if let scripted, let asked = scripted.answer(question, answer: answer) { return asked }
-        switch question.check.kind {
+        switch question.checkKind {
         case .usernameAvailability:
             return directory.checkAvailability(of: question.value) { result in
                 answer(result.map { $0 == .available ? .passed : .rejected(nil) })

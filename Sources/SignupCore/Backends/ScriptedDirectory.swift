@@ -101,13 +101,13 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     /// for a check the script does not name and for `usernameAvailability`, which
     /// `checkAvailability` answers.
     public func answer(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> (any Disposable)? {
-        if case .usernameAvailability = question.check.kind { return nil }
+        if case .usernameAvailability = question.checkKind { return nil }
         if let replied = replied(BackendQuestion(question), { answer -> CheckVerdict? in
             if case .verdict(let verdict) = answer { verdict } else { nil }
         }) {
             return replied.subscribe(onNext: { answer(.success($0)) }, onError: { answer(.failure($0)) })
         }
-        guard let scripted = script.checks[question.check.name] else { return nil }
+        guard let scripted = script.checks[question.checkName] else { return nil }
         let latency = scripted.latency.sample(using: &generator)
         return scheduler.schedule(after: latency) { answer(scripted.answer(for: question.value)) }
     }
@@ -270,7 +270,7 @@ extension ScriptedDirectory: UniqueValueChecking {
     /// Rejected when an account registered here claimed the value, after the check latency.
     public func checkUnique(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
         let latency = script.checkLatency.sample(using: &generator)
-        let claim = Claim(kind: question.kind, field: question.field, folded: question.folded)
+        let claim = Claim(kind: question.formKind, field: question.field, folded: question.folded)
         return scheduler.schedule(after: latency) { [self] in
             answer(.success(claims.contains(claim) ? .rejected(nil) : .passed))
         }

@@ -14,6 +14,8 @@ public final class LocalizedForm: Sendable {
     /// How many remote checks the form has: each has a place (`RemoteCheckResults.place`) in the
     /// answers a form remembers.
     let remoteCheckCount: Int
+    /// Whether each field has remote checks: what every keystroke asks, read without the lists.
+    let isChecked: [Bool]
     /// The fields' names by position, read on every event without copying their definitions.
     let fieldNames: [String]
     /// For forms too large to scan; nil for the others.
@@ -38,6 +40,7 @@ public final class LocalizedForm: Sendable {
             }
         }
         remoteCheckCount = place
+        isChecked = remoteChecks.map { !$0.isEmpty }
         self.results = results
         fieldNames = definition.fields.map(\.name)
         fieldIndices = fieldNames.count <= Self.largestScannedForm ? nil
@@ -59,8 +62,11 @@ public final class LocalizedForm: Sendable {
 }
 
 /// A remote check and what it can answer, rendered in the form's locale (in its `ResultTable`).
-struct RemoteCheckResults: Sendable {
-    let check: RemoteCheck
+/// An object: a keystroke's path reads it by one reference, not by copying the check's texts.
+final class RemoteCheckResults: Sendable {
+    /// The check, as its questions carry it.
+    let shared: SharedRemoteCheck
+    var check: RemoteCheck { shared.check }
     /// Its position among all the form's checks, in field order.
     let place: Int
     /// The positions of the other fields it reads (`RemoteCheck.reads`).
@@ -70,9 +76,11 @@ struct RemoteCheckResults: Sendable {
     let unavailable: ResultID
 
     init(_ check: RemoteCheck, place: Int, reads: [Int], localizer: Localizer, results: inout ResultTable) {
-        self.check = check
+        shared = SharedRemoteCheck(check)
         self.place = place
         self.reads = reads
+        remembersAnswers = if case .usernameAvailability = check.kind { true } else { false }
+        passesWhenUnavailable = if case .http(let http) = check.kind { http.whenUnavailable == .pass } else { false }
         passed = results.add(localizer.result(check.passed, .ok))
         rejected = results.add(localizer.result(check.rejected, .failed))
         unavailable = results.add(localizer.result(check.unavailable, .failed))
@@ -81,14 +89,8 @@ struct RemoteCheckResults: Sendable {
     /// Whether an answer is kept for asking the same question again (latest value only). Only the
     /// username check's is: an `http` check keeps answers only as long as its `cacheMs` says (in
     /// `HTTPChecks`), and a `unique` value may be claimed by any registration meanwhile.
-    var remembersAnswers: Bool {
-        if case .usernameAvailability = check.kind { return true }
-        return false
-    }
+    let remembersAnswers: Bool
 
     /// Whether an unavailable backend counts as passing this check (fail-open).
-    var passesWhenUnavailable: Bool {
-        if case .http(let http) = check.kind { return http.whenUnavailable == .pass }
-        return false
-    }
+    let passesWhenUnavailable: Bool
 }

@@ -66,23 +66,55 @@ public struct RemoteCheck: Hashable, Sendable {
     }
 }
 
+/// A remote check kept by one reference, so that a question carries it without copying its texts.
+public final class SharedRemoteCheck: Sendable {
+    public let check: RemoteCheck
+
+    public init(_ check: RemoteCheck) {
+        self.check = check
+    }
+}
+
 /// What one remote check is asked: the field's value and the values of the other fields the check
-/// reads, each as the field's rules read it (normalised).
+/// reads, each as the field's rules read it (normalised), and who asks.
 public struct CheckQuestion: Hashable, Sendable {
-    public var check: RemoteCheck
+    /// Shared by every question of one check of one form kind: asking copies one reference.
+    private let shared: SharedRemoteCheck
     public var value: String
     /// The values of `check.reads`, in that order.
     public var otherValues: [String]
     /// The form kind and the field that ask (what a `unique` check compares within).
-    public var kind: String
+    public var formKind: String
     public var field: String
 
-    public init(check: RemoteCheck, value: String, otherValues: [String] = [], kind: String = "", field: String = "") {
-        self.check = check
+    public init(check: RemoteCheck, value: String, otherValues: [String] = [], formKind: String = "", field: String = "") {
+        self.init(shared: SharedRemoteCheck(check), value: value, otherValues: otherValues, formKind: formKind, field: field)
+    }
+
+    public init(shared: SharedRemoteCheck, value: String, otherValues: [String] = [], formKind: String = "", field: String = "") {
+        self.shared = shared
         self.value = value
         self.otherValues = otherValues
-        self.kind = kind
+        self.formKind = formKind
         self.field = field
+    }
+
+    public var check: RemoteCheck { shared.check }
+    /// The check's kind and name, read without copying the check.
+    public var checkKind: RemoteCheck.Kind { shared.check.kind }
+    public var checkName: String { shared.check.name }
+
+    public static func == (lhs: CheckQuestion, rhs: CheckQuestion) -> Bool {
+        lhs.value == rhs.value && lhs.otherValues == rhs.otherValues && lhs.formKind == rhs.formKind && lhs.field == rhs.field
+            && (lhs.shared === rhs.shared || lhs.shared.check == rhs.shared.check)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(shared.check)
+        hasher.combine(value)
+        hasher.combine(otherValues)
+        hasher.combine(formKind)
+        hasher.combine(field)
     }
 
     /// The value as a `unique` check compares it: case-insensitively.
@@ -91,7 +123,7 @@ public struct CheckQuestion: Hashable, Sendable {
     /// What the question sends, by name: `value`, then each field the check reads.
     public var inputs: [String: String] {
         var inputs = ["value": value]
-        for (field, value) in zip(check.reads, otherValues) { inputs[field] = value }
+        for (field, value) in zip(shared.check.reads, otherValues) { inputs[field] = value }
         return inputs
     }
 
@@ -99,7 +131,7 @@ public struct CheckQuestion: Hashable, Sendable {
     /// itself (`fieldName`), nil for a field the check does not read.
     public func value(of field: String, checkedField fieldName: String? = nil) -> String? {
         if field == "value" || field == fieldName { return value }
-        guard let index = check.reads.firstIndex(of: field), index < otherValues.count else { return nil }
+        guard let index = shared.check.reads.firstIndex(of: field), index < otherValues.count else { return nil }
         return otherValues[index]
     }
 }

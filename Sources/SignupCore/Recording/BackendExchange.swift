@@ -13,10 +13,10 @@ public enum BackendQuestion: Hashable, Sendable {
 
     /// The question a remote check makes.
     public init(_ question: CheckQuestion) {
-        if case .usernameAvailability = question.check.kind {
+        if case .usernameAvailability = question.checkKind {
             self = .availability(username: question.value)
         } else {
-            self = .check(name: question.check.name, inputs: question.inputs)
+            self = .check(name: question.checkName, inputs: question.inputs)
         }
     }
 

@@ -45,8 +45,7 @@ import Testing
         #expect(store.send(.checkDue(field: 1, check: 1, value: "X1", version: 1)).effects == [
             .ask(field: 1, check: 1, value: "X1", others: ["ann@example.com"], version: 1),
         ])
-        let second = store.send(.checkAnswered(
-            field: 1, check: 1, value: "X1", others: ["ann@example.com"], version: 1, answer: .success(.passed)))
+        let second = store.send(.checkAnswered(field: 1, check: 1, value: "X1", version: 1, answer: .success(.passed)))
         #expect(second.events == ["invite v1: ok invite.valid \"Invite accepted\""])
         #expect(second.effects == [])
     }
@@ -80,8 +79,7 @@ import Testing
         #expect(closed.events == ["invite v1: failed backend.unavailable \"Error contacting server\""])
         _ = store.send(.edit(field: 1, value: "X2", budget: MatchBudget()))
         _ = store.send(.checkAnswered(field: 1, check: 0, value: "X2", version: 2, answer: .success(.passed)))
-        let open = store.send(.checkAnswered(
-            field: 1, check: 1, value: "X2", others: ["ann@example.com"], version: 2, answer: .failure(down)))
+        let open = store.send(.checkAnswered(field: 1, check: 1, value: "X2", version: 2, answer: .failure(down)))
         #expect(open.events == ["invite v2: ok invite.valid \"Invite accepted\""])
     }
 

@@ -36,11 +36,11 @@ public final class HTTPChecks: RemoteChecking {
     }
 
     public func ask(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
-        guard case .http(let http) = question.check.kind else {
-            answer(.failure(BackendError.unavailable(reason: "check '\(question.check.name)' is not an http check")))
+        guard case .http(let http) = question.checkKind else {
+            answer(.failure(BackendError.unavailable(reason: "check '\(question.checkName)' is not an http check")))
             return Disposables.empty
         }
-        let key = CacheKey(check: question.check.name, value: question.value, others: question.otherValues)
+        let key = CacheKey(check: question.checkName, value: question.value, others: question.otherValues)
         if http.cacheFor > .zero, let kept = cache[key], now() < kept.until {
             answer(.success(kept.verdict))
             return Disposables.empty
@@ -70,7 +70,7 @@ public final class HTTPChecks: RemoteChecking {
     func request(for question: CheckQuestion, _ http: HTTPCheck) -> Result<HTTPRequest, BackendError> {
         let value = { (name: String) in question.value(of: name) }
         guard let url = http.url.render(value, encode: TextTemplate.percentEncoded) else {
-            return .failure(.unavailable(reason: "check '\(question.check.name)' was asked without a value its URL needs"))
+            return .failure(.unavailable(reason: "check '\(question.checkName)' was asked without a value its URL needs"))
         }
         var headers: [(name: String, value: String)] = []
         for header in http.headers {

@@ -109,7 +109,7 @@ extension StoreDirectory: UniqueValueChecking {
     /// Reads the store's claims off the event loop: rejected when an account claimed the value.
     public func checkUnique(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
         let store = self.store
-        let (kind, field, folded) = (question.kind, question.field, question.folded)
+        let (kind, field, folded) = (question.formKind, question.field, question.folded)
         return runner.run {
             Self.backendResult { () throws(StoreError) -> CheckVerdict in
                 try store.isClaimed(kind: kind, field: field, folded: folded) ? .rejected(nil) : .passed

@@ -7,10 +7,9 @@ enum FormAction {
     /// A field's value has been quiet for the debounce interval of its check at position `check`,
     /// and every check before it passed: ask it, or reuse the answer remembered for the same question.
     case checkDue(field: Int, check: Int = 0, value: String, version: Int)
-    /// The backend answered the field's check at position `check` about `value` (with the other
-    /// fields' `others`) at `version`; a failure is `unavailable`.
-    case checkAnswered(
-        field: Int, check: Int = 0, value: String, others: [String] = [], version: Int, answer: Result<CheckVerdict, any Error>)
+    /// The backend answered the field's check at position `check` about `value` at `version`; a
+    /// failure is `unavailable`.
+    case checkAnswered(field: Int, check: Int = 0, value: String, version: Int, answer: Result<CheckVerdict, any Error>)
     /// Submit was tapped.
     case tap
     /// The running submission reached a new state.

@@ -32,7 +32,7 @@ enum FormReducer {
         switch consume action {
         case .edit(let field, let value, let budget):
             let version = state.edit(field, to: value, in: form, budget: budget, into: &events, judged: { judged, verdict in
-                guard !form.remoteChecks[judged].isEmpty else { return }
+                guard form.isChecked[judged] else { return }
                 effects.append(verdict.needsRemoteCheck
                     ? .check(field: judged, value: verdict.value, version: verdict.version)
                     : .cancelCheck(field: judged, version: verdict.version))
@@ -42,17 +42,17 @@ enum FormReducer {
         case .checkDue(let field, let check, let value, let version):
             guard state.isAwaitingRemote(field, version: version) else { return .done }
             let checked = form.remoteChecks[field][check]
-            let others = checked.reads.map { state.fields[$0].judged }
-            if let verdict = state.rememberedVerdict(ofCheckAt: checked.place, for: [value] + others) {
+            if checked.remembersAnswers, let verdict = state.rememberedVerdict(ofCheckAt: checked.place, for: value) {
                 settle(field, check, value: value, version: version, .success(verdict), state: &state, in: form, events: &events, effects: &effects)
             } else {
+                let others = checked.reads.isEmpty ? [] : checked.reads.map { state.fields[$0].judged }
                 effects.append(.ask(field: field, check: check, value: value, others: others, version: version))
             }
 
-        case .checkAnswered(let field, let check, let value, let others, let version, let answer):
+        case .checkAnswered(let field, let check, let value, let version, let answer):
             let checked = form.remoteChecks[field][check]
             if case .success(let verdict) = answer, checked.remembersAnswers {
-                state.remember(verdict, for: [value] + others, ofCheckAt: checked.place, checks: form.remoteCheckCount)
+                state.remember(verdict, for: value, ofCheckAt: checked.place, checks: form.remoteCheckCount)
             }
             settle(field, check, value: value, version: version, answer, state: &state, in: form, events: &events, effects: &effects)
 
@@ -115,7 +115,7 @@ enum FormReducer {
     static func opening(_ values: [String], in form: LocalizedForm, budget: MatchBudget, effects: inout FormEffects) -> FormState {
         let judged = values.indices.map { form.validator.normalized(values[$0], ofField: $0) }
         let verdicts = values.indices.map { form.validator.verdict(forField: $0, version: 0, budget: budget, valueAt: { judged[$0] }) }
-        for (field, verdict) in verdicts.enumerated() where !form.remoteChecks[field].isEmpty && verdict.needsRemoteCheck {
+        for (field, verdict) in verdicts.enumerated() where form.isChecked[field] && verdict.needsRemoteCheck {
             effects.append(.check(field: field, value: verdict.value, version: 0))
         }
         return FormState(values: values, judged: judged, verdicts: verdicts)

@@ -39,9 +39,10 @@ struct FormState {
     /// The form's version at the latest accepted tap: a field edited since holds a value that
     /// submission did not send.
     var submittedVersion = 0
-    /// Each remote check's last answer, by its place (empty for a form without remote checks):
-    /// asking the same question again reuses it instead of asking the backend.
-    private var remembered: [(question: [String], verdict: CheckVerdict)?] = []
+    /// The last answer of each check that remembers answers (the username check, which reads no
+    /// other field and says only yes or no), by its place; empty until one answers. Asking about
+    /// the same value again reuses it instead of asking the backend.
+    private var remembered: [(value: String, passed: Bool)?] = []
     /// What a backend reported of a field, for the fields that show such a result (`ResultID.reported`),
     /// by position; empty until a backend reports something.
     private var reported: [FieldResult?] = []
@@ -57,16 +58,22 @@ struct FormState {
         validating = fields.count { $0.result.state == .validating }
     }
 
-    /// The verdict remembered for the check at `place`, if `question` (the value, then the other
-    /// values it reads) is the question it last answered.
-    func rememberedVerdict(ofCheckAt place: Int, for question: [String]) -> CheckVerdict? {
-        guard place < remembered.count, let answer = remembered[place], answer.question == question else { return nil }
-        return answer.verdict
+    /// The verdict remembered for the check at `place`, if `value` is the value it last answered.
+    func rememberedVerdict(ofCheckAt place: Int, for value: String) -> CheckVerdict? {
+        guard place < remembered.count, let answer = remembered[place], answer.value == value else { return nil }
+        return answer.passed ? .passed : .rejected(nil)
     }
 
-    mutating func remember(_ verdict: CheckVerdict, for question: [String], ofCheckAt place: Int, checks: Int) {
+    /// Keeps a yes or no for `value` (a rejection with the backend's own words is not kept).
+    mutating func remember(_ verdict: CheckVerdict, for value: String, ofCheckAt place: Int, checks: Int) {
+        let passed: Bool
+        switch verdict {
+        case .passed: passed = true
+        case .rejected(nil): passed = false
+        case .rejected: return
+        }
         if remembered.isEmpty { remembered = Array(repeating: nil, count: checks) }
-        remembered[place] = (question, verdict)
+        remembered[place] = (value, passed)
     }
 
     /// Forgets every remembered answer: a registration can change what the backend says.

@@ -15,10 +15,10 @@ final class FieldCheck {
     private let link = FieldCheckLink()
     /// The debounce timer, or the request once `isAsking`: never both, so one slot.
     private var inFlight: (any Disposable)?
-    /// The question (the check's position, the value, the other values, and the version) the
-    /// timer or the request is about.
-    private var pending: (check: Int, value: String, others: [String], version: Int)?
-    /// When the value being checked was last changed: every check's quiet interval counts from it.
+    /// The check's position, the value and its version that the timer or the request is about.
+    private var pending: (check: Int, value: String, version: Int)?
+    /// When the value being checked was last changed: a later check's quiet interval counts from it
+    /// (kept for a field with several checks only).
     private var settledAt = TimePoint.origin
 
     // Made once and handed to every timer and request, rather than a closure per keystroke.
@@ -40,12 +40,17 @@ final class FieldCheck {
     /// check's interval (at once when it has been already).
     func check(_ check: Int, value: String, version: Int, in form: FormPipeline) {
         cancel()
-        let now = form.scheduler.now
-        if check == 0 { settledAt = now }
-        let interval = form.localized.remoteChecks[field][check].check.debounce ?? form.debounce
-        let wait = (settledAt + interval) - now
+        let checks = form.localized.remoteChecks[field]
+        let interval = checks[check].shared.check.debounce ?? form.debounce
+        // The first check waits its interval from now; a later one from when the first began.
+        var wait = interval
+        if checks.count > 1 {
+            let now = form.scheduler.now
+            if check == 0 { settledAt = now }
+            wait = (settledAt + interval) - now
+        }
         if wait > .zero {
-            pending = (check, value, [], version)
+            pending = (check, value, version)
             inFlight = form.scheduler.schedule(after: wait, quietPeriodElapsed)
         } else {
             form.dispatch(.checkDue(field: field, check: check, value: value, version: version))
@@ -55,11 +60,11 @@ final class FieldCheck {
     /// `FormEffect.ask`: asks the backend, replacing whatever was pending.
     func ask(_ check: Int, value: String, others: [String], version: Int, in form: FormPipeline) {
         cancel()
-        pending = (check, value, others, version)
+        pending = (check, value, version)
         isAsking = true
         let question = CheckQuestion(
-            check: form.localized.remoteChecks[field][check].check, value: value, otherValues: others,
-            kind: form.localized.definition.kind, field: form.localized.fieldNames[field])
+            shared: form.localized.remoteChecks[field][check].shared, value: value, otherValues: others,
+            formKind: form.localized.definition.kind, field: form.localized.fieldNames[field])
         let request = form.services.checks.ask(question, answer: answerArrived)
         // An answer given synchronously has already cleared `isAsking`.
         if isAsking { inFlight = request }
@@ -87,8 +92,7 @@ final class FieldCheck {
         self.pending = nil
         isAsking = false
         inFlight = nil
-        form.dispatch(.checkAnswered(
-            field: field, check: pending.check, value: pending.value, others: pending.others, version: pending.version, answer: answer))
+        form.dispatch(.checkAnswered(field: field, check: pending.check, value: pending.value, version: pending.version, answer: answer))
     }
 }
 
