@@ -122,8 +122,13 @@ def handler(store, token):
                 self.answer(404, None)
 
         def do_POST(self):
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(min(length, 1 << 20))
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+            except ValueError:
+                length = -1
+            if not 0 <= length <= 1 << 20:
+                return self.answer(400, {"title": "Bad request", "status": 400, "detail": "send a body of at most 1 MiB"})
+            body = self.rfile.read(length)
             if not self.authorised():
                 return
             if self.path != "/accounts":
