@@ -28,7 +28,9 @@ static void load(void) {
     *(void **)&functions.normalize = dlsym(library, SIGNUP_SYMBOL(unorm2_normalize));
     *(void **)&functions.from_utf8 = dlsym(library, SIGNUP_SYMBOL(u_strFromUTF8));
     *(void **)&functions.to_utf8 = dlsym(library, SIGNUP_SYMBOL(u_strToUTF8));
-    loaded = functions.regex_open && functions.regex_close && functions.regex_set_text && functions.regex_matches
+    *(void **)&functions.idna_open_uts46 = dlsym(library, SIGNUP_SYMBOL(uidna_openUTS46));
+    *(void **)&functions.idna_name_to_ascii_utf8 = dlsym(library, SIGNUP_SYMBOL(uidna_nameToASCII_UTF8));
+    loaded = functions.idna_open_uts46 && functions.idna_name_to_ascii_utf8 && functions.regex_open && functions.regex_close && functions.regex_set_text && functions.regex_matches
         && functions.regex_set_match_callback && functions.nfkc_instance && functions.span_quick_check_yes
         && functions.normalize && functions.from_utf8 && functions.to_utf8;
 }

@@ -4,6 +4,7 @@
 #include <unicode/uregex.h>
 #include <unicode/unorm2.h>
 #include <unicode/ustring.h>
+#include <unicode/uidna.h>
 
 /// The ICU functions the shim calls, looked up once in Debian's libicu.
 typedef struct {
@@ -17,6 +18,8 @@ typedef struct {
     int32_t (*normalize)(const UNormalizer2 *, const UChar *, int32_t, UChar *, int32_t, UErrorCode *);
     UChar *(*from_utf8)(UChar *, int32_t, int32_t *, const char *, int32_t, UErrorCode *);
     char *(*to_utf8)(char *, int32_t, int32_t *, const UChar *, int32_t, UErrorCode *);
+    UIDNA *(*idna_open_uts46)(uint32_t, UErrorCode *);
+    int32_t (*idna_name_to_ascii_utf8)(const UIDNA *, const char *, int32_t, char *, int32_t, UIDNAInfo *, UErrorCode *);
 } signup_icu_functions;
 
 /// The functions, all of them found, or NULL when ICU cannot be loaded.

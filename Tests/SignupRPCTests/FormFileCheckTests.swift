@@ -108,6 +108,16 @@ import SignupCore
         }
     }
 
+    @Test func anEmailRuleLoadsAndOnlyTrueSetsIt() throws {
+        let text = Self.form(checks: Self.invite).replacingOccurrences(
+            of: #"{"name":"email"}"#, with: #"{"name":"email","rules":[{"email":true,"code":"email.invalid","message":"Not an address"}]}"#)
+        let definition = try FormFile.parse(Array(text.utf8), file: "f.json")
+        #expect(definition.fields[0].rules == [Rule(.emailAddress, failure: Message("email.invalid", "Not an address"))])
+        #expect(throws: FormFile.Problem(file: "f.json", path: "$.fields[0].rules[0].email", reason: "must be true")) {
+            try FormFile.parse(Array(text.replacingOccurrences(of: #""email":true"#, with: #""email":"yes""#).utf8), file: "f.json")
+        }
+    }
+
     @Test func aCheckGivenAsRemoteCheckIsPointedAtThere() {
         let text = Self.form(checks: Self.invite).replacingOccurrences(
             of: #""remoteChecks":["#, with: #""remoteCheck":"#).replacingOccurrences(of: "}]},\n  {\"name\":\"pin\"", with: "}},\n  {\"name\":\"pin\"")

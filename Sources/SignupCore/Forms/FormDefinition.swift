@@ -72,7 +72,7 @@ public struct FormDefinition: Hashable, Sendable {
                     if compilingPatterns, !Rule.Check.isValidPattern(pattern) {
                         throw .invalidPattern(kind: kind, field: field.name, pattern: pattern)
                     }
-                case .allowedCharacters, .notOneOf, .anyOf: break
+                case .allowedCharacters, .notOneOf, .anyOf, .emailAddress: break
                 }
             }
         }

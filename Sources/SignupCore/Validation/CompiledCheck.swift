@@ -10,6 +10,7 @@ enum CompiledCheck: Sendable {
     /// The position of the other field; nil for a name the form lacks, which reads as empty.
     case equalsField(Int?)
     case anyOf([[CompiledCheck]])
+    case emailAddress
 
     init(_ check: Rule.Check, in definition: FormDefinition) {
         self.init(check, indexOf: definition.index(of:))
@@ -24,6 +25,7 @@ enum CompiledCheck: Sendable {
         case .pattern(let pattern): self = .pattern(CompiledPattern.named(pattern))
         case .notOneOf(let reserved): self = .notOneOf(ReservedNames(reserved))
         case .equalsField(let other): self = .equalsField(indexOf(other))
+        case .emailAddress: self = .emailAddress
         case .anyOf(let alternatives):
             self = .anyOf(alternatives.map { checks in checks.map { CompiledCheck($0, indexOf: indexOf) } })
         }
@@ -39,6 +41,7 @@ enum CompiledCheck: Sendable {
         case .pattern(let pattern): return pattern?.judge(wholly: value, within: budget) ?? .fails
         case .notOneOf(let reserved): return .passing(!reserved.contains(value))
         case .equalsField(let other): return .passing(value == (other.map(valueAt) ?? ""))
+        case .emailAddress: return .passing(EmailAddress.isValid(value))
         case .anyOf(let alternatives):
             // Passes when one alternative passes; undecided when none does and one could not tell.
             var undecided = false

@@ -16,6 +16,9 @@ public struct Rule: Hashable, Sendable {
         case equalsField(String)
         /// At least one alternative must pass, each alternative being checks that must all pass.
         case anyOf([[Check]])
+        /// The value must be a valid e-mail address (`EmailAddress`): the HTML standard's syntax,
+        /// an internationalised domain accepted, at most 254 characters.
+        case emailAddress
     }
 
     public var check: Check

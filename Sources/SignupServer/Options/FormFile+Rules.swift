@@ -4,7 +4,7 @@ import SignupCore
 /// A form file's rules: each one check with the code and message of its failure (protocol.md §13).
 extension FormFile.Reader {
     /// A rule is one check member (`minLength`, `maxLength`, `characters`, `pattern`,
-    /// `notOneOf`, `equalsField` or `anyOf`) with the `code` and `message` of its failure.
+    /// `notOneOf`, `equalsField`, `email` or `anyOf`) with the `code` and `message` of its failure.
     func rule(_ json: JSON, _ path: String) throws(FormFile.Problem) -> Rule {
         let object = try members(json, path, allowed: Self.checkNames.union(["code", "message"]), required: ["code", "message"])
         let checks = object.keys.filter(Self.checkNames.contains)
@@ -16,7 +16,7 @@ extension FormFile.Reader {
         return Rule(try check(name, object[name]!, "\(path).\(name)"), failure: failure)
     }
 
-    static let checkNames: Set<String> = ["minLength", "maxLength", "characters", "pattern", "notOneOf", "equalsField", "anyOf"]
+    static let checkNames: Set<String> = ["minLength", "maxLength", "characters", "pattern", "notOneOf", "equalsField", "email", "anyOf"]
 
     func check(_ name: String, _ value: JSON, _ path: String) throws(FormFile.Problem) -> Rule.Check {
         switch name {
@@ -46,6 +46,9 @@ extension FormFile.Reader {
             return .notOneOf(names)
         case "equalsField":
             return .equalsField(try string(value, path))
+        case "email":
+            guard case .bool(true) = value else { throw fail(path, "must be true") }
+            return .emailAddress
         default:
             guard case .array(let alternatives) = value, !alternatives.isEmpty else {
                 throw fail(path, "must be a non-empty array of alternatives, each an array of checks")

@@ -1,0 +1,50 @@
+import CICU
+
+/// The HTML standard's "valid e-mail address", what browsers accept for `<input type=email>`:
+/// a local part of ASCII letters, digits and ``.!#$%&'*+/=?^_`{|}~-``, then `@`, then a domain of
+/// dot-separated labels of 1 to 63 letters, digits and hyphens, neither beginning nor ending with
+/// a hyphen. A domain that is not ASCII (`bücher.de`, `例子.广告`) is accepted when UTS #46
+/// processing for lookup (ICU) turns it into such labels (`xn--bcher-kva.de`). At most 254
+/// characters in all; a longer value is refused before any other work.
+public enum EmailAddress {
+    public static let maxLength = 254
+
+    public static func isValid(_ value: String) -> Bool {
+        // A byte count first: 254 characters of UTF-8 are at most 254 × 4 bytes of scalars; the
+        // character count then settles it without walking a long value.
+        guard value.utf8.count <= maxLength * 4, !value.hasMoreCharacters(than: maxLength) else { return false }
+        let bytes = Array(value.utf8)
+        guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), at > 0 else { return false }
+        guard bytes[..<at].allSatisfy(isLocalByte) else { return false }
+        let domain = bytes[(at + 1)...]
+        if domain.allSatisfy({ $0 < 0x80 }) { return isASCIIDomain(domain) }
+        var ascii = [UInt8](repeating: 0, count: maxLength + 1)
+        let written = domain.withUnsafeBufferPointer { name in
+            ascii.withUnsafeMutableBufferPointer { out in
+                signup_domain_to_ascii(name.baseAddress, Int32(name.count), out.baseAddress, Int32(out.count))
+            }
+        }
+        guard written > 0 else { return false }
+        return isASCIIDomain(ascii[..<Int(written)])
+    }
+
+    private static func isLocalByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: ".!#$%&'*+/=?^_`{|}~-".utf8.contains(byte)
+        }
+    }
+
+    /// Labels of 1 to 63 ASCII letters, digits and hyphens, with no hyphen at either end.
+    private static func isASCIIDomain(_ domain: ArraySlice<UInt8>) -> Bool {
+        guard !domain.isEmpty else { return false }
+        for label in domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
+            guard (1...63).contains(label.count), label.first != UInt8(ascii: "-"), label.last != UInt8(ascii: "-") else { return false }
+            guard label.allSatisfy({ byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+            }) else { return false }
+        }
+        return true
+    }
+}
