@@ -57,7 +57,7 @@ import SignupCore
 
     @Test(arguments: [
         (#"{"kind":"http","url":"https://a/{value}","# + messages + "}", "$.fields[1].remoteChecks[0].name: is required"),
-        (#"{"name":"x","kind":"ftp","# + messages + "}", #"$.fields[1].remoteChecks[0].kind: must be "usernameAvailability", "http" or "unique""#),
+        (#"{"name":"x","kind":"ftp","# + messages + "}", #"$.fields[1].remoteChecks[0].kind: must be "usernameAvailability", "http", "unique" or "breachedPassword""#),
         (#"{"name":"x","kind":"http","url":"/relative/{value}","# + messages + "}", "$.fields[1].remoteChecks[0].url: must be an absolute http:// or https:// URL"),
         (#"{"name":"x","kind":"http","url":"https://a/{value","# + messages + "}", "$.fields[1].remoteChecks[0].url: has a '{' that is never closed (write '{{' for a brace)"),
         (#"{"name":"x","kind":"http","url":"https://a/{phone}","# + messages + "}", "$.fields[1].remoteChecks[0]: form 'invite': check 'x' of field 'code' sends '{phone}', which is neither {value} nor a field of the form"),

@@ -88,7 +88,7 @@ import SignupCore
         ("REPLACE:{\"name\":\"user\",|{\"name\":\"user\",\"required\":\"yes\",", "$.fields[0].required: must be true or false"),
         ("REPLACE:{\"characters\":\"asciiAlphanumerics\",|{\"characters\":\"emoji\",", #"$.fields[0].rules[0].characters: must be "alphanumerics", "asciiAlphanumerics", "asciiDigits" or {"only": "…"}"#),
         ("REPLACE:{\"pattern\":\"[0-9]{4}\",|{\"pattern\":\"[0-9\",", "$.fields[1].rules[0].pattern: is not a valid regular expression"),
-        ("REPLACE:{\"pattern\":\"[0-9]{4}\",|{\"pattern\":\"[0-9]{4}\",\"minLength\":4,", "$.fields[1].rules[0]: needs exactly one check (anyOf, characters, equalsField, maxLength, minLength, notOneOf, pattern)"),
+        ("REPLACE:{\"pattern\":\"[0-9]{4}\",|{\"pattern\":\"[0-9]{4}\",\"minLength\":4,", "$.fields[1].rules[0]: needs exactly one check (anyOf, characters, email, equalsField, maxLength, minLength, notOneOf, pattern)"),
         ("REPLACE:\"code\":\"pin.format\",|", "$.fields[1].rules[0].code: is required"),
         ("REPLACE:{\"pattern\":\"[0-9]{4}\",|{\"minLength\":-1,", "$.fields[1].rules[0].minLength: must be a whole number of 0 or more"),
         ("REPLACE:{\"pattern\":\"[0-9]{4}\",|{\"equalsField\":\"nobody\",", "$.fields[1].rules[0].equalsField: form 'pin': 'pin' refers to field 'nobody', which the form does not define"),

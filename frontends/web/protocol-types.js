@@ -35,7 +35,7 @@
 
 /**
  * The kind of the field's first remote check; null for none.
- * @typedef {("usernameAvailability" | "http" | "unique" | null)} RemoteCheckKind
+ * @typedef {("usernameAvailability" | "http" | "unique" | "breachedPassword" | null)} RemoteCheckKind
  */
 
 /**
@@ -153,7 +153,7 @@
 
 /**
  * A remote check as a frontend may know it: never its URL or headers.
- * @typedef {{name: string, kind: ("usernameAvailability" | "http" | "unique")}} RemoteCheck
+ * @typedef {{name: string, kind: ("usernameAvailability" | "http" | "unique" | "breachedPassword")}} RemoteCheck
  */
 
 export {};

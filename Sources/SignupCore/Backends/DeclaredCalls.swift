@@ -38,7 +38,7 @@ public final class DeclaredCalls: UsernameAvailabilityChecking, RemoteChecking, 
                 return Disposables.empty
             }
             return unique.checkUnique(question, answer: answer)
-        case .http:
+        case .http, .breachedPassword:
             guard let http else {
                 answer(.failure(BackendError.unavailable(reason: "http checks are not asked here")))
                 return Disposables.empty

@@ -80,7 +80,11 @@ final class RemoteCheckResults: Sendable {
         self.place = place
         self.reads = reads
         remembersAnswers = if case .usernameAvailability = check.kind { true } else { false }
-        passesWhenUnavailable = if case .http(let http) = check.kind { http.whenUnavailable == .pass } else { false }
+        passesWhenUnavailable = switch check.kind {
+        case .http(let http): http.whenUnavailable == .pass
+        case .breachedPassword(let breaches): breaches.whenUnavailable == .pass
+        case .usernameAvailability, .unique: false
+        }
         passed = results.add(localizer.result(check.passed, .ok))
         rejected = results.add(localizer.result(check.rejected, .failed))
         unavailable = results.add(localizer.result(check.unavailable, .failed))

@@ -11,6 +11,8 @@ public struct RemoteCheck: Hashable, Sendable {
         /// The value is used in this field by no account registered with this form kind (compared
         /// as the field normalises it, case-insensitively); the registration claims it atomically.
         case unique
+        /// The value, a password, is not among those known from breaches (Pwned Passwords).
+        case breachedPassword(BreachedPasswordCheck)
 
         /// The kind's name in form files and descriptions.
         public var name: String {
@@ -18,6 +20,7 @@ public struct RemoteCheck: Hashable, Sendable {
             case .usernameAvailability: "usernameAvailability"
             case .http: "http"
             case .unique: "unique"
+            case .breachedPassword: "breachedPassword"
             }
         }
     }
@@ -52,7 +55,7 @@ public struct RemoteCheck: Hashable, Sendable {
     /// The other fields whose values this check sends, in the order its question carries them.
     public var reads: [String] {
         switch kind {
-        case .usernameAvailability, .unique: []
+        case .usernameAvailability, .unique, .breachedPassword: []
         case .http(let check): check.reads
         }
     }

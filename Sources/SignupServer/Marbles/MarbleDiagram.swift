@@ -95,6 +95,7 @@ extension MarbleDiagram {
         case .friend(.conflict): "conflict"
         case .verdict(.passed): "passed"
         case .verdict(.rejected(let issue)): issue?.code ?? "rejected"
+        case .verdict(.rejectedWith): "rejected"
         case .submission(.accepted): "accepted"
         case .submission(.refused(let status, _)): "refused \(status)"
         case .failure(.unavailable): "unavailable"

@@ -18,16 +18,28 @@ extension FormFile.Reader {
         "method", "url", "body", "headers", "timeoutMs", "answer", "whenUnavailable", "cacheMs", "maxAnswerBytes",
     ]
 
+    /// Each kind's own members, and those it requires.
+    private static let kindMembers: [String: (allowed: Set<String>, required: Set<String>)] = [
+        "usernameAvailability": ([], []),
+        "unique": ([], []),
+        "http": (httpMembers, ["url", "name"]),
+        "breachedPassword": (["baseUrl", "threshold", "timeoutMs", "whenUnavailable", "cacheMs"], []),
+    ]
+
     func remoteCheck(_ json: JSON, _ path: String) throws(FormFile.Problem) -> RemoteCheck {
-        guard case .string(let kindName)? = json["kind"], ["usernameAvailability", "http", "unique"].contains(kindName) else {
-            _ = try members(json, path, allowed: Self.messageMembers.union(Self.httpMembers).union(["kind", "name", "debounceMs"]))
-            throw fail("\(path).kind", "must be \"usernameAvailability\", \"http\" or \"unique\"")
+        let common = Self.messageMembers.union(["kind", "name", "debounceMs"])
+        guard case .string(let kindName)? = json["kind"], let own = Self.kindMembers[kindName] else {
+            _ = try members(json, path, allowed: Self.kindMembers.values.reduce(common) { $0.union($1.allowed) })
+            throw fail("\(path).kind", "must be \"usernameAvailability\", \"http\", \"unique\" or \"breachedPassword\"")
         }
-        let isHTTP = kindName == "http"
         let object = try members(
-            json, path, allowed: Self.messageMembers.union(["kind", "name", "debounceMs"]).union(isHTTP ? Self.httpMembers : []),
-            required: Self.messageMembers.union(["kind"]).union(isHTTP ? ["url", "name"] : []))
-        let kind: RemoteCheck.Kind = isHTTP ? .http(try httpCheck(object, path)) : kindName == "unique" ? .unique : .usernameAvailability
+            json, path, allowed: common.union(own.allowed), required: Self.messageMembers.union(["kind"]).union(own.required))
+        let kind: RemoteCheck.Kind = switch kindName {
+        case "http": .http(try httpCheck(object, path))
+        case "unique": .unique
+        case "breachedPassword": .breachedPassword(try breachedPasswordCheck(object, path))
+        default: .usernameAvailability
+        }
         return RemoteCheck(
             name: try object["name"].map { json throws(FormFile.Problem) in try string(json, "\(path).name") },
             kind: kind,
@@ -36,6 +48,34 @@ extension FormFile.Reader {
             passed: try message(object["passed"], "\(path).passed"),
             rejected: try message(object["rejected"], "\(path).rejected"),
             unavailable: try message(object["unavailable"], "\(path).unavailable"))
+    }
+
+    private func breachedPasswordCheck(_ object: [String: JSON], _ path: String) throws(FormFile.Problem) -> BreachedPasswordCheck {
+        var check = BreachedPasswordCheck()
+        if let value = object["baseUrl"] {
+            let base = try string(value, "\(path).baseUrl")
+            guard base.hasPrefix("https://") || base.hasPrefix("http://"), !base.contains("{") else {
+                throw fail("\(path).baseUrl", "must be an absolute http:// or https:// URL")
+            }
+            check.baseURL = base
+        }
+        if let value = object["threshold"] {
+            check.threshold = try count(value, "\(path).threshold")
+            guard check.threshold >= 1 else { throw fail("\(path).threshold", "must be at least 1") }
+        }
+        if let value = object["timeoutMs"] {
+            let timeout = try count(value, "\(path).timeoutMs")
+            guard timeout >= 1 else { throw fail("\(path).timeoutMs", "must be at least 1") }
+            check.timeout = .milliseconds(Int64(timeout))
+        }
+        if let value = object["cacheMs"] { check.cacheFor = .milliseconds(Int64(try count(value, "\(path).cacheMs"))) }
+        if let value = object["whenUnavailable"] {
+            guard case .string(let text) = value, let parsed = HTTPCheck.WhenUnavailable(rawValue: text) else {
+                throw fail("\(path).whenUnavailable", "must be \"unavailable\" or \"pass\"")
+            }
+            check.whenUnavailable = parsed
+        }
+        return check
     }
 
     private func httpCheck(_ object: [String: JSON], _ path: String) throws(FormFile.Problem) -> HTTPCheck {

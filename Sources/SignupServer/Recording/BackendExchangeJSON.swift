@@ -57,6 +57,9 @@ enum BackendExchangeJSON {
         case .friend(.unauthorised): writer.key("friend"); writer.string("unauthorised")
         case .friend(.conflict): writer.key("friend"); writer.string("conflict")
         case .verdict(.passed): writer.key("verdict"); writer.string("passed")
+        case .verdict(.rejectedWith(let params)):
+            writer.key("verdict"); writer.string("rejected")
+            writer.key("params"); writer.fields(params)
         case .verdict(.rejected(let issue)):
             writer.key("verdict"); writer.string("rejected")
             if let issue {
@@ -162,7 +165,10 @@ enum BackendExchangeJSON {
             switch text {
             case "passed": return .verdict(.passed)
             case "rejected":
-                guard json["code"] != nil || json["message"] != nil else { return .verdict(.rejected(nil)) }
+                guard json["code"] != nil || json["message"] != nil else {
+                    guard case .object(let members) = value(json["params"] ?? .null) else { return .verdict(.rejected(nil)) }
+                    return .verdict(.rejectedWith(params: members))
+                }
                 let params: [String: JSONValue] = if case .object(let members) = value(json["params"] ?? .null) { members } else { [:] }
                 return .verdict(.rejected(ReportedIssue(
                     field: nil, code: try string(json, "code"), message: try string(json, "message"), params: params)))

@@ -4,6 +4,8 @@ public enum CheckVerdict: Hashable, Sendable {
     /// Rejected, with the backend's own code, message and params when it gave them (the issue's
     /// `field` is nil: it is about the value checked); nil shows the check's own message.
     case rejected(ReportedIssue?)
+    /// Rejected with the check's own message, filled in with these params (a count of breaches).
+    case rejectedWith(params: [String: JSONValue])
 }
 
 /// How an `http` check reads its backend's answer. An answer read as neither verdict leaves the

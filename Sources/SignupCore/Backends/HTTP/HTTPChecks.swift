@@ -20,6 +20,8 @@ public final class HTTPChecks: RemoteChecking {
 
     /// When cached verdicts expire: the loop's clock, or a test's.
     private let now: () -> TimePoint
+    /// `breachedPassword` checks, over the same client and clock.
+    private let breached: BreachedPasswords
 
     /// `environment` gives the value of an environment variable, the process's own by default.
     public init(loop: EventLoop, environment: @escaping (String) -> String? = { ProcessInfo.processInfo.environment[$0] }) {
@@ -27,19 +29,29 @@ public final class HTTPChecks: RemoteChecking {
         self.client = client
         self.environment = environment
         now = { client.now }
+        breached = BreachedPasswords(client: client, now: now)
     }
 
     init(loop: EventLoop, environment: @escaping (String) -> String?, now: @escaping () -> TimePoint) {
         client = HTTPClient(loop: loop)
         self.environment = environment
         self.now = now
+        breached = BreachedPasswords(client: client, now: now)
     }
 
     public func ask(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
-        guard case .http(let http) = question.checkKind else {
-            answer(.failure(BackendError.unavailable(reason: "check '\(question.checkName)' is not an http check")))
+        switch question.checkKind {
+        case .http(let http): return ask(question, http, answer: answer)
+        case .breachedPassword(let breaches): return breached.ask(question.value, breaches, answer: answer)
+        case .usernameAvailability, .unique:
+            answer(.failure(BackendError.unavailable(reason: "check '\(question.checkName)' is not asked over HTTP")))
             return Disposables.empty
         }
+    }
+
+    private func ask(
+        _ question: CheckQuestion, _ http: HTTPCheck, answer: @escaping (Result<CheckVerdict, any Error>) -> Void
+    ) -> any Disposable {
         let key = CacheKey(check: question.checkName, value: question.value, others: question.otherValues)
         if http.cacheFor > .zero, let kept = cache[key], now() < kept.until {
             answer(.success(kept.verdict))

@@ -96,6 +96,9 @@ enum FormReducer {
         case .success(.passed): break
         case .success(.rejected(nil)):
             return state.applyRemote(results.rejected, toField: field, version: version, in: form, into: &events)
+        case .success(.rejectedWith(let params)):
+            let result = form.localizer.result(results.check.rejected, .failed, params)
+            return state.applyReported(result, toField: field, version: version, in: form, into: &events)
         case .success(.rejected(let issue?)):
             return state.applyReported(issue.hiding(state.secretValues(in: form)).failedResult, toField: field, version: version, in: form, into: &events)
         case .failure:

@@ -70,7 +70,7 @@ struct FormState {
         switch verdict {
         case .passed: passed = true
         case .rejected(nil): passed = false
-        case .rejected: return
+        case .rejected, .rejectedWith: return
         }
         if remembered.isEmpty { remembered = Array(repeating: nil, count: checks) }
         remembered[place] = (value, passed)
