@@ -62,7 +62,7 @@ import SignupCore
         (#"{"name":"x","kind":"http","url":"https://a/{value","# + messages + "}", "$.fields[1].remoteChecks[0].url: has a '{' that is never closed (write '{{' for a brace)"),
         (#"{"name":"x","kind":"http","url":"https://a/{phone}","# + messages + "}", "$.fields[1].remoteChecks[0]: form 'invite': check 'x' of field 'code' sends '{phone}', which is neither {value} nor a field of the form"),
         (#"{"name":"x y","kind":"http","url":"https://a/{value}","# + messages + "}", "$.fields[1].remoteChecks[0].name: form 'invite': field 'code' has a check named 'x y'; a name is 1 to 64 letters, digits, '_', '.' or '-'"),
-        (invite + "," + invite, "$.fields[1].remoteChecks[1].name: form 'invite': field 'code' has a check named 'invite', a name used before; check names must be unique"),
+        (invite + "," + invite, "$.fields[1].remoteChecks[1].name: form 'invite': field 'code' has two checks named 'invite'; a field's check names must be unique"),
         (#"{"name":"x","kind":"http","url":"https://a/{value}","headers":{"Authorization":"Bearer abc"},"# + messages + "}",
          #"$.fields[1].remoteChecks[0].headers.Authorization: must be {"env": VARIABLE}: a header's value comes from the environment, never from the file"#),
         (#"{"name":"x","kind":"http","url":"https://a/{value}","headers":{"Bad Name":{"env":"X"}},"# + messages + "}",
@@ -127,6 +127,14 @@ import SignupCore
             reason: "form 'invite': check 'invite' of field 'code' sends '{phone}', which is neither {value} nor a field of the form")) {
             try FormFile.parse(Array(text.utf8), file: "f.json")
         }
+    }
+
+    /// Check names are unique within a field: two fields may each have the default-named username check.
+    @Test func twoFieldsMayEachHaveAUsernameCheck() throws {
+        let availability = #"{"kind":"usernameAvailability","# + Self.messages + "}"
+        let text = Self.form(checks: availability).replacingOccurrences(of: #"{"name":"email"}"#, with: #"{"name":"email","remoteCheck":"# + availability + "}")
+        let definition = try FormFile.parse(Array(text.utf8), file: "f.json")
+        #expect(definition.fields.map { $0.remoteChecks.map(\.name) } == [["usernameAvailability"], ["usernameAvailability"], []])
     }
 
     @Test func remoteCheckAndRemoteChecksCannotBothBeGiven() {

@@ -30,6 +30,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var requestLog: [Request] = []
     private var abortedPaths: [String] = []
+    private var isStopped = false
     private let requestArrived = DispatchSemaphore(value: 0)
     private let abortNoticed = DispatchSemaphore(value: 0)
 
@@ -70,15 +71,23 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
+    /// Stops accepting. The listener is closed by the accepting thread as it leaves, never here:
+    /// closed here, its descriptor could be given to another test's listener while that thread
+    /// was between two accepts, and it would then take that server's connections.
     public func stop() {
+        lock.withLock { isStopped = true }
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 { return }
+            if lock.withLock({ isStopped }) {
+                close(connection)
+                return
+            }
             Thread { [self] in serve(connection) }.start()
         }
     }

@@ -45,8 +45,9 @@ public struct FormDefinition: Hashable, Sendable {
             if field.name.isEmpty { throw .emptyFieldName(kind: kind) }
             if !seen.insert(field.name).inserted { throw .duplicateField(kind: kind, field: field.name) }
         }
-        var checkNames = Set<String>()
         for field in fields {
+            // Unique within the field: two fields may each have a `usernameAvailability` check.
+            var checkNames = Set<String>()
             for check in field.remoteChecks {
                 if !RemoteCheck.isValidName(check.name) { throw .invalidCheckName(kind: kind, field: field.name, check: check.name) }
                 if !checkNames.insert(check.name).inserted { throw .duplicateCheck(kind: kind, field: field.name, check: check.name) }
@@ -116,7 +117,7 @@ public enum FormDefinitionError: Error, Hashable, Sendable, CustomStringConverti
         case .invalidCheckName(let kind, let field, let check):
             return "form '\(kind)': field '\(field)' has a check named '\(check)'; a name is 1 to 64 letters, digits, '_', '.' or '-'"
         case .duplicateCheck(let kind, let field, let check):
-            return "form '\(kind)': field '\(field)' has a check named '\(check)', a name used before; check names must be unique"
+            return "form '\(kind)': field '\(field)' has two checks named '\(check)'; a field's check names must be unique"
         case .unknownCheckInput(let kind, let field, let check, let input):
             return "form '\(kind)': check '\(check)' of field '\(field)' sends '{\(input)}', which is neither {value} nor a field of the form"
         case .uniqueWithoutRegistration(let kind, let field):

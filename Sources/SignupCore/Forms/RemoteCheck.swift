@@ -25,7 +25,7 @@ public struct RemoteCheck: Hashable, Sendable {
         }
     }
 
-    /// Unique among the form's checks: `[A-Za-z0-9_.-]`, 1 to 64 characters.
+    /// Unique among the field's checks: `[A-Za-z0-9_.-]`, 1 to 64 characters; by default the kind's name.
     public var name: String
     public var kind: Kind
     /// How long the value must be quiet before this check is asked; nil for the form's interval.
