@@ -73,6 +73,12 @@ public struct FieldDefinition: Hashable, Sendable {
         normalization.apply(to: value)
     }
 
+    /// A value (as rules see it) as `unique` compares it: an e-mail address (a field with the
+    /// `email` rule) by `EmailAddress.folded`, anything else lower-cased.
+    public func comparable(_ value: String) -> String {
+        rules.contains { $0.check == .emailAddress } ? EmailAddress.folded(value) : AccountFields.fold(value)
+    }
+
     /// The longest value the rules accept, in characters as people see them: the tightest
     /// `maxLength` rule; nil when no rule bounds the length (the server's limit still applies).
     public var maxLength: Int? {

@@ -89,12 +89,18 @@ public struct CheckQuestion: Hashable, Sendable {
     /// The form kind and the field that ask (what a `unique` check compares within).
     public var formKind: String
     public var field: String
+    /// The value as a `unique` check compares it, when the asking field says how.
+    private var comparable: String?
 
     public init(check: RemoteCheck, value: String, otherValues: [String] = [], formKind: String = "", field: String = "") {
         self.init(shared: SharedRemoteCheck(check), value: value, otherValues: otherValues, formKind: formKind, field: field)
     }
 
-    public init(shared: SharedRemoteCheck, value: String, otherValues: [String] = [], formKind: String = "", field: String = "") {
+    public init(
+        shared: SharedRemoteCheck, value: String, otherValues: [String] = [], formKind: String = "", field: String = "",
+        comparable: String? = nil
+    ) {
+        self.comparable = comparable
         self.shared = shared
         self.value = value
         self.otherValues = otherValues
@@ -120,8 +126,9 @@ public struct CheckQuestion: Hashable, Sendable {
         hasher.combine(field)
     }
 
-    /// The value as a `unique` check compares it: case-insensitively.
-    public var folded: String { AccountFields.fold(value) }
+    /// The value as a `unique` check compares it: as the asking field says
+    /// (`FieldDefinition.comparable`), or lower-cased.
+    public var folded: String { comparable ?? AccountFields.fold(value) }
 
     /// What the question sends, by name: `value`, then each field the check reads.
     public var inputs: [String: String] {

@@ -28,6 +28,22 @@ public enum EmailAddress {
         return isASCIIDomain(ascii[..<Int(written)])
     }
 
+    /// An address as addresses are compared: lower-cased, its domain as UTS #46 writes it in ASCII
+    /// (`Ann@Bücher.DE` and `ann@xn--bcher-kva.de` are one address); any other value lower-cased.
+    public static func folded(_ value: String) -> String {
+        guard isValid(value), let at = value.firstIndex(of: "@") else { return value.lowercased() }
+        let domain = Array(value[value.index(after: at)...].utf8)
+        guard domain.contains(where: { $0 >= 0x80 }) else { return value.lowercased() }
+        var ascii = [UInt8](repeating: 0, count: maxLength + 1)
+        let written = domain.withUnsafeBufferPointer { name in
+            ascii.withUnsafeMutableBufferPointer { out in
+                signup_domain_to_ascii(name.baseAddress, Int32(name.count), out.baseAddress, Int32(out.count))
+            }
+        }
+        guard written > 0 else { return value.lowercased() }
+        return value[..<at].lowercased() + "@" + String(decoding: ascii[..<Int(written)], as: UTF8.self).lowercased()
+    }
+
     private static func isLocalByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true

@@ -45,6 +45,27 @@ import Testing
         ])
     }
 
+    /// An e-mail field's addresses compare with their domain in ASCII: the same address written
+    /// with its internationalised domain or its ASCII form is one.
+    @Test func anAddressWithAnInternationalisedDomainIsOneWithItsASCIIForm() {
+        var fields = Self.form.fields
+        fields[1].rules = [Rule(.emailAddress, failure: Message("email.invalid", "Not an address"))]
+        let form = try! FormDefinition(kind: "mail-signup", fields: fields, submit: Self.form.submit)
+        let scheduler = VirtualTimeScheduler()
+        let directory = ScriptedDirectory(script: .init(registrationLatency: .fixed(.milliseconds(100))), scheduler: scheduler)
+        let ann = FormHarness(definition: form, initialValues: ["username": "ann", "email": "Ann@Bücher.de", "password": "pw"],
+                              directory: directory, scheduler: scheduler)
+        ann.submit(at: 10)
+        let bea = FormHarness(definition: form, initialValues: ["username": "bea", "password": "pw"], directory: directory, scheduler: scheduler)
+        bea.edit(at: 500, "email", "ann@XN--BCHER-KVA.de")
+        scheduler.run()
+        #expect(ann.log.last { $0.contains("submission") } == "@110 submission succeeded {username=ann}")
+        #expect(bea.log.filter { $0.contains("email") && !$0.hasPrefix("@0 ") } == [
+            "@500 email v1: validating email.checking \"Checking...\"",
+            "@500 email v1: failed email.taken \"Already registered\"",
+        ])
+    }
+
     @Test func aUniqueCheckNeedsARegistrationAndAFieldInTheClear() {
         var fields = Self.form.fields
         #expect(throws: FormDefinitionError.uniqueWithoutRegistration(kind: "x", field: "email")) {

@@ -32,6 +32,16 @@ import Testing
         #expect(!EmailAddress.isValid(String(repeating: "a", count: 1 << 20) + "@example.com"))
     }
 
+    @Test func addressesCompareWithTheirDomainInASCIIAndInOneCase() {
+        #expect(EmailAddress.folded("Ann@Bücher.DE") == "ann@xn--bcher-kva.de")
+        #expect(EmailAddress.folded("ANN@xn--bcher-kva.de") == "ann@xn--bcher-kva.de")
+        #expect(EmailAddress.folded("Ann@Example.com") == "ann@example.com")
+        #expect(EmailAddress.folded("not an address") == "not an address")
+        let field = FieldDefinition(name: "email", rules: [Rule(.emailAddress, failure: Message("e", "e"))])
+        #expect(field.comparable("Ann@例子.广告") == "ann@xn--fsqu00a.xn--4rr70v")
+        #expect(FieldDefinition(name: "nick").comparable("Ann@Bücher.DE") == "ann@bücher.de")
+    }
+
     @Test func aFormRuleUsesIt() {
         let form = LocalizedForm(definition: try! FormDefinition(
             kind: "mail", fields: [FieldDefinition(name: "email", rules: [Rule(.emailAddress, failure: Message("email.invalid", "Not an e-mail address"))])],

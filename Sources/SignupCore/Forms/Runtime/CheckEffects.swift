@@ -62,9 +62,12 @@ final class FieldCheck {
         cancel()
         pending = (check, value, version)
         isAsking = true
+        let shared = form.localized.remoteChecks[field][check].shared
+        // Only a unique check compares values; the username check's path stays as it was.
+        let comparable: String? = if case .unique = shared.check.kind { form.localized.definition.fields[field].comparable(value) } else { nil }
         let question = CheckQuestion(
-            shared: form.localized.remoteChecks[field][check].shared, value: value, otherValues: others,
-            formKind: form.localized.definition.kind, field: form.localized.fieldNames[field])
+            shared: shared, value: value, otherValues: others, formKind: form.localized.definition.kind,
+            field: form.localized.fieldNames[field], comparable: comparable)
         let request = form.services.checks.ask(question, answer: answerArrived)
         // An answer given synchronously has already cleared `isAsking`.
         if isAsking { inFlight = request }

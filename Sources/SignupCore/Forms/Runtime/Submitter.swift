@@ -74,7 +74,7 @@ struct Submitter {
         for field in definition.fields where !field.isSecret {
             fields.values[field.name] = value(field.name)
             if field.remoteChecks.contains(where: { if case .unique = $0.kind { true } else { false } }) {
-                fields.claims[field.name] = AccountFields.fold(value(field.name))
+                fields.claims[field.name] = field.comparable(value(field.name))
             }
         }
         return fields
