@@ -59,36 +59,6 @@ extension PostgresStore {
         return fields
     }
 
-    /// Version 2: accounts' fields and unique claims, added in place to a database of version 1.
-    static func addAccountFields(_ run: (String) throws(StoreError) -> [[String?]]) throws(StoreError) {
-        _ = try run("BEGIN")
-        do throws(StoreError) {
-            _ = try run("""
-                CREATE TABLE account_fields (
-                    account bigint NOT NULL REFERENCES users (id),
-                    kind text NOT NULL,
-                    field text NOT NULL,
-                    value text NOT NULL,
-                    PRIMARY KEY (account, field)
-                )
-                """)
-            _ = try run("""
-                CREATE TABLE field_claims (
-                    kind text NOT NULL,
-                    field text NOT NULL,
-                    folded text NOT NULL,
-                    account bigint NOT NULL REFERENCES users (id),
-                    PRIMARY KEY (kind, field, folded)
-                )
-                """)
-            _ = try run("INSERT INTO signup_schema (version) VALUES (2)")
-            _ = try run("COMMIT")
-        } catch {
-            _ = try? run("ROLLBACK")
-            throw error
-        }
-    }
-
     private static func json(_ object: [String: String]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

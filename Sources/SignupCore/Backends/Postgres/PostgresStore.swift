@@ -135,7 +135,7 @@ public final class PostgresStore: @unchecked Sendable {
 
     /// What a failure means to the directory: the database out of reach, a unique value taken,
     /// or a statement that failed.
-    private func storeError(_ failure: PostgresFailure) -> StoreError {
+    func storeError(_ failure: PostgresFailure) -> StoreError {
         switch failure {
         case .connection(let reason): .databaseUnreachable(target: target, reason: reason)
         case .statement("23505", _): .uniqueViolation(target: target)
@@ -191,7 +191,7 @@ public final class PostgresStore: @unchecked Sendable {
     }
 
     /// A new connection with the statement timeout set; unreachable is retried with backoff.
-    private func connect() throws(StoreError) -> PostgresConnection {
+    func connect() throws(StoreError) -> PostgresConnection {
         var attempt = 0
         while true {
             do throws(PostgresFailure) {
@@ -210,73 +210,6 @@ public final class PostgresStore: @unchecked Sendable {
                 Thread.sleep(forTimeInterval: Double(retryDelays[attempt].milliseconds) / 1000)
                 attempt += 1
             }
-        }
-    }
-
-    // MARK: Schema
-
-    /// Creates or migrates the schema under an advisory lock, so processes starting together
-    /// take turns; the first does the work and the others find it done. One connection of its
-    /// own: the lock and the transaction belong to a session.
-    private func migrate() throws(StoreError) {
-        let connection = try connect()
-        func run(_ sql: String) throws(StoreError) -> [[String?]] {
-            do throws(PostgresFailure) {
-                return try connection.query(sql)
-            } catch {
-                throw storeError(error)
-            }
-        }
-        // Any constant: it names this schema's lock among the database's users.
-        _ = try run("SELECT pg_advisory_lock(7301205442)")
-        defer { _ = try? run("SELECT pg_advisory_unlock(7301205442)") }
-        _ = try run("CREATE TABLE IF NOT EXISTS signup_schema (version integer NOT NULL)")
-        let found = Int(try run("SELECT coalesce(max(version), 0) FROM signup_schema").first?.first.flatMap { $0 } ?? "0") ?? 0
-        if found > Self.schemaVersion {
-            throw .database(target: target, message: "schema version \(found) is newer than this signup-rpc understands; upgrade signup-rpc")
-        }
-        if found < 1 { try createFirstSchema(run) }
-        if found < 2 { try Self.addAccountFields(run) }
-    }
-
-    /// Version 1: users, sessions, friends and failed logins.
-    private func createFirstSchema(_ run: (String) throws(StoreError) -> [[String?]]) throws(StoreError) {
-        _ = try run("BEGIN")
-        do throws(StoreError) {
-            _ = try run("""
-                CREATE TABLE users (
-                    id bigserial PRIMARY KEY,
-                    username text NOT NULL,
-                    username_key text NOT NULL UNIQUE,
-                    password_hash text NOT NULL,
-                    created_at bigint NOT NULL,
-                    registration_id text
-                )
-                """)
-            _ = try run("""
-                CREATE TABLE sessions (
-                    token_digest text PRIMARY KEY,
-                    username_key text NOT NULL,
-                    created_at bigint NOT NULL
-                )
-                """)
-            _ = try run("""
-                CREATE TABLE friends (
-                    id bigserial PRIMARY KEY,
-                    first_name text NOT NULL,
-                    last_name text NOT NULL,
-                    phone text NOT NULL UNIQUE,
-                    updated_at bigint NOT NULL,
-                    request_id text
-                )
-                """)
-            _ = try run("CREATE TABLE login_failures (username_key text NOT NULL, at bigint NOT NULL)")
-            _ = try run("CREATE INDEX login_failures_by_name ON login_failures (username_key, at)")
-            _ = try run("INSERT INTO signup_schema (version) VALUES (1)")
-            _ = try run("COMMIT")
-        } catch {
-            _ = try? run("ROLLBACK")
-            throw error
         }
     }
 
