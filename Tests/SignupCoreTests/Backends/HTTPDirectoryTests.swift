@@ -140,11 +140,11 @@ import SignupTestSupport
     }
 
     @Test func answersThatAreNotJSONGiveNoValue() {
-        #expect(HTTPDirectory.jsonValue(from: []) == nil)
-        #expect(HTTPDirectory.jsonValue(from: Array("<html>".utf8)) == nil)
-        #expect(HTTPDirectory.jsonValue(from: Array(#"[1, -2.5e1, "x", null, {"a": [true]}, 12345678901234567890]"#.utf8))
+        #expect(HTTPClient.jsonValue(from: []) == nil)
+        #expect(HTTPClient.jsonValue(from: Array("<html>".utf8)) == nil)
+        #expect(HTTPClient.jsonValue(from: Array(#"[1, -2.5e1, "x", null, {"a": [true]}, 12345678901234567890]"#.utf8))
             == .array([1, -25, "x", .null, .object(["a": .array([true])]), .double(1.2345678901234567e19)]))
-        #expect(HTTPDirectory.jsonValue(from: Array("7".utf8)) == .int(7))
+        #expect(HTTPClient.jsonValue(from: Array("7".utf8)) == .int(7))
     }
 
     @Test func aSlowServerTimesOut() throws {

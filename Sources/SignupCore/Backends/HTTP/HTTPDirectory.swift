@@ -41,7 +41,7 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
 
     /// The availability URL for a name; nil if the template does not make a URL.
     public func availabilityURL(for username: String) -> URL? {
-        URL(string: configuration.availabilityTemplate.replacingOccurrences(of: "{username}", with: Self.percentEncoded(username)))
+        URL(string: configuration.availabilityTemplate.replacingOccurrences(of: "{username}", with: TextTemplate.percentEncoded(username)))
     }
 
     public func availability(of username: String) -> EventStream<Availability> {
@@ -63,7 +63,7 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
         return send(request) { status, body in
             switch status {
             case 200..<300:
-                let account = Self.jsonValue(from: body) ?? .object(["username": .string(username)])
+                let account = HTTPClient.jsonValue(from: body) ?? .object(["username": .string(username)])
                 return .success(.registered(account: account))
             case 409:
                 return .success(.usernameTaken)
@@ -82,7 +82,7 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
         return send(request) { status, body in
             switch status {
             case 200..<300:
-                guard case .object(let members)? = Self.jsonValue(from: body), case .string(let token)? = members["token"] else {
+                guard case .object(let members)? = HTTPClient.jsonValue(from: body), case .string(let token)? = members["token"] else {
                     return .failure(.unavailable(reason: "the login answer has no \"token\" string"))
                 }
                 return .success(.loggedIn(token: token))
@@ -106,7 +106,7 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
         guard let collection = configuration.friendsURL else { return Self.noFriendsURL }
         var base = collection.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
-        guard let url = URL(string: base + "/" + Self.percentEncoded(id)) else {
+        guard let url = URL(string: base + "/" + TextTemplate.percentEncoded(id)) else {
             return .fail(BackendError.unavailable(reason: "the friends URL does not make a URL for id '\(id)'"))
         }
         return send(jsonRequest("PATCH", url, Self.fields(of: friend))) { status, body in
@@ -126,7 +126,7 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
         switch status {
         case 200..<300:
             var answered: String?
-            if case .object(let members)? = jsonValue(from: body) {
+            if case .object(let members)? = HTTPClient.jsonValue(from: body) {
                 switch members["id"] {
                 case .string(let text)?: answered = text
                 case .int(let number)?: answered = String(number)
@@ -147,10 +147,7 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
     private var backstop: TimeSpan { HTTPClient.backstop(for: configuration.timeout) }
 
     private func jsonRequest(_ method: String, _ url: URL, _ body: [String: String]) -> HTTPRequest {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding a dictionary of strings cannot fail.
-        let bytes = (try? encoder.encode(body)).map(Array.init) ?? []
+        let bytes = HTTPClient.encoded(.object(body.mapValues(JSONValue.string)))
         return HTTPRequest(method: method, url: url.absoluteString, contentType: "application/json", body: bytes, timeout: backstop)
     }
 
@@ -170,17 +167,4 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
             })
         }
     }
-
-    /// Percent-encodes all but RFC 3986's unreserved characters, for a name or id inside a URL.
-    static func percentEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
-    }
-
-    private static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    static func jsonValue(from body: [UInt8]) -> JSONValue? {
-        HTTPClient.jsonValue(from: body)
-    }
 }
-
