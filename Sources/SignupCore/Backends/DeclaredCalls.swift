@@ -30,7 +30,7 @@ public final class DeclaredCalls: UsernameAvailabilityChecking, RemoteChecking, 
         switch question.checkKind {
         case .usernameAvailability:
             return directory.checkAvailability(of: question.value) { result in
-                answer(result.map { $0 == .available ? .passed : .rejected(nil) })
+                answer(result.map(CheckVerdict.init))
             }
         case .unique:
             guard let unique = directory as? any UniqueValueChecking else {

@@ -64,17 +64,8 @@ public struct HTTPCheck: Hashable, Sendable {
     }
 
     /// Every placeholder the URL and the body use, in order of first use.
-    public var placeholders: [String] {
-        var names = url.placeholders
-        for name in body?.templatePlaceholders ?? [] where !names.contains(name) { names.append(name) }
-        return names
-    }
+    public var placeholders: [String] { url.placeholders(and: body) }
 
     /// The other fields the request sends.
     var reads: [String] { placeholders.filter { $0 != "value" } }
-
-    /// The body with its placeholders replaced; nil when one has no value.
-    public func renderedBody(_ value: (String) -> String?) -> JSONValue? {
-        body.flatMap { $0.renderingTemplates(value) }
-    }
 }

@@ -38,11 +38,7 @@ public struct HTTPSubmission: Hashable, Sendable {
     }
 
     /// The fields the URL and the body name.
-    public var placeholders: [String] {
-        var names = url.placeholders
-        for name in body?.templatePlaceholders ?? [] where !names.contains(name) { names.append(name) }
-        return names
-    }
+    public var placeholders: [String] { url.placeholders(and: body) }
 
     /// What a masked member of the result reads.
     public static let mask: JSONValue = "[secret]"

@@ -46,6 +46,13 @@ public struct TextTemplate: Hashable, Sendable, CustomStringConvertible {
         return names
     }
 
+    /// The placeholders of this URL and then of `body`'s strings, each once, in order of first use.
+    public func placeholders(and body: JSONValue?) -> [String] {
+        var names = placeholders
+        for name in body?.templatePlaceholders ?? [] where !names.contains(name) { names.append(name) }
+        return names
+    }
+
     /// The text with each placeholder replaced by `value(name)` passed through `encode`; nil when a
     /// placeholder has no value.
     public func render(_ value: (String) -> String?, encode: (String) -> String = { $0 }) -> String? {

@@ -44,7 +44,7 @@ public final class ObservedBackend: UsernameAvailabilityChecking, RemoteChecking
     /// Every kind of check, observed as the question it makes (`BackendQuestion.init(_:)`).
     public func ask(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
         if case .usernameAvailability = question.checkKind {
-            return checkAvailability(of: question.value) { answer($0.map { $0 == .available ? .passed : .rejected(nil) }) }
+            return checkAvailability(of: question.value) { answer($0.map(CheckVerdict.init)) }
         }
         let observed = Question(BackendQuestion(question), observer: observer)
         let check = services.checks.ask(question) { result in

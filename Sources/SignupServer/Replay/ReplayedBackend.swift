@@ -90,7 +90,7 @@ final class ReplayedBackend: UsernameAvailabilityChecking, RemoteChecking, Submi
         let asked = BackendQuestion(question)
         return ask(asked) { recorded in
             switch recorded {
-            case .availability(let availability): answer(.success(availability == .available ? .passed : .rejected(nil)))
+            case .availability(let availability): answer(.success(CheckVerdict(availability)))
             case .verdict(let verdict): answer(.success(verdict))
             case .failure(let error): answer(.failure(error))
             default: answer(.failure(BackendError.unavailable(reason: "\(asked.call) was answered with another call's answer")))

@@ -8,6 +8,13 @@ public enum CheckVerdict: Hashable, Sendable {
     case rejectedWith(params: [String: JSONValue])
 }
 
+extension CheckVerdict {
+    /// The username check's verdict: a free name passes, a taken one is rejected.
+    public init(_ availability: Availability) {
+        self = availability == .available ? .passed : .rejected(nil)
+    }
+}
+
 /// How an `http` check reads its backend's answer. An answer read as neither verdict leaves the
 /// check `unavailable`, as an unreachable backend does.
 public enum CheckAnswerReading: Hashable, Sendable {

@@ -81,21 +81,16 @@ public final class HTTPChecks: RemoteChecking {
     /// The request `question` makes; an error when a header's variable is not set.
     func request(for question: CheckQuestion, _ http: HTTPCheck) -> Result<HTTPRequest, BackendError> {
         let value = { (name: String) in question.value(of: name) }
-        guard let url = http.url.render(value, encode: TextTemplate.percentEncoded) else {
-            return .failure(.unavailable(reason: "check '\(question.checkName)' was asked without a value its URL needs"))
-        }
-        var headers: [(name: String, value: String)] = []
-        for header in http.headers {
-            guard let text = environment(header.environmentVariable) else {
-                return .failure(.unavailable(reason: "the environment variable \(header.environmentVariable) is not set"))
+        var body: JSONValue?
+        if http.method == .post {
+            guard let rendered = http.body.map({ $0.renderingTemplates(value) }) ?? .object([:]) else {
+                return .failure(.unavailable(reason: "check '\(question.checkName)' was asked without a value its body needs"))
             }
-            headers.append((header.name, header.prefix + text))
+            body = rendered
         }
-        var body: [UInt8]?
-        if http.method == .post { body = HTTPClient.encoded(http.renderedBody(value) ?? .object([:])) }
-        return .success(HTTPRequest(
-            method: http.method.rawValue, url: url, contentType: body == nil ? nil : "application/json", body: body,
-            timeout: HTTPClient.backstop(for: http.timeout), headers: headers, maxBodyBytes: http.maxBodyBytes))
+        return HTTPClient.request(
+            method: http.method.rawValue, url: http.url, values: value, body: body, headers: http.headers,
+            environment: environment, timeout: http.timeout, maxBodyBytes: http.maxBodyBytes)
     }
 
     private func keep(_ verdict: CheckVerdict, for key: CacheKey, during span: TimeSpan) {

@@ -37,6 +37,28 @@ final class HTTPClient {
         }
     }
 
+    /// The request a declared call makes: `url` with its placeholders' values percent-encoded,
+    /// `body` as JSON, and each header's value read from `environment` now. An error, sending
+    /// nothing, when a placeholder has no value or a header's variable is not set.
+    static func request(
+        method: String, url: TextTemplate, values: (String) -> String?, body: JSONValue?, headers: [HTTPCheck.Header],
+        environment: (String) -> String?, timeout: TimeSpan, maxBodyBytes: Int
+    ) -> Result<HTTPRequest, BackendError> {
+        guard let address = url.render(values, encode: TextTemplate.percentEncoded) else {
+            return .failure(.unavailable(reason: "the URL \(url) names a value the request does not have"))
+        }
+        var lines: [(name: String, value: String)] = []
+        for header in headers {
+            guard let text = environment(header.environmentVariable) else {
+                return .failure(.unavailable(reason: "the environment variable \(header.environmentVariable) is not set"))
+            }
+            lines.append((header.name, header.prefix + text))
+        }
+        return .success(HTTPRequest(
+            method: method, url: address, contentType: body == nil ? nil : "application/json", body: body.map(encoded),
+            timeout: backstop(for: timeout), headers: lines, maxBodyBytes: maxBodyBytes))
+    }
+
     /// libcurl's own timeout: the loop enforces `timeout` to the millisecond; this only ends an
     /// exchange whose answer nobody is waiting for any more.
     static func backstop(for timeout: TimeSpan) -> TimeSpan { timeout + .seconds(2) }

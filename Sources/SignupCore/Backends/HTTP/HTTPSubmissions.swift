@@ -41,16 +41,6 @@ public final class HTTPSubmissions: SubmissionSending {
     func request(for request: SubmissionRequest) -> Result<HTTPRequest, BackendError> {
         let submission = request.submission
         let value = { (name: String) in request.fields[name] }
-        guard let url = submission.url.render(value, encode: TextTemplate.percentEncoded) else {
-            return .failure(.unavailable(reason: "the submission's URL names a field the form does not have"))
-        }
-        var headers: [(name: String, value: String)] = []
-        for header in submission.headers {
-            guard let text = environment(header.environmentVariable) else {
-                return .failure(.unavailable(reason: "the environment variable \(header.environmentVariable) is not set"))
-            }
-            headers.append((header.name, header.prefix + text))
-        }
         var body = JSONValue.object(request.fields.mapValues(JSONValue.string))
         if let template = submission.body {
             guard let rendered = template.renderingTemplates(value) else {
@@ -58,8 +48,8 @@ public final class HTTPSubmissions: SubmissionSending {
             }
             body = rendered
         }
-        return .success(HTTPRequest(
-            method: submission.method.rawValue, url: url, contentType: "application/json", body: HTTPClient.encoded(body),
-            timeout: HTTPClient.backstop(for: submission.timeout), headers: headers, maxBodyBytes: submission.maxBodyBytes))
+        return HTTPClient.request(
+            method: submission.method.rawValue, url: submission.url, values: value, body: body, headers: submission.headers,
+            environment: environment, timeout: submission.timeout, maxBodyBytes: submission.maxBodyBytes)
     }
 }
