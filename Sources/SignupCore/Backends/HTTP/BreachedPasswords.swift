@@ -12,9 +12,7 @@ final class BreachedPasswords {
         let prefix: String
     }
     /// Each range's breach counts by suffix, until they expire.
-    private var ranges: [RangeKey: (counts: [Substring: Int], until: TimePoint)] = [:]
-    /// Past this many kept ranges the expired ones go, and if none has, all of them.
-    static let mostCachedRanges = 1024
+    private var ranges = ExpiringCache<RangeKey, [Substring: Int]>(capacity: 1024)
     static let maxAnswerBytes = 256 * 1024
 
     init(client: HTTPClient, now: @escaping () -> TimePoint) {
@@ -26,8 +24,8 @@ final class BreachedPasswords {
         let hash = SHA1.upperHexDigest(password)
         let key = RangeKey(base: check.baseURL, prefix: String(hash.prefix(5)))
         let suffix = hash.dropFirst(5)
-        if let kept = ranges[key], now() < kept.until {
-            answer(.success(Self.verdict(kept.counts[suffix] ?? 0, check)))
+        if let kept = ranges.value(for: key, at: now()) {
+            answer(.success(Self.verdict(kept[suffix] ?? 0, check)))
             return Disposables.empty
         }
         var base = check.baseURL
@@ -42,7 +40,7 @@ final class BreachedPasswords {
                     return answer(.failure(BackendError.unavailable(reason: "the breached-password service answered HTTP status \(reply.status)")))
                 }
                 let counts = Self.counts(in: reply.body)
-                if check.cacheFor > .zero, let self { self.keep(counts, for: key, during: check.cacheFor) }
+                if let self { self.ranges.keep(counts, for: key, from: self.now(), during: check.cacheFor) }
                 answer(.success(Self.verdict(counts[suffix] ?? 0, check)))
             case .error(let error): answer(.failure(error))
             case .completed: break
@@ -67,15 +65,6 @@ final class BreachedPasswords {
             counts[Substring(suffix)] = Int(digits) ?? Int.max
         }
         return counts
-    }
-
-    private func keep(_ counts: [Substring: Int], for key: RangeKey, during span: TimeSpan) {
-        let now = now()
-        if ranges.count >= Self.mostCachedRanges {
-            ranges = ranges.filter { now < $0.value.until }
-            if ranges.count >= Self.mostCachedRanges { ranges.removeAll() }
-        }
-        ranges[key] = (counts, now + span)
     }
 }
 

@@ -14,9 +14,7 @@ public final class HTTPChecks: RemoteChecking {
         let others: [String]
     }
     /// Verdicts of checks that declare `cacheFor`, until they expire.
-    private var cache: [CacheKey: (verdict: CheckVerdict, until: TimePoint)] = [:]
-    /// Past this many kept verdicts the expired ones go, and if none has, all of them.
-    static let mostCachedVerdicts = 4096
+    private var cache = ExpiringCache<CacheKey, CheckVerdict>(capacity: 4096)
 
     /// When cached verdicts expire: the loop's clock, or a test's.
     private let now: () -> TimePoint
@@ -53,8 +51,8 @@ public final class HTTPChecks: RemoteChecking {
         _ question: CheckQuestion, _ http: HTTPCheck, answer: @escaping (Result<CheckVerdict, any Error>) -> Void
     ) -> any Disposable {
         let key = CacheKey(check: question.checkName, value: question.value, others: question.otherValues)
-        if http.cacheFor > .zero, let kept = cache[key], now() < kept.until {
-            answer(.success(kept.verdict))
+        if http.cacheFor > .zero, let kept = cache.value(for: key, at: now()) {
+            answer(.success(kept))
             return Disposables.empty
         }
         let request: HTTPRequest
@@ -70,7 +68,7 @@ public final class HTTPChecks: RemoteChecking {
                 guard let verdict = http.answer.verdict(status: reply.status, body: HTTPClient.jsonValue(from: reply.body)) else {
                     return answer(.failure(BackendError.unavailable(reason: "HTTP status \(reply.status) is no verdict of this check")))
                 }
-                if http.cacheFor > .zero, let self { self.keep(verdict, for: key, during: http.cacheFor) }
+                if let self { self.cache.keep(verdict, for: key, from: self.now(), during: http.cacheFor) }
                 answer(.success(verdict))
             case .error(let error): answer(.failure(error))
             case .completed: break
@@ -91,14 +89,5 @@ public final class HTTPChecks: RemoteChecking {
         return HTTPClient.request(
             method: http.method.rawValue, url: http.url, values: value, body: body, headers: http.headers,
             environment: environment, timeout: http.timeout, maxBodyBytes: http.maxBodyBytes)
-    }
-
-    private func keep(_ verdict: CheckVerdict, for key: CacheKey, during span: TimeSpan) {
-        let now = now()
-        if cache.count >= Self.mostCachedVerdicts {
-            cache = cache.filter { now < $0.value.until }
-            if cache.count >= Self.mostCachedVerdicts { cache.removeAll() }
-        }
-        cache[key] = (verdict, now + span)
     }
 }
