@@ -135,28 +135,8 @@ extension ReportedIssue {
     }
 
     /// What a field shows for this issue: `failed`, with its code, params and message, the message's
-    /// `{param}` placeholders filled in from the params in one pass (a placeholder naming no param
-    /// stays as it is), so a long message with many params costs its length, not their product.
+    /// `{param}` placeholders filled in from the params (`Message.render`).
     var failedResult: FieldResult {
-        FieldResult(state: .failed, code: code, params: params, message: Self.render(message, params))
-    }
-
-    static func render(_ template: String, _ params: [String: JSONValue]) -> String {
-        guard !params.isEmpty, template.utf8.contains(UInt8(ascii: "{")) else { return template }
-        var text = ""
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{") {
-            text += rest[..<open]
-            let afterOpen = rest.index(after: open)
-            guard let close = rest[afterOpen...].firstIndex(where: { $0 == "}" || $0 == "{" }), rest[close] == "}",
-                  let value = params[String(rest[afterOpen..<close])] else {
-                text.append("{")
-                rest = rest[afterOpen...]
-                continue
-            }
-            text += value.templateText
-            rest = rest[rest.index(after: close)...]
-        }
-        return text + rest
+        Message(code, message).result(.failed, params)
     }
 }

@@ -51,7 +51,7 @@ struct Submitter {
             case .refused(let status, let body):
                 let issues = (body.flatMap { ReportedIssues.read($0, fields: fieldNames) } ?? []).map { $0.hiding(secrets) }
                 let failure = issues.first { $0.field == nil }.map { issue in
-                    SubmissionFailure(code: issue.code, params: issue.params, message: ReportedIssue.render(issue.message, issue.params))
+                    SubmissionFailure(code: issue.code, params: issue.params, message: Message(issue.code, issue.message).render(issue.params))
                 } ?? self.failure(.refused, params: ["status": .int(Int64(status))])
                 let fieldIssues = issues.filter { $0.field != nil }
                 return fieldIssues.isEmpty ? .state(.failed(failure)) : .refused(fieldIssues: fieldIssues, failure: failure)
