@@ -10,38 +10,33 @@ public enum EmailAddress {
     public static let maxLength = 254
 
     public static func isValid(_ value: String) -> Bool {
-        // A byte count first: 254 characters of UTF-8 are at most 254 × 4 bytes of scalars; the
-        // character count then settles it without walking a long value.
-        guard value.utf8.count <= maxLength * 4, !value.hasMoreCharacters(than: maxLength) else { return false }
-        let bytes = Array(value.utf8)
-        guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), at > 0 else { return false }
-        guard bytes[..<at].allSatisfy(isLocalByte) else { return false }
-        let domain = bytes[(at + 1)...]
-        if domain.allSatisfy({ $0 < 0x80 }) { return isASCIIDomain(domain) }
-        var ascii = [UInt8](repeating: 0, count: maxLength + 1)
-        let written = domain.withUnsafeBufferPointer { name in
-            ascii.withUnsafeMutableBufferPointer { out in
-                signup_domain_to_ascii(name.baseAddress, Int32(name.count), out.baseAddress, Int32(out.count))
-            }
-        }
-        guard written > 0 else { return false }
-        return isASCIIDomain(ascii[..<Int(written)])
+        parts(of: value) != nil
     }
 
     /// An address as addresses are compared: lower-cased, its domain as UTS #46 writes it in ASCII
     /// (`Ann@Bücher.DE` and `ann@xn--bcher-kva.de` are one address); any other value lower-cased.
     public static func folded(_ value: String) -> String {
-        guard isValid(value), let at = value.firstIndex(of: "@") else { return value.lowercased() }
-        let domain = Array(value[value.index(after: at)...].utf8)
-        guard domain.contains(where: { $0 >= 0x80 }) else { return value.lowercased() }
+        guard let (local, domain) = parts(of: value) else { return value.lowercased() }
+        return String(decoding: local, as: UTF8.self).lowercased() + "@" + String(decoding: domain, as: UTF8.self).lowercased()
+    }
+
+    /// A valid address's local part and its domain in ASCII; nil for a value that is no address.
+    private static func parts(of value: String) -> (local: ArraySlice<UInt8>, domain: ArraySlice<UInt8>)? {
+        // A byte count first: 254 characters of UTF-8 are at most 254 × 4 bytes of scalars; the
+        // character count then settles it without walking a long value.
+        guard value.utf8.count <= maxLength * 4, !value.hasMoreCharacters(than: maxLength) else { return nil }
+        let bytes = Array(value.utf8)
+        guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), at > 0, bytes[..<at].allSatisfy(isLocalByte) else { return nil }
+        let domain = bytes[(at + 1)...]
+        if domain.allSatisfy({ $0 < 0x80 }) { return isASCIIDomain(domain) ? (bytes[..<at], domain) : nil }
         var ascii = [UInt8](repeating: 0, count: maxLength + 1)
         let written = domain.withUnsafeBufferPointer { name in
             ascii.withUnsafeMutableBufferPointer { out in
                 signup_domain_to_ascii(name.baseAddress, Int32(name.count), out.baseAddress, Int32(out.count))
             }
         }
-        guard written > 0 else { return value.lowercased() }
-        return value[..<at].lowercased() + "@" + String(decoding: ascii[..<Int(written)], as: UTF8.self).lowercased()
+        guard written > 0, isASCIIDomain(ascii[..<Int(written)]) else { return nil }
+        return (bytes[..<at], ascii[..<Int(written)])
     }
 
     private static func isLocalByte(_ byte: UInt8) -> Bool {
