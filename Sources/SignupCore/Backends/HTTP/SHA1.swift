@@ -4,18 +4,10 @@ enum SHA1 {
     /// The 20-byte digest of `bytes`.
     static func digest(_ bytes: [UInt8]) -> [UInt8] {
         var state: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
-        var message = bytes
-        let bitLength = UInt64(message.count) &* 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        let message = DigestBlocks.padded(bytes)
         var words = [UInt32](repeating: 0, count: 80)
         for blockStart in stride(from: 0, to: message.count, by: 64) {
-            for index in 0..<16 {
-                let offset = blockStart + index * 4
-                words[index] = UInt32(message[offset]) << 24 | UInt32(message[offset + 1]) << 16
-                    | UInt32(message[offset + 2]) << 8 | UInt32(message[offset + 3])
-            }
+            for index in 0..<16 { words[index] = DigestBlocks.word(message, at: blockStart + index * 4) }
             for index in 16..<80 { words[index] = rotate(words[index - 3] ^ words[index - 8] ^ words[index - 14] ^ words[index - 16], 1) }
             var (a, b, c, d, e) = (state[0], state[1], state[2], state[3], state[4])
             for index in 0..<80 {
@@ -30,18 +22,12 @@ enum SHA1 {
             }
             state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d; state[4] &+= e
         }
-        return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
+        return DigestBlocks.bytes(of: state)
     }
 
     /// The digest of `text`'s UTF-8 as 40 upper-case hex digits, as the range API writes suffixes.
     static func upperHexDigest(_ text: String) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        var hex: [UInt8] = []
-        for byte in digest(Array(text.utf8)) {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: hex, as: UTF8.self)
+        DigestBlocks.hex(digest(Array(text.utf8)), uppercase: true)
     }
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {

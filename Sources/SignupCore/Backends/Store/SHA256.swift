@@ -15,19 +15,11 @@ public enum SHA256 {
     /// The 32-byte digest of `bytes`.
     public static func digest<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var message = Array(bytes)
-        let bitLength = UInt64(message.count) * 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        let message = DigestBlocks.padded(Array(bytes))
 
         var words = [UInt32](repeating: 0, count: 64)
         for blockStart in stride(from: 0, to: message.count, by: 64) {
-            for index in 0..<16 {
-                let offset = blockStart + index * 4
-                words[index] = UInt32(message[offset]) << 24 | UInt32(message[offset + 1]) << 16
-                    | UInt32(message[offset + 2]) << 8 | UInt32(message[offset + 3])
-            }
+            for index in 0..<16 { words[index] = DigestBlocks.word(message, at: blockStart + index * 4) }
             for index in 16..<64 {
                 let s0 = rotate(words[index - 15], 7) ^ rotate(words[index - 15], 18) ^ (words[index - 15] >> 3)
                 let s1 = rotate(words[index - 2], 17) ^ rotate(words[index - 2], 19) ^ (words[index - 2] >> 10)
@@ -46,21 +38,15 @@ public enum SHA256 {
             state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
             state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
         }
-        return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
+        return DigestBlocks.bytes(of: state)
     }
 
     /// The digest as lowercase hexadecimal.
     public static func hexDigest(_ text: String) -> String {
-        digest(Array(text.utf8)).map { String($0, radix: 16).leftPadded(2) }.joined()
+        DigestBlocks.hex(digest(Array(text.utf8)), uppercase: false)
     }
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
         value >> count | value << (32 - count)
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(_ width: Int) -> String {
-        String(repeating: "0", count: Swift.max(0, width - count)) + self
     }
 }
