@@ -171,37 +171,31 @@ struct FormState {
     ) {
         guard fields[index].awaitingRemote, fields[index].version == version else { return }
         let wasEnabled = submitEnabled
-        fields[index].awaitingRemote = false
-        let shownBefore = fields[index].result == .reported ? reported[index] : nil
-        _ = setResult(.reported, ofField: index)
-        if reported.isEmpty { reported = Array(repeating: nil, count: fields.count) }
-        reported[index] = result
-        if shownBefore != result { change.append(.fieldChanged(update(ofField: index, in: form))) }
+        show(reported: result, onField: index, in: form, into: &change)
         appendSubmitEnabled(ifChangedFrom: wasEnabled, into: &change)
     }
 
     /// Takes a refused submission: each field's reported result (by position, in form order) goes
-    /// on it unless it was edited since the tap, then the submission fails; one change.
+    /// on it unless it was edited since the tap, then the submission fails; one change. While the
+    /// submission runs submit is disabled, so only the failure can change whether it is enabled.
     mutating func applyReported(
         _ results: [(field: Int, result: FieldResult)], failure: SubmissionFailure, in form: LocalizedForm,
         into change: inout ChangeEvents
     ) {
-        let wasEnabled = submitEnabled
         for (index, result) in results where fields[index].version <= submittedVersion {
-            let shownBefore = fields[index].result == .reported ? reported[index] : nil
-            fields[index].awaitingRemote = false
-            _ = setResult(.reported, ofField: index)
-            if reported.isEmpty { reported = Array(repeating: nil, count: fields.count) }
-            reported[index] = result
-            if shownBefore != result { change.append(.fieldChanged(update(ofField: index, in: form))) }
+            show(reported: result, onField: index, in: form, into: &change)
         }
-        let submission = SubmissionState.failed(failure)
-        if submission != self.submission {
-            self.submission = submission
-            isSubmitting = false
-            change.append(.submissionChanged(submission))
-        }
-        appendSubmitEnabled(ifChangedFrom: wasEnabled, into: &change)
+        apply(.failed(failure), into: &change)
+    }
+
+    /// Puts a backend's result on a field, kept beside it, with its event unless it shows already.
+    private mutating func show(reported result: FieldResult, onField index: Int, in form: LocalizedForm, into change: inout ChangeEvents) {
+        let shownBefore = fields[index].result == .reported ? reported[index] : nil
+        fields[index].awaitingRemote = false
+        _ = setResult(.reported, ofField: index)
+        if reported.isEmpty { reported = Array(repeating: nil, count: fields.count) }
+        reported[index] = result
+        if shownBefore != result { change.append(.fieldChanged(update(ofField: index, in: form))) }
     }
 
     /// Takes the submission's new state.
