@@ -73,6 +73,11 @@ public struct FieldDefinition: Hashable, Sendable {
         normalization.apply(to: value)
     }
 
+    /// The field's `unique` check, if it has one.
+    public var uniqueCheck: RemoteCheck? {
+        remoteChecks.first { if case .unique = $0.kind { true } else { false } }
+    }
+
     /// A value (as rules see it) as `unique` compares it: an e-mail address (a field with the
     /// `email` rule) by `EmailAddress.folded`, anything else lower-cased.
     public func comparable(_ value: String) -> String {

@@ -54,11 +54,11 @@ public struct FormDefinition: Hashable, Sendable {
                 for input in check.reads where !seen.contains(input) {
                     throw .unknownCheckInput(kind: kind, field: field.name, check: check.name, input: input)
                 }
-                if case .unique = check.kind {
-                    // The claim is made by the registration, and kept in the clear with the account.
-                    guard case .registerAccount = submit.kind else { throw .uniqueWithoutRegistration(kind: kind, field: field.name) }
-                    if field.isSecret { throw .uniqueSecret(kind: kind, field: field.name) }
-                }
+            }
+            if field.uniqueCheck != nil {
+                // The claim is made by the registration, and kept in the clear with the account.
+                guard case .registerAccount = submit.kind else { throw .uniqueWithoutRegistration(kind: kind, field: field.name) }
+                if field.isSecret { throw .uniqueSecret(kind: kind, field: field.name) }
             }
             for dependency in field.rules.flatMap(\.dependencies) where !seen.contains(dependency) {
                 throw .unknownField(kind: kind, field: dependency, referencedBy: field.name)

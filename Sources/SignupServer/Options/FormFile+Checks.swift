@@ -204,8 +204,12 @@ extension FormFile.Reader {
         }
     }
 
+    /// ASCII letters, digits and `_`, not starting with a digit.
     private static func isVariableName(_ name: String) -> Bool {
         guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
-        return name.utf8.allSatisfy { isTokenByte($0) && ($0 == UInt8(ascii: "_") || !"!#$%&'*+-.^`|~".utf8.contains($0)) }
+        return name.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+        }
     }
 }

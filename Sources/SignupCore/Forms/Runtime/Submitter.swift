@@ -73,7 +73,7 @@ struct Submitter {
         var fields = AccountFields(kind: definition.kind)
         for field in definition.fields where !field.isSecret {
             fields.values[field.name] = value(field.name)
-            if field.remoteChecks.contains(where: { if case .unique = $0.kind { true } else { false } }) {
+            if field.uniqueCheck != nil {
                 fields.claims[field.name] = field.comparable(value(field.name))
             }
         }
@@ -92,9 +92,7 @@ struct Submitter {
             case .refused(_, let details):
                 return .state(self.failed(.refused, params: details))
             case .fieldTaken(let name):
-                let unique = self.definition.fields.first { $0.name == name }?.remoteChecks.first { check in
-                    if case .unique = check.kind { true } else { false }
-                }
+                let unique = self.definition.fields.first { $0.name == name }?.uniqueCheck
                 let rejected = unique?.rejected ?? Message("\(name).taken", "Already taken")
                 let issue = ReportedIssue(field: name, code: rejected.code, message: self.localizer.text(rejected))
                 return .refused(fieldIssues: [issue], failure: self.failure(.refused, params: ["field": .string(name)]))
