@@ -22,19 +22,17 @@ public final class HTTPChecks: RemoteChecking {
     private let breached: BreachedPasswords
 
     /// `environment` gives the value of an environment variable, the process's own by default.
-    public init(loop: EventLoop, environment: @escaping (String) -> String? = { ProcessInfo.processInfo.environment[$0] }) {
+    public convenience init(loop: EventLoop, environment: @escaping (String) -> String? = { ProcessInfo.processInfo.environment[$0] }) {
+        self.init(loop: loop, environment: environment, now: nil)
+    }
+
+    /// `now` nil counts on the loop's clock.
+    init(loop: EventLoop, environment: @escaping (String) -> String?, now: (() -> TimePoint)?) {
         let client = HTTPClient(loop: loop)
         self.client = client
         self.environment = environment
-        now = { client.now }
-        breached = BreachedPasswords(client: client, now: now)
-    }
-
-    init(loop: EventLoop, environment: @escaping (String) -> String?, now: @escaping () -> TimePoint) {
-        client = HTTPClient(loop: loop)
-        self.environment = environment
-        self.now = now
-        breached = BreachedPasswords(client: client, now: now)
+        self.now = now ?? { client.now }
+        breached = BreachedPasswords(client: client, now: self.now)
     }
 
     public func ask(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
