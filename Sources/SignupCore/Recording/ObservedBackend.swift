@@ -27,17 +27,8 @@ public final class ObservedBackend: UsernameAvailabilityChecking, RemoteChecking
     public func checkAvailability(
         of username: String, answer: @escaping (Result<Availability, any Error>) -> Void
     ) -> any Disposable {
-        let question = Question(.availability(username: username), observer: observer)
-        let check = services.availability.checkAvailability(of: username) { result in
-            switch result {
-            case .success(let availability): question.end(with: .availability(availability))
-            case .failure(let error): question.end(with: .failure(Self.backendError(error)))
-            }
-            answer(result)
-        }
-        return Disposables.create {
-            question.withdraw()
-            check.dispose()
+        observedCall(.availability(username: username), answer: answer, recorded: BackendAnswer.availability) { heard in
+            services.availability.checkAvailability(of: username, answer: heard)
         }
     }
 
@@ -46,17 +37,28 @@ public final class ObservedBackend: UsernameAvailabilityChecking, RemoteChecking
         if case .usernameAvailability = question.checkKind {
             return checkAvailability(of: question.value) { answer($0.map(CheckVerdict.init)) }
         }
-        let observed = Question(BackendQuestion(question), observer: observer)
-        let check = services.checks.ask(question) { result in
+        return observedCall(BackendQuestion(question), answer: answer, recorded: BackendAnswer.verdict) { heard in
+            services.checks.ask(question, answer: heard)
+        }
+    }
+
+    /// A call answered through one callback, observed: its question told as it starts, its answer
+    /// or its withdrawal as they come.
+    private func observedCall<Value>(
+        _ asked: BackendQuestion, answer: @escaping (Result<Value, any Error>) -> Void, recorded: @escaping (Value) -> BackendAnswer,
+        start: (@escaping (Result<Value, any Error>) -> Void) -> any Disposable
+    ) -> any Disposable {
+        let question = Question(asked, observer: observer)
+        let call = start { result in
             switch result {
-            case .success(let verdict): observed.end(with: .verdict(verdict))
-            case .failure(let error): observed.end(with: .failure(Self.backendError(error)))
+            case .success(let value): question.end(with: recorded(value))
+            case .failure(let error): question.end(with: .failure(Self.backendError(error)))
             }
             answer(result)
         }
         return Disposables.create {
-            observed.withdraw()
-            check.dispose()
+            question.withdraw()
+            call.dispose()
         }
     }
 
