@@ -22,7 +22,10 @@ let package = Package(
         // ICU's C API: regular expressions whose matches stop after a number of steps, and NFKC
         // in linear time; loaded with dlopen on first use (see CICU.h); headers from libicu-dev.
         .target(name: "CICU"),
-        .target(name: "SignupCore", dependencies: ["CSQLite", "CCrypt", "CCurl", "CPostgres", "CICU"]),
+        // libpwquality (and through it cracklib's dictionary) for the `notDictionaryWord` rule,
+        // loaded with dlopen on first use; declared in the shim, so its header is not needed.
+        .target(name: "CPasswordQuality"),
+        .target(name: "SignupCore", dependencies: ["CSQLite", "CCrypt", "CCurl", "CPostgres", "CICU", "CPasswordQuality"]),
         .target(name: "SignupServer", dependencies: ["SignupCore"]),
         // Blocks SIGTERM and SIGINT before main, so that none is lost while the process starts.
         .target(name: "CEarlySignals"),

@@ -30,7 +30,14 @@ static void load(void) {
     *(void **)&functions.to_utf8 = dlsym(library, SIGNUP_SYMBOL(u_strToUTF8));
     *(void **)&functions.idna_open_uts46 = dlsym(library, SIGNUP_SYMBOL(uidna_openUTS46));
     *(void **)&functions.idna_name_to_ascii_utf8 = dlsym(library, SIGNUP_SYMBOL(uidna_nameToASCII_UTF8));
-    loaded = functions.idna_open_uts46 && functions.idna_name_to_ascii_utf8 && functions.regex_open && functions.regex_close && functions.regex_set_text && functions.regex_matches
+    *(void **)&functions.spoof_open = dlsym(library, SIGNUP_SYMBOL(uspoof_open));
+    *(void **)&functions.spoof_set_checks = dlsym(library, SIGNUP_SYMBOL(uspoof_setChecks));
+    *(void **)&functions.spoof_set_restriction_level = dlsym(library, SIGNUP_SYMBOL(uspoof_setRestrictionLevel));
+    *(void **)&functions.spoof_check2_utf8 = dlsym(library, SIGNUP_SYMBOL(uspoof_check2UTF8));
+    *(void **)&functions.spoof_get_skeleton_utf8 = dlsym(library, SIGNUP_SYMBOL(uspoof_getSkeletonUTF8));
+    loaded = functions.spoof_open && functions.spoof_set_checks && functions.spoof_set_restriction_level
+        && functions.spoof_check2_utf8 && functions.spoof_get_skeleton_utf8
+        && functions.idna_open_uts46 && functions.idna_name_to_ascii_utf8 && functions.regex_open && functions.regex_close && functions.regex_set_text && functions.regex_matches
         && functions.regex_set_match_callback && functions.nfkc_instance && functions.span_quick_check_yes
         && functions.normalize && functions.from_utf8 && functions.to_utf8;
 }

@@ -5,6 +5,7 @@
 #include <unicode/unorm2.h>
 #include <unicode/ustring.h>
 #include <unicode/uidna.h>
+#include <unicode/uspoof.h>
 
 /// The ICU functions the shim calls, looked up once in Debian's libicu.
 typedef struct {
@@ -20,6 +21,11 @@ typedef struct {
     char *(*to_utf8)(char *, int32_t, int32_t *, const UChar *, int32_t, UErrorCode *);
     UIDNA *(*idna_open_uts46)(uint32_t, UErrorCode *);
     int32_t (*idna_name_to_ascii_utf8)(const UIDNA *, const char *, int32_t, char *, int32_t, UIDNAInfo *, UErrorCode *);
+    USpoofChecker *(*spoof_open)(UErrorCode *);
+    void (*spoof_set_checks)(USpoofChecker *, int32_t, UErrorCode *);
+    void (*spoof_set_restriction_level)(USpoofChecker *, URestrictionLevel);
+    int32_t (*spoof_check2_utf8)(const USpoofChecker *, const char *, int32_t, USpoofCheckResult *, UErrorCode *);
+    int32_t (*spoof_get_skeleton_utf8)(const USpoofChecker *, uint32_t, const char *, int32_t, char *, int32_t, UErrorCode *);
 } signup_icu_functions;
 
 /// The functions, all of them found, or NULL when ICU cannot be loaded.

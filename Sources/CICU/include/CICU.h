@@ -37,4 +37,23 @@ int32_t signup_nfkc(const uint8_t *text, int32_t length, uint8_t **normalized);
 /// of UTS #46 or does not fit; -2 when ICU cannot be loaded.
 int32_t signup_domain_to_ascii(const uint8_t *domain, int32_t length, uint8_t *ascii, int32_t capacity);
 
+/// Restriction levels of Unicode TS #39 §5.2, from the strictest.
+typedef enum {
+    signup_restriction_ascii = 1,
+    signup_restriction_single_script = 2,
+    signup_restriction_highly_restrictive = 3,
+    signup_restriction_moderately_restrictive = 4,
+    signup_restriction_minimally_restrictive = 5,
+} signup_restriction_level;
+
+/// Whether `text` (`length` bytes of UTF-8) mixes scripts beyond `level`, or repeats a
+/// non-spacing mark invisibly (ICU's spoof checker, UTS #39 §5): 1 when it does, 0 when it does
+/// not, -1 when ICU cannot be loaded or fails.
+int signup_exceeds_restriction_level(const uint8_t *text, int32_t length, signup_restriction_level level);
+
+/// The UTS #39 confusable skeleton of `text` (`length` bytes of UTF-8): two strings look alike
+/// when their skeletons are equal. Returns the skeleton's length in bytes, which `*skeleton` then
+/// holds (release it with free()); -1, with `*skeleton` NULL, when ICU cannot be loaded or fails.
+int32_t signup_confusable_skeleton(const uint8_t *text, int32_t length, uint8_t **skeleton);
+
 #endif

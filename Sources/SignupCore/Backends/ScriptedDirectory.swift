@@ -1,7 +1,8 @@
 /// An in-memory user directory that answers as its script says, in scheduler time: the default
 /// backend, and the one tests and fixtures use. A successful registration makes the name taken.
 ///
-/// Names are compared case-insensitively, as user directories do. Passwords are kept only as
+/// Names are compared case-insensitively, as user directories do, and a name that looks like a
+/// taken one (`ConfusableSkeleton`) is taken too. Passwords are kept only as
 /// yescrypt hashes. Friends are kept by id; saving one whose phone number another friend has is a
 /// conflict.
 public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegistering, Authenticating, FriendSaving {
@@ -9,6 +10,8 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     private let script: Script
     private var generator: SeededGenerator
     private var taken: Set<String>
+    /// The confusable skeletons of the taken names: a name that looks like one is taken too.
+    private var takenSkeletons: Set<String>
     /// What a check answers for each name the script or a registration mentions, by folded name:
     /// one lookup per check, where the script's lists (failing, then taken, then free) took three.
     private var listedVerdicts: [String: Script.Verdict]
@@ -46,6 +49,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         refused = Set(script.refusedRegistrations.map(Self.key))
         passwordHashes = Dictionary(script.accounts.map { (Self.key($0.key), $0.value) }, uniquingKeysWith: { $1 })
         taken = Set(script.takenNames.map(Self.key)).union(passwordHashes.keys)
+        takenSkeletons = Set(taken.map(ConfusableSkeleton.of))
         // Later lists win: free, then taken, then failing, as a check reads them the other way round.
         var verdicts: [String: Script.Verdict] = [:]
         for name in script.freeNames { verdicts[Self.key(name)] = .available }
@@ -60,7 +64,9 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     public func verdict(for username: String) -> Script.Verdict {
         // Most scripts name no one: answer them without folding the name and hashing it.
         if listedVerdicts.isEmpty { return script.defaultVerdict }
-        return listedVerdicts[Self.key(username)] ?? script.defaultVerdict
+        if let listed = listedVerdicts[Self.key(username)] { return listed }
+        if !takenSkeletons.isEmpty, takenSkeletons.contains(ConfusableSkeleton.of(username)) { return .taken }
+        return script.defaultVerdict
     }
 
     public func availability(of username: String) -> EventStream<Availability> {
@@ -238,7 +244,8 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     private func completeRegistration(of username: String, claiming fields: AccountFields) -> RegistrationOutcome {
         let key = Self.key(username)
         if refused.contains(key) { return .refused(reason: "scripted refusal") }
-        if taken.contains(key) { return .usernameTaken }
+        let skeleton = ConfusableSkeleton.of(username)
+        if taken.contains(key) || takenSkeletons.contains(skeleton) { return .usernameTaken }
         // In field order of the claims' names, so the same registration reports the same field.
         for (field, folded) in fields.claims.sorted(by: { $0.key < $1.key })
         where claims.contains(Claim(kind: fields.kind, field: field, folded: folded)) {
@@ -249,6 +256,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         }
         for (field, folded) in fields.claims { claims.insert(Claim(kind: fields.kind, field: field, folded: folded)) }
         taken.insert(key)
+        takenSkeletons.insert(skeleton)
         if listedVerdicts[key] != .unavailable { listedVerdicts[key] = .taken }
         if recordsRequests { registeredNames.append(username) }
         return .registered(account: .object(["username": .string(username)]))

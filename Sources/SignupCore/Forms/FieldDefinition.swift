@@ -31,12 +31,15 @@ public struct FieldDefinition: Hashable, Sendable {
         case none
         /// Unicode compatibility composition, so look-alike forms compare (and hash) equal.
         case nfkc
+        /// The PRECIS UsernameCaseMapped profile (RFC 8265 §3.3): width mapped, lower-cased, NFC.
+        case usernameCaseMapped
 
         @inline(__always)
         func apply(to value: String) -> String {
             switch self {
             case .none: return value
             case .nfkc: return CompatibilityComposition.normalize(value)
+            case .usernameCaseMapped: return UsernameCaseMapped.normalize(value)
             }
         }
     }
@@ -88,8 +91,11 @@ public struct FieldDefinition: Hashable, Sendable {
     /// `maxLength` rule; nil when no rule bounds the length (the server's limit still applies).
     public var maxLength: Int? {
         rules.compactMap { rule -> Int? in
-            if case .maxLength(let bound) = rule.check { return bound }
-            return nil
+            switch rule.check {
+            // A code point is at most one character.
+            case .maxLength(let bound), .maxCodePoints(let bound): return bound
+            default: return nil
+            }
         }.min()
     }
 

@@ -9,23 +9,33 @@ public struct FormDefinition: Hashable, Sendable {
     public var submit: SubmitAction
     /// The form's own message texts by locale, then by code; they win over the built-in catalogs.
     public var translations: [String: [String: String]]
+    /// Whether the person signs in with a second factor beside the password: NIST SP 800-63B
+    /// then allows a password minimum (`minCodePoints`) of 8 rather than 15.
+    public var hasSecondFactor: Bool
+
+    /// The least `minCodePoints` a secret field may declare, with and without a second factor.
+    public static let passwordMinimum = (alone: 15, withSecondFactor: 8)
+    /// The least `maxCodePoints` a secret field may declare (NIST SP 800-63B: at least 64).
+    public static let passwordMaximumAtLeast = 64
 
     /// Makes a definition after checking that it is coherent.
     public init(
         kind: String, title: Message? = nil, fields: [FieldDefinition], submit: SubmitAction,
-        translations: [String: [String: String]] = [:]
+        translations: [String: [String: String]] = [:], hasSecondFactor: Bool = false
     ) throws(FormDefinitionError) {
         try self.init(
-            kind: kind, title: title, fields: fields, submit: submit, translations: translations, compilingPatterns: true)
+            kind: kind, title: title, fields: fields, submit: submit, translations: translations,
+            hasSecondFactor: hasSecondFactor, compilingPatterns: true)
     }
 
     /// The built-in forms pass `compilingPatterns: false`: their patterns are constants that the
     /// tests compile, and compiling the first ICU pattern would add about 2 ms to every start.
     init(
         kind: String, title: Message? = nil, fields: [FieldDefinition], submit: SubmitAction,
-        translations: [String: [String: String]] = [:], compilingPatterns: Bool
+        translations: [String: [String: String]] = [:], hasSecondFactor: Bool = false, compilingPatterns: Bool
     ) throws(FormDefinitionError) {
         self.kind = kind
+        self.hasSecondFactor = hasSecondFactor
         self.title = title ?? Message("title", FieldDefinition.words(of: kind))
         self.fields = fields
         self.submit = submit
@@ -73,7 +83,17 @@ public struct FormDefinition: Hashable, Sendable {
                     if compilingPatterns, !Rule.Check.isValidPattern(pattern) {
                         throw .invalidPattern(kind: kind, field: field.name, pattern: pattern)
                     }
-                case .allowedCharacters, .notOneOf, .anyOf, .emailAddress: break
+                case .minCodePoints(let bound) where field.isSecret:
+                    let least = hasSecondFactor ? Self.passwordMinimum.withSecondFactor : Self.passwordMinimum.alone
+                    if bound < least { throw .passwordMinimumTooLow(kind: kind, field: field.name, minimum: bound, least: least) }
+                case .maxCodePoints(let bound) where field.isSecret:
+                    if bound < Self.passwordMaximumAtLeast { throw .passwordMaximumTooLow(kind: kind, field: field.name, maximum: bound) }
+                case .minCodePoints(let bound), .maxCodePoints(let bound):
+                    if bound < 0 { throw .negativeLength(kind: kind, field: field.name, length: bound) }
+                case .notSimilarTo(let other):
+                    if other == field.name { throw .selfReference(kind: kind, field: field.name) }
+                case .allowedCharacters, .notOneOf, .anyOf, .emailAddress, .notCommonPassword, .notRepetitiveOrSequential,
+                     .notDictionaryWord, .scriptRestriction: break
                 }
             }
         }
@@ -97,6 +117,8 @@ public enum FormDefinitionError: Error, Hashable, Sendable, CustomStringConverti
     case unknownCheckInput(kind: String, field: String, check: String, input: String)
     case uniqueWithoutRegistration(kind: String, field: String)
     case uniqueSecret(kind: String, field: String)
+    case passwordMinimumTooLow(kind: String, field: String, minimum: Int, least: Int)
+    case passwordMaximumTooLow(kind: String, field: String, maximum: Int)
 
     public var description: String {
         switch self {
@@ -124,6 +146,11 @@ public enum FormDefinitionError: Error, Hashable, Sendable, CustomStringConverti
             return "form '\(kind)': field '\(field)' has a unique check, which only a registerAccount submission can claim"
         case .uniqueSecret(let kind, let field):
             return "form '\(kind)': field '\(field)' is secret, so it cannot be unique (its value would be kept in the clear)"
+        case .passwordMinimumTooLow(let kind, let field, let minimum, let least):
+            return "form '\(kind)': secret field '\(field)' has minCodePoints \(minimum); NIST SP 800-63B asks for at least \(least)"
+                + (least == FormDefinition.passwordMinimum.alone ? " (8 when the form declares \"secondFactor\": true)" : "")
+        case .passwordMaximumTooLow(let kind, let field, let maximum):
+            return "form '\(kind)': secret field '\(field)' has maxCodePoints \(maximum); NIST SP 800-63B asks to allow at least \(FormDefinition.passwordMaximumAtLeast)"
         }
     }
 }

@@ -8,6 +8,9 @@ public enum CharacterClass: Hashable, Sendable {
     case asciiAlphanumerics
     /// Decimal digits 0–9 only.
     case asciiDigits
+    /// The PRECIS IdentifierClass of RFC 8264 §4.2, which RFC 8265 usernames use: printable ASCII
+    /// but space, and letters, digits and combining marks of every script (`LetterDigits`).
+    case precisIdentifier
     /// Exactly the characters listed.
     case characters(String)
     /// Any character of either class.
@@ -32,6 +35,12 @@ public enum CharacterClass: Hashable, Sendable {
         case .asciiAlphanumerics:
             return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
         case .asciiDigits: return ("0"..."9").contains(scalar)
+        case .precisIdentifier:
+            if scalar.isASCII { return (0x21...0x7E).contains(scalar.value) }
+            switch scalar.properties.generalCategory {
+            case .lowercaseLetter, .uppercaseLetter, .otherLetter, .decimalNumber, .modifierLetter, .nonspacingMark, .spacingMark: return true
+            default: return false
+            }
         case .characters(let allowed): return allowed.unicodeScalars.contains(scalar)
         case .union(let first, let second): return first.contains(scalar) || second.contains(scalar)
         }

@@ -16,6 +16,19 @@ extension String {
         limit > 0 && !hasMoreCharacters(than: limit - 1)
     }
 
+    /// Whether the value has more than `limit` Unicode code points.
+    public func hasMoreCodePoints(than limit: Int) -> Bool {
+        // A code point takes one to four bytes.
+        if utf8.count <= limit { return false }
+        guard limit >= 0 else { return true }
+        return Self.has(unicodeScalars, moreElementsThan: limit)
+    }
+
+    /// Whether the value has fewer than `limit` Unicode code points.
+    public func hasFewerCodePoints(than limit: Int) -> Bool {
+        limit > 0 && !hasMoreCodePoints(than: limit - 1)
+    }
+
     /// `count` of an ASCII value, told from its bytes: a character each but `\r\n`; nil for any other.
     private var asciiCharacterCount: Int? {
         utf8.withContiguousStorageIfAvailable { bytes -> Int? in

@@ -11,6 +11,16 @@ enum CompiledCheck: Sendable {
     case equalsField(Int?)
     case anyOf([[CompiledCheck]])
     case emailAddress
+    case minCodePoints(Int)
+    case maxCodePoints(Int)
+    case notCommonPassword(PasswordList)
+    case notRepetitiveOrSequential
+    case notDictionaryWord
+    /// The position of the other field; nil for a name the form lacks, which reads as empty.
+    case notSimilarTo(Int?)
+    case scriptRestriction(ScriptRestriction)
+    /// A rule whose library or list this machine lacks: it refuses every value.
+    case cannotRun
 
     init(_ check: Rule.Check, in definition: FormDefinition) {
         self.init(check, indexOf: definition.index(of:))
@@ -26,6 +36,13 @@ enum CompiledCheck: Sendable {
         case .notOneOf(let reserved): self = .notOneOf(ReservedNames(reserved))
         case .equalsField(let other): self = .equalsField(indexOf(other))
         case .emailAddress: self = .emailAddress
+        case .minCodePoints(let minimum): self = .minCodePoints(minimum)
+        case .maxCodePoints(let maximum): self = .maxCodePoints(maximum)
+        case .notCommonPassword(let list): self = .notCommonPassword(list)
+        case .notRepetitiveOrSequential: self = .notRepetitiveOrSequential
+        case .notDictionaryWord: self = .notDictionaryWord
+        case .notSimilarTo(let other): self = .notSimilarTo(indexOf(other))
+        case .scriptRestriction(let level): self = .scriptRestriction(level)
         case .anyOf(let alternatives):
             self = .anyOf(alternatives.map { checks in checks.map { CompiledCheck($0, indexOf: indexOf) } })
         }
@@ -42,6 +59,17 @@ enum CompiledCheck: Sendable {
         case .notOneOf(let reserved): return .passing(!reserved.contains(value))
         case .equalsField(let other): return .passing(value == (other.map(valueAt) ?? ""))
         case .emailAddress: return .passing(EmailAddress.isValid(value))
+        case .minCodePoints(let minimum): return .passing(!value.hasFewerCodePoints(than: minimum))
+        case .maxCodePoints(let maximum): return .passing(!value.hasMoreCodePoints(than: maximum))
+        case .notCommonPassword(let list): return .passing(!list.contains(value))
+        case .notRepetitiveOrSequential: return .passing(!PasswordPatterns.isRepetitiveOrSequential(value))
+        case .notDictionaryWord: return .passing(!DictionaryWords.contain(value))
+        case .notSimilarTo(let other):
+            guard let other else { return .passes }
+            return .passing(!PasswordSimilarity.isTooSimilar(value, to: valueAt(other)))
+        // A level ICU cannot judge is refused; the field says why (`Rule.Check.missingRequirement`).
+        case .scriptRestriction(let level): return .passing(level.admits(value) ?? false)
+        case .cannotRun: return .fails
         case .anyOf(let alternatives):
             // Passes when one alternative passes; undecided when none does and one could not tell.
             var undecided = false

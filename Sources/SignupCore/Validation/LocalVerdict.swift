@@ -25,6 +25,8 @@ final class LocalValidator: Sendable {
 
     /// What `tooCostly` shows.
     static let tooCostlyMessage = Message("value.tooCostly", "Too costly to check; send the value again to retry")
+    /// What a rule shows that needs a library or a list this machine lacks.
+    static let cannotRunMessage = Message("rule.unavailable", "This rule cannot be checked here: {reason}")
 
     /// What judging one field needs, in one object: a keystroke reads it without copying the
     /// field's definition (and retaining every message in it).
@@ -40,8 +42,12 @@ final class LocalValidator: Sendable {
         init(_ field: FieldDefinition, in definition: FormDefinition, localizer: Localizer, results: inout ResultTable) {
             normalization = field.normalization
             checks = field.rules.map { rule in
-                (CompiledCheck(rule.check, in: definition),
-                 results.add(localizer.result(rule.failure, .failed, rule.failureParams)))
+                // A rule this machine cannot run refuses every value and says what to install.
+                if let missing = rule.check.missingRequirement {
+                    return (.cannotRun, results.add(localizer.result(LocalValidator.cannotRunMessage, .failed, ["reason": .string(missing)])))
+                }
+                return (CompiledCheck(rule.check, in: definition),
+                        results.add(localizer.result(rule.failure, .failed, rule.failureParams)))
             }
             success = results.add(localizer.result(field.successMessage, .ok))
             empty = field.isRequired ? results.add(localizer.result(field.emptyMessage, .empty)) : success

@@ -19,6 +19,22 @@ public struct Rule: Hashable, Sendable {
         /// The value must be a valid e-mail address (`EmailAddress`): the HTML standard's syntax,
         /// an internationalised domain accepted, at most 254 characters.
         case emailAddress
+        /// At least this many Unicode code points (of the value as rules see it: declare the
+        /// field's `nfkc` normalisation to count as NIST SP 800-63B advises).
+        case minCodePoints(Int)
+        /// At most this many Unicode code points.
+        case maxCodePoints(Int)
+        /// The whole value must not be on the list of common passwords (case-insensitively).
+        case notCommonPassword(PasswordList)
+        /// The value must not be one unit repeated, nor a run along the alphabet, the digits or a
+        /// keyboard row (`PasswordPatterns`).
+        case notRepetitiveOrSequential
+        /// The value must not be built on a dictionary word, as cracklib finds (`DictionaryWords`).
+        case notDictionaryWord
+        /// The value must not be too similar to another field's (`PasswordSimilarity`).
+        case notSimilarTo(String)
+        /// The value must not mix scripts beyond this restriction level (`ScriptRestriction`).
+        case scriptRestriction(ScriptRestriction)
     }
 
     public var check: Check
@@ -35,9 +51,10 @@ public struct Rule: Hashable, Sendable {
     /// The params of the failure's message: the bound or field the rule names (fixed per rule).
     public var failureParams: [String: JSONValue] {
         switch check {
-        case .minLength(let minimum): return ["min": .int(Int64(minimum))]
-        case .maxLength(let maximum): return ["max": .int(Int64(maximum))]
-        case .equalsField(let other): return ["field": .string(other)]
+        case .minLength(let minimum), .minCodePoints(let minimum): return ["min": .int(Int64(minimum))]
+        case .maxLength(let maximum), .maxCodePoints(let maximum): return ["max": .int(Int64(maximum))]
+        case .equalsField(let other), .notSimilarTo(let other): return ["field": .string(other)]
+        case .notCommonPassword(let list): return ["count": .int(Int64(list.count))]
         default: return [:]
         }
     }
@@ -46,7 +63,7 @@ public struct Rule: Hashable, Sendable {
 extension Rule.Check {
     var dependencies: [String] {
         switch self {
-        case .equalsField(let other): return [other]
+        case .equalsField(let other), .notSimilarTo(let other): return [other]
         case .anyOf(let alternatives): return alternatives.flatMap { $0.flatMap(\.dependencies) }
         default: return []
         }
@@ -54,6 +71,19 @@ extension Rule.Check {
 }
 
 extension Rule.Check {
+    /// Why this check cannot run on this machine, naming what to install; nil when it can. A
+    /// field shows it (code `rule.unavailable`) in place of the rule's failure, and fails.
+    public var missingRequirement: String? {
+        switch self {
+        case .notCommonPassword(let list): return list.problem
+        case .notDictionaryWord: return DictionaryWords.problem
+        case .scriptRestriction(let level):
+            return level.admits("a") == nil ? "ICU cannot be loaded (Debian: apt-get install libicu72)" : nil
+        case .anyOf(let alternatives): return alternatives.lazy.flatMap { $0 }.compactMap(\.missingRequirement).first
+        default: return nil
+        }
+    }
+
     /// Whether `pattern` compiles as a `pattern` check's regular expression (ICU syntax).
     public static func isValidPattern(_ pattern: String) -> Bool {
         CompiledPattern.named(pattern) != nil

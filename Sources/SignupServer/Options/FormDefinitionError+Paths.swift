@@ -26,17 +26,35 @@ extension FormDefinitionError {
         case .unknownField(_, let target, let referrer) where referrer == "submit":
             return submit.fieldMembers.first { $0.field == target }.map { "$.submit.\($0.member)" } ?? "$.submit"
         case .unknownField(_, let target, let field):
-            return checkPath(in: field) { if case .equalsField(target) = $0 { "equalsField" } else { nil } }
+            return checkPath(in: field) { check in
+                switch check {
+                case .equalsField(target): "equalsField"
+                case .notSimilarTo(target): "notSimilarTo"
+                default: nil
+                }
+            }
         case .selfReference(_, let field):
-            return checkPath(in: field) { if case .equalsField(field) = $0 { "equalsField" } else { nil } }
+            return checkPath(in: field) { check in
+                switch check {
+                case .equalsField(field): "equalsField"
+                case .notSimilarTo(field): "notSimilarTo"
+                default: nil
+                }
+            }
         case .negativeLength(_, let field, _):
             return checkPath(in: field) { check in
                 switch check {
                 case .minLength(let bound) where bound < 0: "minLength"
                 case .maxLength(let bound) where bound < 0: "maxLength"
+                case .minCodePoints(let bound) where bound < 0: "minCodePoints"
+                case .maxCodePoints(let bound) where bound < 0: "maxCodePoints"
                 default: nil
                 }
             }
+        case .passwordMinimumTooLow(_, let field, _, _):
+            return checkPath(in: field) { if case .minCodePoints = $0 { "minCodePoints" } else { nil } }
+        case .passwordMaximumTooLow(_, let field, _):
+            return checkPath(in: field) { if case .maxCodePoints = $0 { "maxCodePoints" } else { nil } }
         case .invalidPattern(_, let field, let pattern):
             return checkPath(in: field) { if case .pattern(pattern) = $0 { "pattern" } else { nil } }
         case .invalidCheckName(_, let field, let check), .duplicateCheck(_, let field, let check):

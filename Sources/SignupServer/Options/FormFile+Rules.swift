@@ -3,8 +3,7 @@ import SignupCore
 
 /// A form file's rules: each one check with the code and message of its failure (protocol.md §13).
 extension FormFile.Reader {
-    /// A rule is one check member (`minLength`, `maxLength`, `characters`, `pattern`,
-    /// `notOneOf`, `equalsField`, `email` or `anyOf`) with the `code` and `message` of its failure.
+    /// A rule is one check member (`checkNames`) with the `code` and `message` of its failure.
     func rule(_ json: JSON, _ path: String) throws(FormFile.Problem) -> Rule {
         let object = try members(json, path, allowed: Self.checkNames.union(["code", "message"]), required: ["code", "message"])
         let checks = object.keys.filter(Self.checkNames.contains)
@@ -16,7 +15,10 @@ extension FormFile.Reader {
         return Rule(try check(name, object[name]!, "\(path).\(name)"), failure: failure)
     }
 
-    static let checkNames: Set<String> = ["minLength", "maxLength", "characters", "pattern", "notOneOf", "equalsField", "email", "anyOf"]
+    static let checkNames: Set<String> = [
+        "minLength", "maxLength", "characters", "pattern", "notOneOf", "equalsField", "email", "anyOf", "minCodePoints",
+        "maxCodePoints", "notCommonPassword", "notRepetitiveOrSequential", "notDictionaryWord", "notSimilarTo", "scriptRestriction",
+    ]
 
     func check(_ name: String, _ value: JSON, _ path: String) throws(FormFile.Problem) -> Rule.Check {
         switch name {
@@ -27,11 +29,12 @@ extension FormFile.Reader {
             case .string("alphanumerics"): return .allowedCharacters(.alphanumerics)
             case .string("asciiAlphanumerics"): return .allowedCharacters(.asciiAlphanumerics)
             case .string("asciiDigits"): return .allowedCharacters(.asciiDigits)
+            case .string("precisIdentifier"): return .allowedCharacters(.precisIdentifier)
             case .object:
                 let object = try members(value, path, allowed: ["only"], required: ["only"])
                 return .allowedCharacters(.characters(try string(object["only"], "\(path).only")))
             default:
-                throw fail(path, "must be \"alphanumerics\", \"asciiAlphanumerics\", \"asciiDigits\" or {\"only\": \"…\"}")
+                throw fail(path, "must be \"alphanumerics\", \"asciiAlphanumerics\", \"asciiDigits\", \"precisIdentifier\" or {\"only\": \"…\"}")
             }
         case "pattern":
             let pattern = try string(value, path)
@@ -47,8 +50,23 @@ extension FormFile.Reader {
         case "equalsField":
             return .equalsField(try string(value, path))
         case "email":
-            guard case .bool(true) = value else { throw fail(path, "must be true") }
+            try requireTrue(value, path)
             return .emailAddress
+        case "minCodePoints": return .minCodePoints(try count(value, path))
+        case "maxCodePoints": return .maxCodePoints(try count(value, path))
+        case "notCommonPassword": return .notCommonPassword(try passwordList(value, path))
+        case "notRepetitiveOrSequential":
+            try requireTrue(value, path)
+            return .notRepetitiveOrSequential
+        case "notDictionaryWord":
+            try requireTrue(value, path)
+            return .notDictionaryWord
+        case "notSimilarTo": return .notSimilarTo(try string(value, path))
+        case "scriptRestriction":
+            guard case .string(let text) = value, let level = ScriptRestriction(rawValue: text) else {
+                throw fail(path, "must be one of " + ScriptRestriction.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
+            }
+            return .scriptRestriction(level)
         default:
             guard case .array(let alternatives) = value, !alternatives.isEmpty else {
                 throw fail(path, "must be a non-empty array of alternatives, each an array of checks")
@@ -70,6 +88,24 @@ extension FormFile.Reader {
                 result.append(checks)
             }
             return .anyOf(result)
+        }
+    }
+
+    private func requireTrue(_ value: JSON, _ path: String) throws(FormFile.Problem) {
+        guard case .bool(true) = value else { throw fail(path, "must be true") }
+    }
+
+    /// `true` for the installed list (`PasswordList.installed`), or `{"file": PATH}`, a path
+    /// relative to the form file's folder, which must be readable now.
+    private func passwordList(_ value: JSON, _ path: String) throws(FormFile.Problem) -> PasswordList {
+        if case .bool(true) = value { return PasswordList.installed }
+        let object = try members(value, path, allowed: ["file"], required: ["file"])
+        let named = try string(object["file"], "\(path).file")
+        let resolved = named.hasPrefix("/") ? named : ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(named)
+        do {
+            return try PasswordList(path: resolved)
+        } catch {
+            throw fail("\(path).file", "cannot read the password list \(resolved)")
         }
     }
 }

@@ -103,7 +103,7 @@ enum FormFile {
         }
 
         func form(_ json: JSON) throws(Problem) -> FormDefinition {
-            let object = try members(json, "$", allowed: ["kind", "title", "fields", "submit", "translations"],
+            let object = try members(json, "$", allowed: ["kind", "title", "fields", "submit", "translations", "secondFactor"],
                                      required: ["kind", "fields", "submit"])
             let kind = try string(object["kind"], "$.kind")
             let title = try object["title"].map { json throws(Problem) in Message("title", try string(json, "$.title")) }
@@ -116,8 +116,10 @@ enum FormFile {
             }
             let submit = try self.submit(object["submit"]!, "$.submit")
             let translations = try self.translations(object["translations"], "$.translations")
+            let hasSecondFactor = try bool(object["secondFactor"], "$.secondFactor", default: false)
             do throws(FormDefinitionError) {
-                return try FormDefinition(kind: kind, title: title, fields: fields, submit: submit, translations: translations)
+                return try FormDefinition(
+                    kind: kind, title: title, fields: fields, submit: submit, translations: translations, hasSecondFactor: hasSecondFactor)
             } catch {
                 var path = error.path(in: fields, submit: submit)
                 // A field that declared its one check as `remoteCheck` is pointed at there.
@@ -156,7 +158,7 @@ enum FormFile {
             var normalization = FieldDefinition.Normalization.none
             if let value = object["normalization"] {
                 guard case .string(let text) = value, let parsed = FieldDefinition.Normalization(rawValue: text) else {
-                    throw fail("\(path).normalization", "must be \"none\" or \"nfkc\"")
+                    throw fail("\(path).normalization", "must be \"none\", \"nfkc\" or \"usernameCaseMapped\"")
                 }
                 normalization = parsed
             }

@@ -46,6 +46,9 @@ final class StdioService {
         case .scripted, .http: nil
         }
         self.store = store
+        for pair in store?.lookAlikesFoundByMigration ?? [] {
+            logger.warning("store: the registered usernames \(pair) look alike; both are kept, and no new name like them can register")
+        }
         framing = FramingChoice(configuration.framing)
         let catalog = FormCatalog(definitions: FormCatalog.builtIn.definitions + configuration.customForms)
         let traceDestinations = [configuration.traceFile, configuration.logLevel == .debug ? 2 : nil].compactMap { $0 }

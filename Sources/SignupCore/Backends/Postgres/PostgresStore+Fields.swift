@@ -19,6 +19,8 @@ extension PostgresStore {
                 WITH account AS (
                     INSERT INTO users (username, username_key, password_hash, created_at, registration_id)
                     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (username_key) DO NOTHING RETURNING id
+                ), skeleton AS (
+                    INSERT INTO username_skeletons (skeleton, account) SELECT $9, account.id FROM account
                 ), claimed AS (
                     INSERT INTO field_claims (kind, field, folded, account)
                     SELECT $6, claim.key, claim.value, account.id FROM account, jsonb_each_text($7::jsonb) AS claim
@@ -29,10 +31,13 @@ extension PostgresStore {
                 SELECT id FROM account
                 """,
                 [username, key, passwordHash, String(Self.milliseconds(createdAt)), registration, fields.kind,
-                 Self.json(fields.claims), Self.json(fields.values)])
+                 Self.json(fields.claims), Self.json(fields.values), ConfusableSkeleton.of(username)])
         } catch {
             guard case .uniqueViolation = error else { throw error }
-            // A claim was taken: the statement committed nothing. Name the first field taken.
+            // A look-alike name or a claim was taken: the statement committed nothing.
+            if try !run("SELECT 1 FROM username_skeletons WHERE skeleton = $1", [ConfusableSkeleton.of(username)]).isEmpty {
+                return .usernameTaken
+            }
             for (field, folded) in fields.claims.sorted(by: { $0.key < $1.key })
             where try isClaimed(kind: fields.kind, field: field, folded: folded) {
                 return .fieldTaken(field)

@@ -8,9 +8,9 @@ extension PostgresStore {
     /// own: the lock and the transaction belong to a session.
     func migrate() throws(StoreError) {
         let connection = try connect()
-        func run(_ sql: String) throws(StoreError) -> [[String?]] {
+        func run(_ sql: String, _ parameters: [String?] = []) throws(StoreError) -> [[String?]] {
             do throws(PostgresFailure) {
-                return try connection.query(sql)
+                return try connection.query(sql, parameters)
             } catch {
                 throw storeError(error)
             }
@@ -23,8 +23,32 @@ extension PostgresStore {
         if found > Self.schemaVersion {
             throw .database(target: target, message: "schema version \(found) is newer than this signup-rpc understands; upgrade signup-rpc")
         }
-        if found < 1 { try createFirstSchema(run) }
-        if found < 2 { try Self.addAccountFields(run) }
+        if found < 1 { try createFirstSchema { sql throws(StoreError) in try run(sql) } }
+        if found < 2 { try Self.addAccountFields { sql throws(StoreError) in try run(sql) } }
+        if found < 3 { lookAlikesFoundByMigration = try Self.addUsernameSkeletons(run) }
+    }
+
+    /// Version 3: one account per confusable skeleton of its name, given to the accounts already
+    /// there in the order they registered; look-alikes among them are kept and returned.
+    static func addUsernameSkeletons(_ run: (String, [String?]) throws(StoreError) -> [[String?]]) throws(StoreError) -> [LookAlikeUsernames.Pair] {
+        _ = try run("BEGIN", [])
+        do throws(StoreError) {
+            _ = try run("CREATE TABLE username_skeletons (skeleton text PRIMARY KEY, account bigint NOT NULL REFERENCES users (id))", [])
+            let accounts = try run("SELECT id, username FROM users ORDER BY id", []).compactMap { row -> (id: Int64, username: String)? in
+                guard row.count == 2, let id = row[0].flatMap({ Int64($0) }), let username = row[1] else { return nil }
+                return (id, username)
+            }
+            let sorted = LookAlikeUsernames(accounts: accounts)
+            for holder in sorted.holders {
+                _ = try run("INSERT INTO username_skeletons (skeleton, account) VALUES ($1, $2)", [holder.skeleton, String(holder.account)])
+            }
+            _ = try run("INSERT INTO signup_schema (version) VALUES (3)", [])
+            _ = try run("COMMIT", [])
+            return sorted.pairs
+        } catch {
+            _ = try? run("ROLLBACK", [])
+            throw error
+        }
     }
 
     /// Version 1: users, sessions, friends and failed logins.

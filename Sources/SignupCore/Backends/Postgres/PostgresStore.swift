@@ -10,7 +10,7 @@ import Foundation
 /// callers show the server-error outcome and the process goes on; the next call connects again.
 public final class PostgresStore: @unchecked Sendable {
     /// The schema this build writes; older databases are migrated by the first process to start.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
     /// The connection string as given (it may hold a password: never shown).
     private let conninfo: String
@@ -24,6 +24,9 @@ public final class PostgresStore: @unchecked Sendable {
     private let poolSize: Int
     private let statementTimeout: TimeSpan
     private let retryDelays: [TimeSpan]
+    /// Registered names that look alike, found when this process gave the database skeletons
+    /// (schema 3): both kept; empty when another process had done it, or there were none.
+    public internal(set) var lookAlikesFoundByMigration: [LookAlikeUsernames.Pair] = []
 
     /// Connects, creating or migrating the schema (once, whichever process gets there first).
     public init(
@@ -47,9 +50,10 @@ public final class PostgresStore: @unchecked Sendable {
         }
     }
 
-    /// Whether the name is registered (compared case-insensitively).
+    /// Whether the name, or one that looks like it, is registered (compared case-insensitively).
     public func isRegistered(_ username: String) throws(StoreError) -> Bool {
-        try !run("SELECT 1 FROM users WHERE username_key = $1", [UserStore.key(username)]).isEmpty
+        try !run("SELECT 1 FROM users WHERE username_key = $1 UNION ALL SELECT 1 FROM username_skeletons WHERE skeleton = $2 LIMIT 1",
+                 [UserStore.key(username), ConfusableSkeleton.of(username)]).isEmpty
     }
 
     /// The stored hash for a name, or nil when it is not registered.

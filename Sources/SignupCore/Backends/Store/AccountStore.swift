@@ -3,7 +3,10 @@ import Foundation
 /// What a durable user directory keeps, whichever holds it: the SQLite file (`UserStore`) or the
 /// PostgreSQL database (`PostgresStore`). Calls block; `StoreDirectory` makes them off the loop.
 public protocol AccountStore: AnyObject, Sendable {
-    /// Whether the name is registered (compared case-insensitively).
+    /// Registered names that look alike, found when this store was first given confusable
+    /// skeletons; both names of each pair are kept.
+    var lookAlikesFoundByMigration: [LookAlikeUsernames.Pair] { get }
+    /// Whether the name, or one that looks like it, is registered (compared case-insensitively).
     func isRegistered(_ username: String) throws(StoreError) -> Bool
     /// Registers a name with a password hash, keeping `fields` with the account and claiming its
     /// unique values in the same transaction: of two registrations (in any processes) that claim

@@ -7,11 +7,14 @@ import Foundation
 /// only password hashes are stored. It also keeps the friend list (see `UserStore+Friends`). Calls block and are serialised; make them off the event loop.
 public final class UserStore: @unchecked Sendable {
     /// The schema this build writes; older stores are migrated when opened.
-    public static let schemaVersion = 4
+    public static let schemaVersion = 5
 
     public let path: String
     let connection: SQLiteConnection
     private let lock = NSLock()
+    /// Registered names that look alike, found when this store was given skeletons (schema 5):
+    /// both kept; empty for a store that had none, or had skeletons already.
+    public private(set) var lookAlikesFoundByMigration: [LookAlikeUsernames.Pair] = []
 
     /// Opens (creating and migrating as needed) the store at `path`.
     public init(path: String, busyTimeout: TimeSpan = .seconds(5)) throws(StoreError) {
@@ -47,10 +50,12 @@ public final class UserStore: @unchecked Sendable {
         connection.close()
     }
 
-    /// Whether the name is registered (compared case-insensitively).
+    /// Whether the name, or one that looks like it, is registered (compared case-insensitively).
     public func isRegistered(_ username: String) throws(StoreError) -> Bool {
         try locked { () throws(StoreError) in
-            try !connection.query("SELECT 1 FROM users WHERE username_key = ?", [.text(Self.key(username))]).isEmpty
+            try !connection.query(
+                "SELECT 1 FROM users WHERE username_key = ? UNION ALL SELECT 1 FROM username_skeletons WHERE skeleton = ? LIMIT 1",
+                [.text(Self.key(username)), .text(ConfusableSkeleton.of(username))]).isEmpty
         }
     }
 
@@ -101,6 +106,13 @@ public final class UserStore: @unchecked Sendable {
         }
         guard case .integer(let account)? = rows.first?.first else {
             throw .sqlite(path: path, code: 0, message: "INSERT … RETURNING id returned nothing")
+        }
+        do throws(StoreError) {
+            _ = try connection.query("INSERT INTO username_skeletons (skeleton, account) VALUES (?, ?)",
+                                     [.text(ConfusableSkeleton.of(username)), .integer(account)])
+        } catch {
+            if SQLiteConnection.isUniqueViolation(error) { return .usernameTaken }
+            throw error
         }
         for (field, value) in fields.values.sorted(by: { $0.key < $1.key }) {
             _ = try connection.query("INSERT INTO account_fields (account, kind, field, value) VALUES (?, ?, ?, ?)",
@@ -251,6 +263,16 @@ public final class UserStore: @unchecked Sendable {
                     )
                     """)
             }
+            if version < 5 {
+                // Version 5: one account per confusable skeleton of its name.
+                try connection.execute("""
+                    CREATE TABLE username_skeletons (
+                        skeleton TEXT PRIMARY KEY,
+                        account INTEGER NOT NULL REFERENCES users (id)
+                    )
+                    """)
+                try giveSkeletons()
+            }
             if version < Self.schemaVersion {
                 try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
             }
@@ -259,6 +281,20 @@ public final class UserStore: @unchecked Sendable {
             try? connection.execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Inside the migration: a skeleton for each account registered before version 5.
+    private func giveSkeletons() throws(StoreError) {
+        var accounts: [(id: Int64, username: String)] = []
+        for row in try connection.query("SELECT id, username FROM users ORDER BY id") {
+            if row.count == 2, case .integer(let id) = row[0], case .text(let username) = row[1] { accounts.append((id, username)) }
+        }
+        let sorted = LookAlikeUsernames(accounts: accounts)
+        for holder in sorted.holders {
+            _ = try connection.query("INSERT INTO username_skeletons (skeleton, account) VALUES (?, ?)",
+                                     [.text(holder.skeleton), .integer(holder.account)])
+        }
+        lookAlikesFoundByMigration = sorted.pairs
     }
 
     func locked<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {

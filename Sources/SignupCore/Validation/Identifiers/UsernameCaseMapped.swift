@@ -1,0 +1,27 @@
+import Foundation
+
+/// The PRECIS UsernameCaseMapped profile of RFC 8265 §3.3, as a normalisation: fullwidth and
+/// halfwidth characters mapped to their usual forms (`ｊｏｅ` → `joe`), then lower case, then
+/// Unicode normalisation form C. What the profile refuses (spaces, symbols outside ASCII, …) is
+/// the `precisIdentifier` character class's to say, so that the person is told.
+enum UsernameCaseMapped {
+    static func normalize(_ value: String) -> String {
+        if value.utf8.allSatisfy({ $0 < 0x80 }) { return value.lowercased() }
+        var mapped = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            if isWidthVariant(scalar) {
+                // A width variant's compatibility decomposition is its usual form.
+                mapped.append(contentsOf: String(scalar).precomposedStringWithCompatibilityMapping.unicodeScalars)
+            } else {
+                mapped.append(scalar)
+            }
+        }
+        return String(mapped).lowercased().precomposedStringWithCanonicalMapping
+    }
+
+    /// The Halfwidth and Fullwidth Forms block, and the ideographic space, whose decomposition
+    /// type is `<wide>` or `<narrow>`.
+    private static func isWidthVariant(_ scalar: Unicode.Scalar) -> Bool {
+        (0xFF01...0xFFEE).contains(scalar.value) || scalar.value == 0x3000
+    }
+}

@@ -1,0 +1,50 @@
+/// Passwords made by a pattern rather than chosen (NIST SP 800-63B rev. 4 §3.1.1.2): the whole
+/// value one unit repeated (`aaaaaa`, `abcabcabc`), or a run along the alphabet, the digits or a
+/// keyboard row, either way (`123456789`, `fedcba`, `qwertyuiop`, `1qaz2wsx`). Compared
+/// lower-cased, in time linear in the value.
+enum PasswordPatterns {
+    static func isRepetitiveOrSequential(_ value: String) -> Bool {
+        let scalars = Array(value.lowercased().unicodeScalars)
+        guard scalars.count >= 2 else { return false }
+        return isRepetitive(scalars) || isSequential(scalars) || isKeyboardRun(scalars)
+    }
+
+    /// Whether the value repeats a unit of at most half its length (the last unit may be cut short).
+    private static func isRepetitive(_ scalars: [Unicode.Scalar]) -> Bool {
+        // Knuth–Morris–Pratt's failure function: the longest proper prefix that is also a suffix.
+        var border = [Int](repeating: 0, count: scalars.count)
+        var length = 0
+        for index in 1..<scalars.count {
+            while length > 0 && scalars[index] != scalars[length] { length = border[length - 1] }
+            if scalars[index] == scalars[length] { length += 1 }
+            border[index] = length
+        }
+        let period = scalars.count - border[scalars.count - 1]
+        return period * 2 <= scalars.count
+    }
+
+    /// Whether every scalar is one more, or every scalar one less, than the one before it.
+    private static func isSequential(_ scalars: [Unicode.Scalar]) -> Bool {
+        let step = Int64(scalars[1].value) - Int64(scalars[0].value)
+        guard step == 1 || step == -1 else { return false }
+        for index in 2..<scalars.count where Int64(scalars[index].value) - Int64(scalars[index - 1].value) != step {
+            return false
+        }
+        return true
+    }
+
+    /// Whether the value is a stretch of one of `runs`, forwards or backwards.
+    private static func isKeyboardRun(_ scalars: [Unicode.Scalar]) -> Bool {
+        let value = String(String.UnicodeScalarView(scalars))
+        let reversed = String(String.UnicodeScalarView(scalars.reversed()))
+        return runs.contains { $0.contains(value) || $0.contains(reversed) }
+    }
+
+    /// Rows and columns of QWERTY, QWERTZ and AZERTY keyboards, and the digits wrapping round.
+    static let runs = [
+        "1234567890-=", "01234567890123456789", "qwertyuiop[]", "asdfghjkl;'", "zxcvbnm,./",
+        "qwertyuiopasdfghjklzxcvbnm", "qwertzuiop", "yxcvbnm", "azertyuiop", "qsdfghjklm", "wxcvbn",
+        "1qaz2wsx3edc4rfv5tgb6yhn7ujm8ik,9ol.0p;/", "qazwsxedcrfvtgbyhnujmikolp",
+        "!@#$%^&*()_+",
+    ]
+}

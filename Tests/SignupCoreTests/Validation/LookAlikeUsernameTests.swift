@@ -1,0 +1,55 @@
+import Testing
+@testable import SignupCore
+
+/// Look-alike usernames (issue 38 §3): UTS #39 skeletons and restriction levels through ICU, and
+/// the PRECIS UsernameCaseMapped profile.
+@Suite struct LookAlikeUsernameTests {
+    @Test(arguments: [
+        ("paypal", "pаypal"),  // Cyrillic а
+        ("paypal", "PayPal"), ("paypal", "paypa1"), ("paypal", "pay\u{0440}al"),  // Cyrillic р
+        ("scope", "ѕсоре"),  // all Cyrillic
+        ("alpha", "\u{0251}lpha"),  // Latin alpha
+        ("vikos", "νikos"),  // Greek nu
+        ("modern", "rnodern"), ("joe", "ｊｏｅ"),  // fullwidth
+        ("café", "cafe\u{0301}"),  // combining acute
+    ])
+    func theseLookAlike(name: String, alike: String) {
+        #expect(ConfusableSkeleton.of(name) == ConfusableSkeleton.of(alike))
+    }
+
+    @Test(arguments: [("paypal", "paypals"), ("张伟", "张玮"), ("иван", "иванов"), ("ann", "anne"), ("café", "cafe")])
+    func theseDoNot(name: String, other: String) {
+        #expect(ConfusableSkeleton.of(name) != ConfusableSkeleton.of(other))
+    }
+
+    @Test(arguments: [
+        // (name, level, admitted)
+        ("paypal", ScriptRestriction.highlyRestrictive, true), ("pаypal", .highlyRestrictive, false), ("pаypal", .moderatelyRestrictive, false),
+        ("张伟", .highlyRestrictive, true), ("张伟", .singleScript, true), ("张伟", .ascii, false),
+        ("иван", .highlyRestrictive, true), ("ελένη", .highlyRestrictive, true), ("ελένηx", .highlyRestrictive, false),
+        ("山田たろう", .highlyRestrictive, true), ("tanaka山田", .highlyRestrictive, true), ("tanaka山田", .singleScript, false),
+        ("ivanиван", .minimallyRestrictive, true), ("ann", .ascii, true),
+        ("a\u{0301}\u{0301}", .minimallyRestrictive, false),  // one mark twice, shown as once
+    ])
+    func restrictionLevels(name: String, level: ScriptRestriction, admitted: Bool) {
+        #expect(level.admits(name) == admitted)
+    }
+
+    @Test(arguments: [
+        ("Ann", "ann"), ("ＪＯＥ", "joe"), ("ｊｏｅ", "joe"), ("cafe\u{0301}", "café"), ("ΣΟΦΙΑ", "σοφια"), ("张伟", "张伟"), ("ｶ", "カ"),
+    ])
+    func usernameCaseMapped(input: String, mapped: String) {
+        #expect(FieldDefinition.Normalization.usernameCaseMapped.apply(to: input) == mapped)
+    }
+
+    @Test(arguments: [("ann_lee-1", true), ("张伟", true), ("ann lee", false), ("ann\u{3000}lee", false), ("ann☃", false), ("né", true)])
+    func precisIdentifierClass(name: String, admitted: Bool) {
+        #expect(CharacterClass.precisIdentifier.admits(name) == admitted)
+    }
+
+    @Test func aMigrationKeepsTheFirstOfEachSkeletonAndReportsTheRest() {
+        let sorted = LookAlikeUsernames(accounts: [(1, "paypal"), (2, "ann"), (3, "pаypal"), (4, "PAYPA1"), (5, "张伟")])
+        #expect(sorted.holders.map(\.account) == [1, 2, 5])
+        #expect(sorted.pairs == [.init(kept: "paypal", alike: "pаypal"), .init(kept: "paypal", alike: "PAYPA1")])
+    }
+}

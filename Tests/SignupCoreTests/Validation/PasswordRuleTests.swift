@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import SignupCore
+
+/// The NIST SP 800-63B rev. 4 password rules (issue 38 §1): lengths in code points, common,
+/// repetitive, sequential and dictionary passwords, and similarity to the form's other fields.
+@Suite struct PasswordRuleTests {
+    private func judge(_ check: Rule.Check, _ value: String, others: [String] = []) -> CheckOutcome {
+        let names = ["other"]
+        let compiled = CompiledCheck(check, indexOf: { names.firstIndex(of: $0) })
+        return compiled.judge(value, valueAt: { others.indices.contains($0) ? others[$0] : "" }, budget: MatchBudget())
+    }
+
+    @Test func lengthsCountCodePointsSoAstralCharactersCountOnce() {
+        let fifteenAstral = String(repeating: "😀", count: 15)  // 60 bytes, 30 UTF-16 units
+        #expect(judge(.minCodePoints(15), fifteenAstral) == .passes)
+        #expect(judge(.minCodePoints(15), String(fifteenAstral.dropLast())) == .fails)
+        // A family emoji is one character of seven code points.
+        let family = "👨‍👩‍👧‍👦"
+        #expect(judge(.minCodePoints(7), family) == .passes && judge(.minCodePoints(8), family) == .fails)
+        #expect(judge(.maxCodePoints(64), String(repeating: "é", count: 64)) == .passes)
+        #expect(judge(.maxCodePoints(64), String(repeating: "é", count: 65)) == .fails)
+        // Counted after the field's NFKC normalisation: the ligature ﬃ is three code points.
+        let field = FieldDefinition(name: "p", normalization: .nfkc)
+        #expect(field.normalized("ﬃ").unicodeScalars.count == 3)
+    }
+
+    @Test(arguments: [
+        ("aaaaaaaaaaaaaaa", true), ("abcabcabcabcabc", true), ("123456789012345", true), ("abcdefghijklmnop", true),
+        ("zyxwvutsrqponml", true), ("qwertyuiopasdfg", true), ("POIUYTREWQ", true), ("1qaz2wsx3edc4rfv", true),
+        ("9876543210", true), ("ababababababab", true), ("correct horse battery", false), ("abcdefghijklmnoq", false),
+        ("aaaaaaaaaaaaaab", false), ("qwertyuiop1", false), ("ππππππππππππππππ", true), ("αβγδεζηθικλμνξο", true),
+    ])
+    func repetitiveAndSequentialWholeValues(value: String, refused: Bool) {
+        #expect(judge(.notRepetitiveOrSequential, value) == (refused ? .fails : .passes))
+    }
+
+    @Test func commonPasswordsAreComparedWholeAndCaseInsensitively() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("common-\(UUID().uuidString).txt").path
+        try "123456\npassword\n\niloveyou\nmonkey123\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let list = try PasswordList(path: path)
+        #expect(list.count == 4)
+        #expect(judge(.notCommonPassword(list), "ILoveYou") == .fails)
+        #expect(judge(.notCommonPassword(list), "iloveyou!") == .passes)
+        #expect(judge(.notCommonPassword(list), String(repeating: "p", count: 1 << 16)) == .passes)
+        #expect(Rule(.notCommonPassword(list), failure: Message("c", "c")).failureParams == ["count": .int(4)])
+        #expect(Rule.Check.notCommonPassword(list).missingRequirement == nil)
+    }
+
+    @Test func aMissingListSaysWhatToInstall() {
+        let missing = Rule.Check.notCommonPassword(PasswordList.installed).missingRequirement
+        if FileManager.default.fileExists(atPath: PasswordList.installed.path) {
+            #expect(missing == nil)
+        } else {
+            #expect(missing == "the common-password list \(PasswordList.installed.path) is missing (install it with Scripts/install-password-lists)")
+        }
+    }
+
+    @Test(arguments: [
+        // (password, other field, refused)
+        ("annabelle2024", "annabelle", true), ("Annabelle-Lee-1990", "annabelle-lee", true),
+        ("xX_ann.lee@example.com_Xx", "ann.lee@example.com", true), ("ann.lee.2024", "ann.lee@example.com", true), ("ann.lee.forever.and.ever", "ann.lee@example.com", false),
+        ("correct horse battery staple", "ann", false), ("correct horse battery staple", "annabelle", false),
+        ("correct horse battery staple", "", false), ("blue violet sunrise", "ann.lee@example.com", false),
+        ("correct horse battery staple", "correct horse battery staple!", true),
+    ])
+    func similarityToAnotherField(password: String, other: String, refused: Bool) {
+        #expect(judge(.notSimilarTo("other"), password, others: [other]) == (refused ? .fails : .passes))
+    }
+
+    @Test func similarityCostIsBoundedWhateverTheLengths() {
+        // Each side is read by its first 256 code points: a megabyte costs no more than that.
+        let huge = String(repeating: "ab", count: 1 << 19)
+        #expect(PasswordSimilarity.isTooSimilar(huge, to: huge))
+        #expect(PasswordSimilarity.editDistance(Array("kitten".unicodeScalars), Array("sitting".unicodeScalars)) == 3)
+        #expect(PasswordSimilarity.longestCommonRun(Array("xabcdy".unicodeScalars), Array("zzabcdzz".unicodeScalars)) == 4)
+    }
+
+    @Test func dictionaryWordsThroughCracklib() throws {
+        if let problem = DictionaryWords.problem {
+            // Without libpwquality the rule says what to install, and refuses.
+            #expect(problem.contains("apt-get install"))
+            #expect(Rule.Check.notDictionaryWord.missingRequirement == problem)
+            return
+        }
+        #expect(judge(.notDictionaryWord, "password") == .fails)
+        #expect(judge(.notDictionaryWord, "elephant") == .fails)
+        #expect(judge(.notDictionaryWord, "tnahpele") == .fails)
+        #expect(judge(.notDictionaryWord, "vq7Rk2Zt9Wm4Lx8") == .passes)
+        #expect(judge(.notDictionaryWord, "correct horse battery staple") == .passes)
+        #expect(judge(.notDictionaryWord, "a\u{0}b") == .passes)
+    }
+
+    @Test func aSecretFieldsMinimumFollowsNISTUnlessTheFormHasASecondFactor() throws {
+        func form(minimum: Int, maximum: Int = 64, secondFactor: Bool = false) throws(FormDefinitionError) -> FormDefinition {
+            let password = FieldDefinition(name: "password", rules: [
+                Rule(.minCodePoints(minimum), failure: Message("p.short", "")), Rule(.maxCodePoints(maximum), failure: Message("p.long", "")),
+            ], isSecret: true)
+            return try FormDefinition(kind: "k", fields: [FieldDefinition(name: "username"), password],
+                                      submit: SubmitAction(kind: .registerAccount(usernameField: "username", passwordField: "password")),
+                                      hasSecondFactor: secondFactor)
+        }
+        #expect(throws: FormDefinitionError.passwordMinimumTooLow(kind: "k", field: "password", minimum: 14, least: 15)) { try form(minimum: 14) }
+        #expect(throws: FormDefinitionError.passwordMinimumTooLow(kind: "k", field: "password", minimum: 7, least: 8)) {
+            try form(minimum: 7, secondFactor: true)
+        }
+        #expect(throws: FormDefinitionError.passwordMaximumTooLow(kind: "k", field: "password", maximum: 63)) { try form(minimum: 15, maximum: 63) }
+        _ = try form(minimum: 15)
+        _ = try form(minimum: 8, secondFactor: true)
+    }
+}
