@@ -103,12 +103,20 @@ import SignupTestSupport
             "CREATE TABLE friends (id bigserial PRIMARY KEY, first_name text NOT NULL, last_name text NOT NULL, phone text NOT NULL UNIQUE, updated_at bigint NOT NULL, request_id text)",
             "CREATE TABLE login_failures (username_key text NOT NULL, at bigint NOT NULL)",
             "INSERT INTO users (username, username_key, password_hash, created_at) VALUES ('old', 'old', '$y$o', 0)",
+            "INSERT INTO users (username, username_key, password_hash, created_at) VALUES ('paypal', 'paypal', '$y$p', 0)",
+            "INSERT INTO users (username, username_key, password_hash, created_at) VALUES ('p\u{0430}ypal', 'p\u{0430}ypal', '$y$q', 0)",
             "INSERT INTO signup_schema (version) VALUES (1)",
         ] {
             _ = try server.query(statement)
         }
         #expect(try Self.race(store: server.conninfo) == [Int](repeating: 1, count: Self.addresses.count))
-        #expect(try server.query("SELECT max(version) FROM signup_schema") == ["2"])
+        #expect(try server.query("SELECT max(version) FROM signup_schema") == ["3"])
         #expect(try server.query("SELECT count(*) FROM users WHERE username = 'old'") == ["1"])
+        // Both look-alikes kept; the earlier holds the skeleton, and a store opened now finds it done.
+        #expect(try server.query("SELECT count(*) FROM users WHERE username IN ('paypal', 'p\u{0430}ypal')") == ["2"])
+        #expect(try server.query("SELECT u.username FROM username_skeletons s JOIN users u ON u.id = s.account WHERE s.skeleton = 'paypal'") == ["paypal"])
+        let store = try PostgresStore(conninfo: server.conninfo)
+        #expect(store.lookAlikesFoundByMigration == [])
+        #expect(try store.isRegistered("PAYPA1"))
     }
 }

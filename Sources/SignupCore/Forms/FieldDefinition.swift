@@ -76,6 +76,16 @@ public struct FieldDefinition: Hashable, Sendable {
         normalization.apply(to: value)
     }
 
+    /// The most rules a checklist field may have: its results for every set of failing rules are
+    /// rendered up front (2^8 of them at most).
+    public static let maxRequirements = 8
+
+    /// Whether the field is a checklist: every rule states its requirement, so a frontend lists
+    /// them and ticks each as it is met (`params.unmet` of a failure).
+    public var hasChecklist: Bool {
+        !rules.isEmpty && rules.allSatisfy { $0.requirement != nil }
+    }
+
     /// The field's `unique` check, if it has one.
     public var uniqueCheck: RemoteCheck? {
         remoteChecks.first { if case .unique = $0.kind { true } else { false } }

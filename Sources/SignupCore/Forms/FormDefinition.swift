@@ -70,6 +70,9 @@ public struct FormDefinition: Hashable, Sendable {
                 guard case .registerAccount = submit.kind else { throw .uniqueWithoutRegistration(kind: kind, field: field.name) }
                 if field.isSecret { throw .uniqueSecret(kind: kind, field: field.name) }
             }
+            let requirements = field.rules.filter { $0.requirement != nil }.count
+            if requirements > 0 && requirements < field.rules.count { throw .partialChecklist(kind: kind, field: field.name) }
+            if requirements > FieldDefinition.maxRequirements { throw .tooManyRequirements(kind: kind, field: field.name, count: requirements) }
             for dependency in field.rules.flatMap(\.dependencies) where !seen.contains(dependency) {
                 throw .unknownField(kind: kind, field: dependency, referencedBy: field.name)
             }
@@ -119,6 +122,8 @@ public enum FormDefinitionError: Error, Hashable, Sendable, CustomStringConverti
     case uniqueSecret(kind: String, field: String)
     case passwordMinimumTooLow(kind: String, field: String, minimum: Int, least: Int)
     case passwordMaximumTooLow(kind: String, field: String, maximum: Int)
+    case partialChecklist(kind: String, field: String)
+    case tooManyRequirements(kind: String, field: String, count: Int)
 
     public var description: String {
         switch self {
@@ -149,6 +154,10 @@ public enum FormDefinitionError: Error, Hashable, Sendable, CustomStringConverti
         case .passwordMinimumTooLow(let kind, let field, let minimum, let least):
             return "form '\(kind)': secret field '\(field)' has minCodePoints \(minimum); NIST SP 800-63B asks for at least \(least)"
                 + (least == FormDefinition.passwordMinimum.alone ? " (8 when the form declares \"secondFactor\": true)" : "")
+        case .partialChecklist(let kind, let field):
+            return "form '\(kind)': field '\(field)' states the requirement of some rules but not all; a checklist lists every rule"
+        case .tooManyRequirements(let kind, let field, let count):
+            return "form '\(kind)': field '\(field)' has \(count) requirements; a checklist has at most \(FieldDefinition.maxRequirements)"
         case .passwordMaximumTooLow(let kind, let field, let maximum):
             return "form '\(kind)': secret field '\(field)' has maxCodePoints \(maximum); NIST SP 800-63B asks to allow at least \(FormDefinition.passwordMaximumAtLeast)"
         }

@@ -13,6 +13,16 @@ public struct FormDescription: Hashable, Sendable {
         public var maxLength: Int?
         /// The field's remote checks, in the order they are asked.
         public var remoteChecks: [Check]
+        /// What a checklist field asks for, one item per rule in order; empty for other fields.
+        public var requirements: [Requirement]
+    }
+
+    /// One item of a field's checklist: met unless its code is in the field's `params.unmet`
+    /// (all are unmet while the field is empty; none once its rules pass).
+    public struct Requirement: Hashable, Sendable {
+        /// The code the rule fails with.
+        public var code: String
+        public var text: String
     }
 
     /// A remote check as a frontend may know it: its name and kind, never its URL or headers.
@@ -68,7 +78,10 @@ extension LocalizedForm {
                 FormDescription.Field(
                     name: field.name, label: text(field.label), placeholder: field.placeholder.map(text), input: field.input,
                     isRequired: field.isRequired, isSecret: field.isSecret, maxLength: field.maxLength,
-                    remoteChecks: field.remoteChecks.map { FormDescription.Check(name: $0.name, kind: $0.kind.name) })
+                    remoteChecks: field.remoteChecks.map { FormDescription.Check(name: $0.name, kind: $0.kind.name) },
+                    requirements: field.rules.compactMap { rule in
+                        rule.requirement.map { FormDescription.Requirement(code: rule.failure.code, text: localizer.render($0, rule.failureParams)) }
+                    })
             },
             submitLabel: text(submit.texts.label),
             resultName: submit.resultName,

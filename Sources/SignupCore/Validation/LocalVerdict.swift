@@ -38,6 +38,10 @@ final class LocalValidator: Sendable {
         let success: ResultID
         /// Shown while a remote check decides; nil for a field without one.
         let validating: ResultID?
+        /// For a field whose rules are all requirements (a checklist): the result for each set of
+        /// rules failing at once, by a mask of their positions less one; the first failing rule's code,
+        /// with `params.unmet` listing every failing rule's code. Empty for any other field.
+        let checklist: [ResultID]
 
         init(_ field: FieldDefinition, in definition: FormDefinition, localizer: Localizer, results: inout ResultTable) {
             normalization = field.normalization
@@ -49,6 +53,7 @@ final class LocalValidator: Sendable {
                 return (CompiledCheck(rule.check, in: definition),
                         results.add(localizer.result(rule.failure, .failed, rule.failureParams)))
             }
+            checklist = Self.checklist(of: field, localizer: localizer, results: &results)
             success = results.add(localizer.result(field.successMessage, .ok))
             empty = field.isRequired ? results.add(localizer.result(field.emptyMessage, .empty)) : success
             validating = field.remoteChecks.first.map { results.add(localizer.result($0.validating, .validating)) }
@@ -56,6 +61,24 @@ final class LocalValidator: Sendable {
 
         func normalized(_ value: String) -> String {
             normalization.apply(to: value)
+        }
+
+        /// Every failing set of a checklist field's rules rendered up front: at most
+        /// 2^`FieldDefinition.maxRequirements` results, each shown as the person types.
+        private static func checklist(of field: FieldDefinition, localizer: Localizer, results: inout ResultTable) -> [ResultID] {
+            guard field.hasChecklist else { return [] }
+            let rules = field.rules
+            return (1..<(1 << rules.count)).map { mask in
+                // A mask is never 0, so some rule fails.
+                let first = rules.indices.first { mask & (1 << $0) != 0 } ?? 0
+                let unmet = rules.indices.filter { mask & (1 << $0) != 0 }.map { JSONValue.string(rules[$0].failure.code) }
+                var params = rules[first].failureParams
+                params["unmet"] = .array(unmet)
+                if let missing = rules[first].check.missingRequirement {
+                    return results.add(localizer.result(LocalValidator.cannotRunMessage, .failed, ["reason": .string(missing), "unmet": .array(unmet)]))
+                }
+                return results.add(localizer.result(rules[first].failure, .failed, params))
+            }
         }
     }
 
@@ -92,6 +115,15 @@ final class LocalValidator: Sendable {
             }
 
             if value.isEmpty { return verdict(fields[index].empty) }
+            if !fields[index].checklist.isEmpty {
+                // Every rule is judged, so that each requirement ticks as it is met.
+                var failing = 0
+                for (position, check) in fields[index].checks.enumerated()
+                where check.check.judge(value, valueAt: valueOf, budget: budget) != .passes {
+                    failing |= 1 << position
+                }
+                if failing != 0 { return verdict(fields[index].checklist[failing - 1]) }
+            }
             let failure = fields[index].checks.withUnsafeBufferPointer { checks -> ResultID? in
                 for check in checks {
                     switch check.check.judge(value, valueAt: valueOf, budget: budget) {

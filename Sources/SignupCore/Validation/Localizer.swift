@@ -14,6 +14,11 @@ struct Localizer {
                     message: catalog.render(message, params, translations: translations))
     }
 
+    /// A text with params, such as a checklist item.
+    func render(_ message: Message, _ params: [String: JSONValue]) -> String {
+        catalog.render(message, params, translations: translations)
+    }
+
     /// A text with no params, such as a label.
     func text(_ message: Message) -> String {
         catalog.render(message, translations: translations)

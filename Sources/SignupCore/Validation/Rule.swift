@@ -39,10 +39,14 @@ public struct Rule: Hashable, Sendable {
 
     public var check: Check
     public var failure: Message
+    /// What the rule asks for, said positively ("At least {min} code points"), with the failure's
+    /// params: a frontend lists a field's requirements as a checklist (`FormDescription.Field`).
+    public var requirement: Message?
 
-    public init(_ check: Check, failure: Message) {
+    public init(_ check: Check, failure: Message, requirement: Message? = nil) {
         self.check = check
         self.failure = failure
+        self.requirement = requirement
     }
 
     /// The other fields this rule reads.

@@ -51,6 +51,8 @@ extension FormDefinitionError {
                 default: nil
                 }
             }
+        case .partialChecklist(_, let field), .tooManyRequirements(_, let field, _):
+            return fieldPath(field) + ".rules"
         case .passwordMinimumTooLow(_, let field, _, _):
             return checkPath(in: field) { if case .minCodePoints = $0 { "minCodePoints" } else { nil } }
         case .passwordMaximumTooLow(_, let field, _):

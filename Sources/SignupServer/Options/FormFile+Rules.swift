@@ -5,14 +5,17 @@ import SignupCore
 extension FormFile.Reader {
     /// A rule is one check member (`checkNames`) with the `code` and `message` of its failure.
     func rule(_ json: JSON, _ path: String) throws(FormFile.Problem) -> Rule {
-        let object = try members(json, path, allowed: Self.checkNames.union(["code", "message"]), required: ["code", "message"])
+        let object = try members(json, path, allowed: Self.checkNames.union(["code", "message", "requirement"]), required: ["code", "message"])
         let checks = object.keys.filter(Self.checkNames.contains)
         guard checks.count == 1, let name = checks.first else {
             throw fail(path, "needs exactly one check (\(Self.checkNames.sorted().joined(separator: ", ")))")
         }
         guard case .string(let text)? = object["message"] else { throw fail("\(path).message", "must be a string") }
         let failure = Message(try string(object["code"], "\(path).code"), text)
-        return Rule(try check(name, object[name]!, "\(path).\(name)"), failure: failure)
+        let requirement = try object["requirement"].map { json throws(FormFile.Problem) in
+            Message(failure.code + ".requirement", try string(json, "\(path).requirement"))
+        }
+        return Rule(try check(name, object[name]!, "\(path).\(name)"), failure: failure, requirement: requirement)
     }
 
     static let checkNames: Set<String> = [

@@ -18,7 +18,7 @@ enum FormDescriptions {
     }
 
     /// The summary's members, then the title, each field's label, placeholder, input kind and
-    /// maximum length and remote checks (`name` and `kind`), and the submit button with its states and failures, in the form's locale.
+    /// maximum length, remote checks (`name` and `kind`) and a checklist field's requirements, and the submit button with its states and failures, in the form's locale.
     static func write(_ description: FormDescription, definition: FormDefinition, to writer: inout JSONWriter) {
         writer.object { form in
             form.key("kind"); form.string(description.kind)
@@ -40,6 +40,18 @@ enum FormDescriptions {
                                 checks.object {
                                     $0.key("name"); $0.string(check.name)
                                     $0.key("kind"); $0.string(check.kind)
+                                }
+                            }
+                        }
+                        // Only a checklist field has the member.
+                        if !described.requirements.isEmpty {
+                            $0.key("requirements")
+                            $0.array { requirements in
+                                for requirement in described.requirements {
+                                    requirements.object {
+                                        $0.key("code"); $0.string(requirement.code)
+                                        $0.key("message"); $0.string(requirement.text)
+                                    }
                                 }
                             }
                         }

@@ -4,7 +4,7 @@ import SignupCore
 struct FormCatalog {
     let definitions: [FormDefinition]
 
-    static let builtIn = FormCatalog(definitions: [.signup, .githubSignup, .login, .friend])
+    static let builtIn = FormCatalog(definitions: [.signup, .githubSignup, .login, .friend, .secureSignup])
 
     var kinds: [String] { definitions.map(\.kind) }
 

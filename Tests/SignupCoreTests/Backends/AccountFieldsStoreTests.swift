@@ -38,7 +38,7 @@ import SignupTestSupport
         #expect(try second.registeredNames() == ["ann"])
     }
 
-    @Test func aStoreOfSchemaVersion3IsMigratedInPlaceAndKeepsItsAccounts() throws {
+    @Test func aStoreOfSchemaVersion3IsMigratedInPlaceAndKeepsItsAccountsLookAlikesIncluded() throws {
         let folder = try TemporaryDirectory()
         let path = folder.path("users.db")
         // The schema as the build before this one wrote it.
@@ -49,6 +49,9 @@ import SignupTestSupport
                 "CREATE TABLE sessions (token_digest TEXT PRIMARY KEY, username_key TEXT NOT NULL, created_at INTEGER NOT NULL)",
                 "CREATE TABLE friends (id INTEGER PRIMARY KEY, first_name TEXT NOT NULL, last_name TEXT NOT NULL, phone TEXT NOT NULL UNIQUE, updated_at INTEGER NOT NULL)",
                 "INSERT INTO users (username, username_key, password_hash, created_at) VALUES ('old', 'old', '$y$o', 0)",
+                // Two names that look alike, both registered before skeletons were kept.
+                "INSERT INTO users (username, username_key, password_hash, created_at) VALUES ('paypal', 'paypal', '$y$p', 0)",
+                "INSERT INTO users (username, username_key, password_hash, created_at) VALUES ('p\u{0430}ypal', 'p\u{0430}ypal', '$y$q', 0)",
                 "PRAGMA user_version = 3",
             ] {
                 try connection.execute(statement)
@@ -56,12 +59,17 @@ import SignupTestSupport
             connection.close()
         }
         let store = try UserStore(path: path)
-        #expect(try store.registeredNames() == ["old"])
+        // Both look-alikes are kept and reported; no third one can register.
+        #expect(try store.registeredNames() == ["old", "paypal", "p\u{0430}ypal"])
+        #expect(store.lookAlikesFoundByMigration == [LookAlikeUsernames.Pair(kept: "paypal", alike: "p\u{0430}ypal")])
+        #expect(try store.register("PAYPA1", passwordHash: "$y$r", fields: AccountFields(kind: "signup")) == .usernameTaken)
         #expect(try store.fields(of: "old") == [:])
         #expect(try store.register("new", passwordHash: "$y$n", fields: Self.fields("n@example.com")) == .registered)
         #expect(try store.isClaimed(kind: "mail-signup", field: "email", folded: "n@example.com"))
         let version = try store.connection.query("PRAGMA user_version")
-        #expect(version.first?.first == .integer(4))
+        #expect(version.first?.first == .integer(5))
+        // Opened again, the store is migrated already and reports nothing.
+        #expect(try UserStore(path: path).lookAlikesFoundByMigration == [])
         #expect(try store.integrityCheck() == "ok")
     }
 }

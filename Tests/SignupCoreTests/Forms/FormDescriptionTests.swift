@@ -14,11 +14,11 @@ import Testing
             kind: "signup", locale: "en", title: "Sign up",
             fields: [
                 Field(name: "username", label: "Username", placeholder: "Letters and digits", input: .username,
-                      isRequired: true, isSecret: false, maxLength: nil, remoteChecks: [.init(name: "usernameAvailability", kind: "usernameAvailability")]),
+                      isRequired: true, isSecret: false, maxLength: nil, remoteChecks: [.init(name: "usernameAvailability", kind: "usernameAvailability")], requirements: []),
                 Field(name: "password", label: "Password", placeholder: "At least 5 characters", input: .newPassword,
-                      isRequired: true, isSecret: true, maxLength: nil, remoteChecks: []),
+                      isRequired: true, isSecret: true, maxLength: nil, remoteChecks: [], requirements: []),
                 Field(name: "repeatedPassword", label: "Repeat password", placeholder: "The same password again",
-                      input: .newPassword, isRequired: true, isSecret: true, maxLength: nil, remoteChecks: []),
+                      input: .newPassword, isRequired: true, isSecret: true, maxLength: nil, remoteChecks: [], requirements: []),
             ],
             submitLabel: "Sign up", resultName: "account",
             states: [
