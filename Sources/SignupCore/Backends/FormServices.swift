@@ -8,6 +8,9 @@ public struct FormServices {
     public var friends: (any FriendSaving)?
     /// Shared by every form of a process; nil means logins are never rate limited.
     public var loginLimiter: LoginRateLimiter?
+    /// Bound the availability checks (`CheckBudget.counts`) asked: the session's, then the
+    /// store's as this process counts it; empty for none.
+    public var checkBudgets: [CheckBudget] = []
 
     public init(
         availability: any UsernameAvailabilityChecking, registration: any AccountRegistering,
@@ -37,6 +40,15 @@ public struct FormServices {
     /// keeps a copy of its services.
     public var checks: any RemoteChecking {
         (availability as? any RemoteChecking) ?? DeclaredCalls(directory: availability)
+    }
+
+    /// Counts an availability check against every budget; the first that is spent says how long
+    /// to wait (and the later ones count nothing).
+    func spendCheckBudgets() -> CheckBudget.Exceeded? {
+        for budget in checkBudgets {
+            if let exceeded = budget.spend() { return exceeded }
+        }
+        return nil
     }
 
     /// Where `http` submissions are sent, found as `checks` is.

@@ -27,6 +27,7 @@ public struct MessageCatalog: Hashable, Sendable {
         "backend.unavailable": "连接服务器出错",
         "value.tooCostly": "检查耗时过长；再次发送该值即可重试",
         "rule.unavailable": "此规则无法在这里检查：{reason}",
+        "check.budgetExceeded": "检查次数过多；请 {retryAfter} 秒后再试",
         "password.tooShort": "密码至少需要 {min} 个字符",
         "password.tooLong": "密码最多 {max} 个字符",
         "password.tooWeak": "密码至少需要 15 个字符，或至少 8 个字符并包含数字和小写字母",

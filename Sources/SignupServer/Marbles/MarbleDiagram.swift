@@ -100,6 +100,7 @@ extension MarbleDiagram {
         case .submission(.refused(let status, _)): "refused \(status)"
         case .failure(.unavailable): "unavailable"
         case .failure(.timedOut): "timedOut"
+        case .failure(.checkBudgetExceeded): "overBudget"
         }
     }
 }

@@ -48,6 +48,12 @@ enum Options {
           --login-url URL          HTTP backend: POST {"username","password"} as JSON to log in
           --friends-url URL        HTTP backend: POST a friend to add, PATCH URL/ID to update
           --http-timeout-ms N      HTTP backend: request timeout (default 5000)
+          --session-checks-per-minute N
+                                   availability checks a session may ask per minute (default 120;
+                                   0 = unbounded); past it the field fails with check.budgetExceeded
+          --store-checks-per-minute N
+                                   the same for all sessions on the store (default 6000; counted by
+                                   every process on PostgreSQL, by this one otherwise)
           --log-level LEVEL        error, warning (default), info or debug, on stderr
           --parent-pid PID         exit when this process (the client) has exited
           --forms DIR              load more form kinds from the JSON files in DIR
@@ -142,6 +148,10 @@ enum Options {
                 formsFolder = try value()
             case "--parent-pid":
                 configuration.parentProcessID = Int32(try positive())
+            case "--session-checks-per-minute":
+                configuration.checkBudget.session = try count()
+            case "--store-checks-per-minute":
+                configuration.checkBudget.store = try count()
             case "--http-timeout-ms":
                 httpTimeout = .milliseconds(Int64(try positive()))
             case "--log-level":

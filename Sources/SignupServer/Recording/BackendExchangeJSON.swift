@@ -79,6 +79,9 @@ enum BackendExchangeJSON {
             writer.key("reason"); writer.string(reason)
         case .failure(.timedOut):
             writer.key("error"); writer.string("timedOut")
+        case .failure(.checkBudgetExceeded(let exceeded)):
+            writer.key("error"); writer.string("checkBudgetExceeded")
+            writer.key("retryAfter"); writer.int(exceeded.retryAfter)
         }
     }
 
@@ -190,7 +193,12 @@ enum BackendExchangeJSON {
             switch text {
             case "unavailable": return .failure(.unavailable(reason: try string(json, "reason")))
             case "timedOut": return .failure(.timedOut)
-            default: throw Problem(description: "error '\(text)' is not unavailable or timedOut")
+            case "checkBudgetExceeded":
+                guard let seconds = json["retryAfter"]?.int64, (1...Int64(Int32.max)).contains(seconds) else {
+                    throw Problem(description: "checkBudgetExceeded needs retryAfter, whole seconds from 1")
+                }
+                return .failure(.checkBudgetExceeded(CheckBudget.Exceeded(retryAfter: .seconds(seconds))))
+            default: throw Problem(description: "error '\(text)' is not unavailable, timedOut or checkBudgetExceeded")
             }
         }
         throw Problem(description: "an answer needs availability, registration, login, friend, verdict, submission or error")

@@ -121,6 +121,13 @@ final class RecordEncoder: @unchecked Sendable {
             body.key("server"); body.string("\(Server.name) \(Server.version)")
             body.key("clock"); body.string(header.clock.rawValue)
             body.key("debounceMs"); body.int(header.debounce)
+            if header.checkBudget != CheckBudgetLimits() {
+                body.key("checkBudget")
+                body.object {
+                    $0.key("session"); $0.int(header.checkBudget.session)
+                    $0.key("store"); $0.int(header.checkBudget.store)
+                }
+            }
             body.key("backend"); body.string(header.backend)
             body.key("roles")
             body.array { roles in

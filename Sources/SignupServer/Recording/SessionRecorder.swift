@@ -83,6 +83,7 @@ final class SessionRecorder: BackendObserver {
         self.tee = tee
         let header = Recording.Header(
             clock: configuration.clock, debounce: configuration.debounce.milliseconds, limits: configuration.limits,
+            checkBudget: configuration.checkBudget,
             backend: configuration.backend.name, logsIn: services.authentication != nil, savesFriends: services.friends != nil,
             formFiles: configuration.customFormDocuments)
         let secretFieldNames = Set(catalog.definitions.flatMap { $0.fields.filter(\.isSecret).map(\.name) })

@@ -73,6 +73,12 @@ enum FixtureWriter {
         let header = recording.header
         let defaults = ServerConfiguration()
         if header.debounce != defaults.debounce.milliseconds { flags += ["--debounce-ms", String(header.debounce)] }
+        if header.checkBudget.session != defaults.checkBudget.session {
+            flags += ["--session-checks-per-minute", String(header.checkBudget.session)]
+        }
+        if header.checkBudget.store != defaults.checkBudget.store {
+            flags += ["--store-checks-per-minute", String(header.checkBudget.store)]
+        }
         let limits = defaults.limits
         for member in Limits.members {
             if let option = member.option, header.limits[keyPath: member.value] != limits[keyPath: member.value] {

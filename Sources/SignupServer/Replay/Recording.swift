@@ -9,6 +9,8 @@ struct Recording {
         /// Milliseconds.
         var debounce: Int64
         var limits: Limits
+        /// Written only when not the default, so older recordings read as before.
+        var checkBudget = CheckBudgetLimits()
         /// What the session's users were checked against: `scripted`, `sqlite`, `postgresql` or `http`.
         var backend: String
         /// The roles the backend plays beyond availability and registration.
@@ -124,8 +126,15 @@ struct Recording {
         case .string(let name)? where ["scripted", "sqlite", "postgresql", "http"].contains(name): backend = name
         default: throw Problem(line: 1, reason: "$.backend: must be scripted, sqlite, postgresql or http")
         }
+        let defaults = CheckBudgetLimits()
+        let budget = json["checkBudget"] ?? .object([])
+        guard case .object = budget else { throw Problem(line: 1, reason: "$.checkBudget: must be an object") }
+        let checkBudget = CheckBudgetLimits(
+            session: Int(try count(budget["session"], "$.checkBudget.session", from: 0, default: Int64(defaults.session))),
+            store: Int(try count(budget["store"], "$.checkBudget.store", from: 0, default: Int64(defaults.store))))
         return Header(
             clock: clock, debounce: try count(json["debounceMs"], "$.debounceMs", from: 0, default: 300), limits: limits,
+            checkBudget: checkBudget,
             backend: backend, logsIn: roles.contains(.string("logIn")), savesFriends: roles.contains(.string("friends")),
             formFiles: forms)
     }

@@ -32,6 +32,7 @@ struct Replayer {
         configuration.clock = header.clock
         configuration.debounce = .milliseconds(header.debounce)
         configuration.limits = header.limits
+        configuration.checkBudget = header.checkBudget
         configuration.logLevel = .error
         for (index, document) in header.formFiles.enumerated() {
             configuration.customForms.append(try FormFile.parse(document, file: "recorded form \(index + 1)"))

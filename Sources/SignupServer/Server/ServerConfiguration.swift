@@ -71,6 +71,9 @@ struct ServerConfiguration {
     /// Where `--record` writes the session; opened by the command before serving.
     var recordFile: Int32?
     var debounce: TimeSpan = .milliseconds(300)
+    /// How many availability checks a session, and the store (every session of the process, or of
+    /// every process on PostgreSQL), may ask per minute (`CheckBudget`); 0 for no bound.
+    var checkBudget = CheckBudgetLimits()
     var backend: BackendChoice = .scripted
     var script: ScriptedDirectory.Script = .builtIn
     /// Form kinds loaded from `--forms`, offered after the built-in ones.
@@ -92,4 +95,12 @@ extension ScriptedDirectory.Script {
         defaultVerdict: .available,
         checkLatency: .fixed(.milliseconds(200)),
         registrationLatency: .fixed(.milliseconds(1000)))
+}
+
+/// The check budgets per minute (`--session-checks-per-minute`, `--store-checks-per-minute`): a
+/// person typing a name key by key asks a few checks a minute, a harvester thousands.
+struct CheckBudgetLimits: Equatable {
+    var session = 120
+    var store = 6000
+    static let window = TimeSpan.seconds(60)
 }

@@ -93,7 +93,9 @@ final class StdioService {
         let http = HTTPChecks(loop: loop), submissions = HTTPSubmissions(loop: loop)
         if let store {
             func directory(_ store: some AccountStore) -> FormServices {
-                FormServices(directory: StoreDirectory(store: store, runner: clock.blockingWorkRunner(loop: loop), tokens: tokens), http: http, submissions: submissions)
+                let directory = StoreDirectory(store: store, runner: clock.blockingWorkRunner(loop: loop), tokens: tokens,
+                                               sharedChecksPerMinute: configuration.checkBudget.store)
+                return FormServices(directory: directory, http: http, submissions: submissions)
             }
             return directory(store)
         }

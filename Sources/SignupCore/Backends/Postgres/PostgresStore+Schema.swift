@@ -29,11 +29,14 @@ extension PostgresStore {
     }
 
     /// Version 3: one account per confusable skeleton of its name, given to the accounts already
-    /// there in the order they registered; look-alikes among them are kept and returned.
+    /// there in the order they registered (look-alikes among them are kept and returned); and
+    /// the shared count of availability checks.
     static func addUsernameSkeletons(_ run: (String, [String?]) throws(StoreError) -> [[String?]]) throws(StoreError) -> [LookAlikeUsernames.Pair] {
         _ = try run("BEGIN", [])
         do throws(StoreError) {
             _ = try run("CREATE TABLE username_skeletons (skeleton text PRIMARY KEY, account bigint NOT NULL REFERENCES users (id))", [])
+            // And the availability checks of each minute, which every process counts against one budget.
+            _ = try run("CREATE TABLE check_windows (start bigint PRIMARY KEY, spent integer NOT NULL)", [])
             let accounts = try run("SELECT id, username FROM users ORDER BY id", []).compactMap { row -> (id: Int64, username: String)? in
                 guard row.count == 2, let id = row[0].flatMap({ Int64($0) }), let username = row[1] else { return nil }
                 return (id, username)

@@ -72,6 +72,23 @@ public final class PostgresStore: @unchecked Sendable {
         try run("INSERT INTO login_failures (username_key, at) VALUES ($1, $2)", [UserStore.key(username), String(Self.milliseconds(time))])
     }
 
+    /// Counts an availability check for every process, within `limit` per window of `window`
+    /// seconds (fixed windows, from the epoch): one upsert on the window's row, which the database
+    /// locks, so processes together never count past the limit. Old windows are pruned as it goes.
+    public func spendSharedCheck(limit: Int, window: TimeInterval, at time: Date) throws(StoreError) -> TimeInterval? {
+        let length = max(Int64(window * 1000), 1)
+        let now = Self.milliseconds(time), start = now - now % length
+        let rows = try run(
+            """
+            WITH pruned AS (DELETE FROM check_windows WHERE start < $1::bigint - $3::bigint)
+            INSERT INTO check_windows (start, spent) VALUES ($1::bigint, 1)
+            ON CONFLICT (start) DO UPDATE SET spent = check_windows.spent + 1 WHERE check_windows.spent < $2::integer
+            RETURNING spent
+            """,
+            [String(start), String(limit), String(length)])
+        return rows.isEmpty ? Double(start + length - now) / 1000 : nil
+    }
+
     /// How many failed logins the name has had since `since`, counted by every process.
     public func sharedLoginFailures(of username: String, since: Date) throws(StoreError) -> Int? {
         let rows = try run("SELECT count(*) FROM login_failures WHERE username_key = $1 AND at > $2",

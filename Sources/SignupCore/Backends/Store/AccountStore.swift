@@ -25,6 +25,10 @@ public protocol AccountStore: AnyObject, Sendable {
     func sharedLoginFailures(of username: String, since: Date) throws(StoreError) -> Int?
     /// Counts a failed login where every process sharing the store sees it, if the store counts them.
     func recordLoginFailure(of username: String, at time: Date) throws(StoreError)
+    /// Counts one availability check where every process sharing the store sees it, unless
+    /// `limit` were asked in the window of `window` seconds that holds `time`: then counts nothing
+    /// and returns how long until the next window. Nil for a store that counts none (each process's `CheckBudget` does).
+    func spendSharedCheck(limit: Int, window: TimeInterval, at time: Date) throws(StoreError) -> TimeInterval?
     /// Closes the store as the process ends; later calls fail with `StoreError.closed`.
     func close()
 }
@@ -48,4 +52,5 @@ extension UserStore: AccountStore {
     /// A local file is shared by one machine's processes; each counts its own failed logins.
     public func sharedLoginFailures(of username: String, since: Date) throws(StoreError) -> Int? { nil }
     public func recordLoginFailure(of username: String, at time: Date) throws(StoreError) {}
+    public func spendSharedCheck(limit: Int, window: TimeInterval, at time: Date) throws(StoreError) -> TimeInterval? { nil }
 }

@@ -15,10 +15,22 @@ public final class StoreDirectory<Store: AccountStore>: UsernameAvailabilityChec
     static var loginLimit: Int { 5 }
     static var loginWindow: TimeInterval { 60 }
 
-    public init(store: Store, runner: any BlockingWorkRunner, tokens: TokenSource = .secure()) {
+    /// Availability checks every process may ask per minute, on a store that counts them for all
+    /// (PostgreSQL); nil or 0 for no shared bound.
+    public let sharedChecksPerMinute: Int?
+
+    public init(store: Store, runner: any BlockingWorkRunner, tokens: TokenSource = .secure(), sharedChecksPerMinute: Int? = nil) {
         self.store = store
         self.runner = runner
         self.tokens = tokens
+        self.sharedChecksPerMinute = sharedChecksPerMinute.flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// Counts a check against the store's shared budget: nil when it may be asked, otherwise the
+    /// failure the field shows.
+    private static func spendShared(_ store: Store, limit: Int?) throws(StoreError) -> CheckBudget.Exceeded? {
+        guard let limit, let wait = try store.spendSharedCheck(limit: limit, window: 60, at: Date()) else { return nil }
+        return CheckBudget.Exceeded(retryAfter: .milliseconds(Int64(wait * 1000)))
     }
 
     /// Refused while a store that counts for every process has seen too many failures lately;
@@ -49,9 +61,14 @@ public final class StoreDirectory<Store: AccountStore>: UsernameAvailabilityChec
     }
 
     public func availability(of username: String) -> EventStream<Availability> {
-        let store = self.store
-        return runner.run {
-            Self.backendResult { () throws(StoreError) in try store.isRegistered(username) ? .taken : .available }
+        let store = self.store, limit = sharedChecksPerMinute
+        return runner.run { () -> Result<Availability, BackendError> in
+            do throws(StoreError) {
+                if let exceeded = try Self.spendShared(store, limit: limit) { return .failure(.checkBudgetExceeded(exceeded)) }
+                return .success(try store.isRegistered(username) ? .taken : .available)
+            } catch {
+                return .failure(.unavailable(reason: error.description))
+            }
         }
     }
 
@@ -108,11 +125,14 @@ public final class StoreDirectory<Store: AccountStore>: UsernameAvailabilityChec
 extension StoreDirectory: UniqueValueChecking {
     /// Reads the store's claims off the event loop: rejected when an account claimed the value.
     public func checkUnique(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
-        let store = self.store
+        let store = self.store, limit = sharedChecksPerMinute
         let (kind, field, folded) = (question.formKind, question.field, question.folded)
-        return runner.run {
-            Self.backendResult { () throws(StoreError) -> CheckVerdict in
-                try store.isClaimed(kind: kind, field: field, folded: folded) ? .rejected(nil) : .passed
+        return runner.run { () -> Result<CheckVerdict, BackendError> in
+            do throws(StoreError) {
+                if let exceeded = try Self.spendShared(store, limit: limit) { return .failure(.checkBudgetExceeded(exceeded)) }
+                return .success(try store.isClaimed(kind: kind, field: field, folded: folded) ? .rejected(nil) : .passed)
+            } catch {
+                return .failure(.unavailable(reason: error.description))
             }
         }.subscribe(onNext: { answer(.success($0)) }, onError: { answer(.failure($0)) })
     }

@@ -101,6 +101,10 @@ enum FormReducer {
             return state.applyReported(result, toField: field, version: version, in: form, into: &events)
         case .success(.rejected(let issue?)):
             return state.applyReported(issue.hiding(state.secretValues(in: form)).failedResult, toField: field, version: version, in: form, into: &events)
+        case .failure(BackendError.checkBudgetExceeded(let exceeded)):
+            // Never passed, whatever the check does when its backend is down: that would open the budget.
+            let result = form.localizer.result(CheckBudget.exceededMessage, .failed, ["retryAfter": .int(exceeded.retryAfter)])
+            return state.applyReported(result, toField: field, version: version, in: form, into: &events)
         case .failure:
             guard results.passesWhenUnavailable else {
                 return state.applyRemote(results.unavailable, toField: field, version: version, in: form, into: &events)

@@ -63,6 +63,10 @@ final class FieldCheck {
         pending = (check, value, version)
         isAsking = true
         let shared = form.localized.remoteChecks[field][check].shared
+        // A check that tells whether someone is registered is asked only within its budgets.
+        if !form.services.checkBudgets.isEmpty, CheckBudget.counts(shared.check.kind), let exceeded = form.services.spendCheckBudgets() {
+            return receive(.failure(BackendError.checkBudgetExceeded(exceeded)))
+        }
         // Only a unique check compares values; the username check's path stays as it was.
         let comparable: String? = if case .unique = shared.check.kind { form.localized.definition.fields[field].comparable(value) } else { nil }
         let question = CheckQuestion(
