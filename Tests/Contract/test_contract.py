@@ -286,3 +286,34 @@ def invite_with(change):
 def test_the_forms_schema_refuses_what_the_server_refuses(change):
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.Draft202012Validator(FORMS_SCHEMA).validate(invite_with(change))
+
+
+NIST = json.loads((ROOT / "Examples/forms/nist-signup.json").read_text())
+
+
+def nist_with(change):
+    form = copy.deepcopy(NIST)
+    change(form)
+    return form
+
+
+@pytest.mark.parametrize("change", [
+    # Two checks in one rule, or none.
+    lambda form: form["fields"][2]["rules"][0].update({"maxCodePoints": 64}),
+    lambda form: form["fields"][2]["rules"][0].pop("minCodePoints"),
+    # A restriction level, a list or a flag the server does not know.
+    lambda form: form["fields"][0]["rules"][1].update({"scriptRestriction": "latinOnly"}),
+    lambda form: form["fields"][2]["rules"][2].update({"notCommonPassword": False}),
+    lambda form: form["fields"][2]["rules"][2].update({"notCommonPassword": {"path": "x.txt"}}),
+    lambda form: form["fields"][2]["rules"][3].update({"notRepetitiveOrSequential": 1}),
+    lambda form: form["fields"][2]["rules"][4].update({"notSimilarTo": ""}),
+    # An empty requirement, an unknown normalisation or character class, a second factor that is not a flag.
+    lambda form: form["fields"][2]["rules"][0].update({"requirement": ""}),
+    lambda form: form["fields"][0].update({"normalization": "precis"}),
+    lambda form: form["fields"][0]["rules"][0].update({"characters": "identifier"}),
+    lambda form: form.update({"secondFactor": "yes"}),
+])
+def test_the_forms_schema_refuses_the_password_and_username_rules_the_server_refuses(change):
+    """FormFileTests show the server refusing each of these; the schema must refuse them too."""
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(FORMS_SCHEMA).validate(nist_with(change))

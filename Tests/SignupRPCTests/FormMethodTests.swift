@@ -70,7 +70,7 @@ import SignupCore
             (#"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"form":"a"}}"#,
              #"{"jsonrpc":"2.0","id":1,"error":{"code":-32011,"message":"A form with the id 'a' is already open; close it or choose another id","data":{"form":"a"}}}"#),
             (#"{"jsonrpc":"2.0","id":2,"method":"form.open","params":{"kind":"survey"}}"#,
-             #"{"jsonrpc":"2.0","id":2,"error":{"code":-32012,"message":"Unknown form kind 'survey'; known kinds: signup, signup-github, login, friend","data":{"kind":"survey","known":["signup","signup-github","login","friend"]}}}"#),
+             #"{"jsonrpc":"2.0","id":2,"error":{"code":-32012,"message":"Unknown form kind 'survey'; known kinds: signup, signup-github, login, friend, signup-secure","data":{"kind":"survey","known":["signup","signup-github","login","friend","signup-secure"]}}}"#),
             (#"{"jsonrpc":"2.0","id":3,"method":"form.edit","params":{"form":"zz","field":"username","value":"x"}}"#,
              #"{"jsonrpc":"2.0","id":3,"error":{"code":-32010,"message":"No open form has the id 'zz'","data":{"form":"zz"}}}"#),
             (#"{"jsonrpc":"2.0","id":4,"method":"form.edit","params":{"form":"a","field":"email","value":"x"}}"#,

@@ -21,8 +21,8 @@
  */
 
 /**
- * Values a message is built from, such as {"min":5}.
- * @typedef {Object<string, (string | number | boolean | null)>} MessageParams
+ * Values a message is built from, such as {"min":5}; on a checklist field's failure also `unmet`, the codes of every rule failing now.
+ * @typedef {{unmet?: Array<string>, [member: string]: (string | number | boolean | null)}} MessageParams
  */
 
 /**
@@ -52,7 +52,7 @@
  */
 
 /**
- * @typedef {{name: string, required: boolean, secret: boolean, remoteCheck: RemoteCheckKind, label: string, placeholder: (string | null), input: InputKind, maxLength: (number | null), remoteChecks: Array<RemoteCheck>}} DescribedField
+ * @typedef {{name: string, required: boolean, secret: boolean, remoteCheck: RemoteCheckKind, label: string, placeholder: (string | null), input: InputKind, maxLength: (number | null), remoteChecks: Array<RemoteCheck>, requirements?: Array<Requirement>}} DescribedField
  */
 
 /**
@@ -154,6 +154,10 @@
 /**
  * A remote check as a frontend may know it: never its URL or headers.
  * @typedef {{name: string, kind: ("usernameAvailability" | "http" | "unique" | "breachedPassword")}} RemoteCheck
+ */
+
+/**
+ * @typedef {{code: string, message: string}} Requirement
  */
 
 export {};

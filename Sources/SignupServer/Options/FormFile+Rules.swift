@@ -98,10 +98,17 @@ extension FormFile.Reader {
         guard case .bool(true) = value else { throw fail(path, "must be true") }
     }
 
-    /// `true` for the installed list (`PasswordList.installed`), or `{"file": PATH}`, a path
-    /// relative to the form file's folder, which must be readable now.
+    /// `true` for the installed list (`PasswordList.installed`), `{"file": PATH}`, a path
+    /// relative to the form file's folder, which must be readable now, or `{"passwords": […]}`,
+    /// the list itself (as a recording keeps a file's).
     private func passwordList(_ value: JSON, _ path: String) throws(FormFile.Problem) -> PasswordList {
         if case .bool(true) = value { return PasswordList.installed }
+        if case .array(let list)? = value["passwords"] {
+            _ = try members(value, path, allowed: ["passwords"], required: ["passwords"])
+            var passwords: [String] = []
+            for (index, item) in list.enumerated() { passwords.append(try string(item, "\(path).passwords[\(index)]")) }
+            return PasswordList(source: "\(file) \(path)", passwords: passwords)
+        }
         let object = try members(value, path, allowed: ["file"], required: ["file"])
         let named = try string(object["file"], "\(path).file")
         let resolved = named.hasPrefix("/") ? named : ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(named)

@@ -17,7 +17,8 @@ enum FormFile {
         try loadFolderWithDocuments(folder, builtInKinds: builtInKinds).map(\.definition)
     }
 
-    /// As `loadFolder`, with each kind's document as read (for a recording's header).
+    /// As `loadFolder`, with each kind's document as read (for a recording's header), made
+    /// self-contained (`selfContained`).
     static func loadFolderWithDocuments(_ folder: String, builtInKinds: [String]) throws(Problem) -> [(definition: FormDefinition, document: JSON)] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             throw Problem(file: folder, path: "$", reason: "is not a readable folder")
@@ -33,7 +34,8 @@ enum FormFile {
             guard kinds.insert(definition.kind).inserted else {
                 throw Problem(file: file, path: "$.kind", reason: "the kind '\(definition.kind)' is already defined")
             }
-            definitions.append((definition, (try? JSONParser.parse(Array(data))) ?? .null))
+            let document = (try? JSONParser.parse(Array(data))) ?? .null
+            definitions.append((definition, selfContained(document, definition)))
         }
         return definitions
     }

@@ -27,20 +27,28 @@ public final class PasswordList: Hashable, Sendable {
     public var count: Int { entries?.count ?? 0 }
 
     /// Reads a list: UTF-8, one password per line, blank lines ignored.
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
         let text = try String(contentsOfFile: path, encoding: .utf8)
+        self.init(source: path, passwords: text.split(whereSeparator: \.isNewline).map(String.init))
+    }
+
+    /// A list given whole; `source` names it (a file it was read from, or where it was written).
+    public init(source: String, passwords: [String]) {
         var entries = Set<String>()
         var longest = 0
-        for line in text.split(whereSeparator: \.isNewline) where !line.isEmpty {
-            let entry = line.lowercased()
+        for password in passwords where !password.isEmpty {
+            let entry = password.lowercased()
             longest = max(longest, entry.utf8.count)
             entries.insert(entry)
         }
-        self.path = path
+        path = source
         self.entries = entries
         self.longest = longest
         problem = nil
     }
+
+    /// The passwords, lower-cased and sorted: how a recording keeps a list a form file named.
+    public var sortedPasswords: [String] { (entries ?? []).sorted() }
 
     private init(path: String, entries: Set<String>?, longest: Int, problem: String?) {
         self.path = path
