@@ -249,6 +249,43 @@ def test_a_kind_loaded_with_forms_works_without_page_changes(site, browser):
     wait_for_message(browser, "phone", "failed", "A phone number has only digits and an optional leading +")
 
 
+def checklist(driver, name):
+    """(text, met) of each item of a field's checklist, in order."""
+    items = driver.find_elements(By.CSS_SELECTOR, f'.field[data-field="{name}"] .checklist li')
+    return [(item.text[2:] if item.text[:2] in ("○ ", "✓ ") else item.text, item.get_attribute("data-met") == "true") for item in items]
+
+
+def test_a_checklist_ticks_each_requirement_as_the_password_is_typed(site, browser):
+    url, _ = site
+    open_page(browser, url, "?kind=nist-signup")
+    requirements = ["At least 15 characters", "At most 64 characters", "Not a common password", "Not a repeat or a sequence",
+                    "Not like your username", "Not like your e-mail address"]
+    assert checklist(browser, "password") == [(text, False) for text in requirements]
+    type_slowly(field_input(browser, "password"), "passwordpassword")
+    wait_for_message(browser, "password", "failed", "This is one of the 28 most common passwords")
+    wait_until(lambda: checklist(browser, "password") == [(text, text not in ("Not a common password", "Not a repeat or a sequence")) for text in requirements],
+               f"common and repeated unticked; shows {checklist(browser, 'password')}")
+    retype(browser, "password", "mauve kettle drums at dawn")
+    wait_for_message(browser, "password", "ok", "Password acceptable")
+    assert checklist(browser, "password") == [(text, True) for text in requirements]
+    browser.save_screenshot(str(SCREENSHOTS / "checklist.png"))
+
+
+def test_signup_secure_refuses_mixed_scripts_and_look_alikes_of_registered_names(site, browser):
+    url, _ = site
+    open_page(browser, url, "?kind=signup-secure")
+    assert [text for text, _ in checklist(browser, "username")] == [
+        "At most 32 characters", "Letters, digits and punctuation, no spaces", "One alphabet (Latin may join Chinese, Japanese or Korean)"]
+    assert len(checklist(browser, "password")) == 7
+    type_slowly(field_input(browser, "username"), "p\u0430ypal")
+    wait_for_message(browser, "username", "failed", "Don't mix alphabets that look alike, such as Latin and Cyrillic")
+    assert [met for _, met in checklist(browser, "username")] == [True, True, False]
+    # "alice" signed up in the first test; "ALICE" and "a1ice" look like it.
+    retype(browser, "username", "a1ice")
+    wait_for_message(browser, "username", "failed", "Taken, or too like a name that is")
+    assert [met for _, met in checklist(browser, "username")] == [True, True, True]
+
+
 def test_keyboard_only_tab_typing_and_enter_complete_a_sign_up(site, browser):
     url, _ = site
     open_page(browser, url)

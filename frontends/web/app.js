@@ -174,7 +174,42 @@ function fieldElement(field, value) {
   text.className = "text";
   message.append(spinner, text);
   wrapper.append(label, input, message);
+  // A checklist field lists what it asks for; each item ticks as the server says it is met.
+  if (field.requirements?.length) wrapper.append(checklistElement(field));
   return wrapper;
+}
+
+/**
+ * The requirements of a checklist field, all unmet until the first result says otherwise.
+ * @param {DescribedField} field
+ */
+function checklistElement(field) {
+  const list = document.createElement("ul");
+  list.className = "checklist";
+  list.setAttribute("aria-label", field.label);
+  for (const requirement of field.requirements ?? []) {
+    const item = document.createElement("li");
+    item.dataset.code = requirement.code;
+    item.dataset.met = "false";
+    item.textContent = requirement.message;
+    list.append(item);
+  }
+  return list;
+}
+
+/**
+ * Ticks a checklist's items: unmet are the codes in `params.unmet`; all while the field is empty,
+ * none once its rules pass (protocol.md, "Checklists").
+ * @param {HTMLElement} wrapper
+ * @param {import('./protocol-types.js').FieldChangedParams} params
+ */
+function tickChecklist(wrapper, params) {
+  const unmet = Array.isArray(params.params.unmet) ? params.params.unmet : null;
+  for (const item of wrapper.querySelectorAll(".checklist li")) {
+    if (!(item instanceof HTMLElement)) continue;
+    const met = params.state === "empty" ? false : unmet ? !unmet.includes(item.dataset.code ?? "") : true;
+    item.dataset.met = String(met);
+  }
 }
 
 /**
@@ -191,6 +226,7 @@ function show(event) {
     line.dataset.state = fieldState;
     /** @type {HTMLElement} */ (line.querySelector(".text")).textContent = message;
     wrapper.querySelector("input")?.setAttribute("aria-invalid", String(fieldState === "failed"));
+    tickChecklist(wrapper, event.params);
   } else if (event.type === "submitEnabledChanged") {
     submitButton.disabled = !event.params.enabled;
   } else {

@@ -22,7 +22,7 @@
 
 /**
  * Values a message is built from, such as {"min":5}; on a checklist field's failure also `unmet`, the codes of every rule failing now.
- * @typedef {{unmet?: Array<string>, [member: string]: (string | number | boolean | null)}} MessageParams
+ * @typedef {Object<string, (string | number | boolean | null | Array<string>)>} MessageParams
  */
 
 /**

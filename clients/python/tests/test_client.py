@@ -25,7 +25,7 @@ def test_a_signup_in_virtual_time_gives_exactly_the_sessions_events():
     with Client.spawn(args=VIRTUAL) as client:
         info = client.initialize()
         assert (info.name, info.protocol_version, info.clock) == ("signup-rpc", "1.0", "virtual")
-        assert info.kinds == ["signup", "signup-github", "login", "friend"]
+        assert info.kinds == ["signup", "signup-github", "login", "friend", "signup-secure"]
         assert info.descriptions["login"].state("loggingIn").meaning == "submitting"
         form = client.open("signup", form="f")
         assert (form.id, form.kind, form.version, form.locale) == ("f", "signup", 0, "en")
@@ -72,7 +72,7 @@ def test_errors_are_exceptions_with_the_servers_code_and_data():
         with pytest.raises(RPCError) as unknown:
             client.open("survey")
         assert unknown.value.code == -32012
-        assert unknown.value.data == {"kind": "survey", "known": ["signup", "signup-github", "login", "friend"]}
+        assert unknown.value.data == {"kind": "survey", "known": ["signup", "signup-github", "login", "friend", "signup-secure"]}
         form = client.open("login", form="door", locale="zh-Hans")
         with pytest.raises(RPCError) as field_error:
             form.edit("email", "a@b.c")
@@ -221,3 +221,33 @@ def test_a_forms_own_checks_and_submission_come_back_as_field_results():
         client.advance_clock(by=1000)
         done = [e for e in form.pending_events() if isinstance(e, SubmissionChanged)]
         assert done[-1].result == {"id": 7, "sessionToken": "[secret]", "username": "ann"}
+
+
+NIST = ["--clock", "virtual", "--forms", str(REPOSITORY / "Examples/forms"),
+        "--directory", str(REPOSITORY / "Examples/directories/secure.json")]
+
+
+def test_a_checklist_field_lists_its_requirements_and_ticks_them_as_the_person_types():
+    """The nist-signup example: the password's requirements come with the description, and each
+    edit says which are unmet, so a frontend ticks the others."""
+    with Client.spawn(args=NIST) as client:
+        client.initialize()
+        form = client.open("nist-signup", form="n", values={"username": "annabelle", "email": "ann.lee@example.com"}, describe=True)
+        password = next(f for f in form.description.fields if f.name == "password")
+        assert [(r.code, r.message) for r in password.requirements] == [
+            ("password.tooShort", "At least 15 characters"), ("password.tooLong", "At most 64 characters"),
+            ("password.common", "Not a common password"), ("password.pattern", "Not a repeat or a sequence"),
+            ("password.likeUsername", "Not like your username"), ("password.likeEmail", "Not like your e-mail address"),
+        ]
+        assert next(f for f in form.description.fields if f.name == "email").requirements == []
+        form.pending_events()
+        unmet = []
+        for value in ["a", "passwordpassword", "1234567890123456", "mauve kettle drums at dawn"]:
+            form.edit("password", value)
+            unmet += [e.unmet for e in form.pending_events() if isinstance(e, FieldChanged) and e.field == "password"]
+        assert unmet == [
+            ["password.tooShort", "password.likeUsername", "password.likeEmail"],
+            ["password.common", "password.pattern"],
+            ["password.pattern"],
+            [],
+        ]

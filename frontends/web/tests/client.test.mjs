@@ -13,7 +13,7 @@ const fieldChanged = (form, field, state, code, message, version, at) =>
 test("a sign-up gives exactly its events, through callbacks and the async iterator", async () => {
   const client = await SignupClient.spawn(binary, ["--clock", "virtual"]);
   const info = await client.initialize();
-  assert.deepEqual(info.capabilities.forms.map((form) => form.kind), ["signup", "signup-github", "login", "friend"]);
+  assert.deepEqual(info.capabilities.forms.map((form) => form.kind), ["signup", "signup-github", "login", "friend", "signup-secure"]);
   const form = await client.open("signup", { form: "f" });
   assert.equal(form.description?.title, "Sign up");
   assert.deepEqual(form.description?.fields.map((field) => field.input), ["username", "newPassword", "newPassword"]);
@@ -53,7 +53,7 @@ test("errors reject with the server's code and data; a server that ends rejects 
   await assert.rejects(client.open("survey"), (error) => {
     assert.ok(error instanceof RPCError);
     assert.equal(error.code, -32012);
-    assert.deepEqual(error.data, { kind: "survey", known: ["signup", "signup-github", "login", "friend"] });
+    assert.deepEqual(error.data, { kind: "survey", known: ["signup", "signup-github", "login", "friend", "signup-secure"] });
     return true;
   });
   const ended = new Promise((resolve) => client.onClose(resolve));

@@ -13,14 +13,14 @@
 `AsyncClient` is the same for asyncio. See README.md.
 """
 from ._messages import (ConnectionClosed, Event, FieldChanged, FieldDescription, FieldSnapshot, FormDescription,
-                        RemoteCheckDescription, RPCError, ServerInfo, Snapshot, SubmissionChanged,
+                        RemoteCheckDescription, RequirementDescription, RPCError, ServerInfo, Snapshot, SubmissionChanged,
                         SubmissionStateDescription, SubmitEnabledChanged, SubmitResult)
 from .aio import AsyncClient, AsyncForm
 from .client import Client, Form, find_binary
 
 __all__ = [
     "AsyncClient", "AsyncForm", "Client", "ConnectionClosed", "Event", "FieldChanged", "FieldDescription",
-    "FieldSnapshot", "Form", "FormDescription", "RemoteCheckDescription", "RPCError", "ServerInfo", "Snapshot",
+    "FieldSnapshot", "Form", "FormDescription", "RemoteCheckDescription", "RequirementDescription", "RPCError", "ServerInfo", "Snapshot",
     "SubmissionChanged",
     "SubmissionStateDescription", "SubmitEnabledChanged", "SubmitResult", "find_binary",
 ]

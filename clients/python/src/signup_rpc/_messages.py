@@ -38,6 +38,13 @@ class FieldChanged:
     version: int
     at: int
 
+    @property
+    def unmet(self) -> List[str]:
+        """A checklist field's failing requirements, by code (protocol.md, "Checklists"): all of them
+        while the field is empty is for the caller to say; none once its rules pass."""
+        unmet = self.params.get("unmet", [])
+        return [code for code in unmet if isinstance(code, str)] if isinstance(unmet, list) else []
+
 
 @dataclass(frozen=True)
 class SubmitEnabledChanged:
@@ -72,6 +79,15 @@ class RemoteCheckDescription:
 
 
 @dataclass(frozen=True)
+class RequirementDescription:
+    """One item of a checklist field: the code of the rule (listed in `FieldChanged.unmet` while
+    it is not met) and what it asks for."""
+
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
 class FieldDescription:
     name: str
     label: str
@@ -82,6 +98,7 @@ class FieldDescription:
     max_length: Optional[int]
     remote_check: Optional[str]  # the kind of the first of `remote_checks`
     remote_checks: List[RemoteCheckDescription] = field(default_factory=list)
+    requirements: List[RequirementDescription] = field(default_factory=list)  # a checklist field's, else empty
 
 
 @dataclass(frozen=True)
@@ -174,7 +191,8 @@ def description_from(value: JSONObject) -> FormDescription:
         kind=value["kind"], title=value["title"],
         fields=[FieldDescription(f["name"], f["label"], f["placeholder"], f["input"], f["required"], f["secret"],
                                  f["maxLength"], f["remoteCheck"],
-                                 [RemoteCheckDescription(c["name"], c["kind"]) for c in f.get("remoteChecks", [])])
+                                 [RemoteCheckDescription(c["name"], c["kind"]) for c in f.get("remoteChecks", [])],
+                                 [RequirementDescription(r["code"], r["message"]) for r in f.get("requirements", [])])
                 for f in value["fields"]],
         submit_label=submit["label"], result=submit["result"],
         states=[SubmissionStateDescription(s["state"], s["meaning"], s["message"]) for s in submit["states"]],
