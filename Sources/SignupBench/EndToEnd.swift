@@ -6,6 +6,10 @@ struct EndToEnd {
     let echo: String
     let folder: URL
     let runs: Int
+    /// Added to every run of `rpc`: a build with check budgets runs without them, since one
+    /// benchmark session asks far more checks a minute than a person (the work then matches a
+    /// build from before budgets, which `--rpc` may measure).
+    let rpcOptions: [String]
 
     /// A subprocess run over an input file.
     struct Command {
@@ -53,13 +57,13 @@ struct EndToEnd {
         let framed = try workload.write(named: "throughput-\(forms)-\(edits).lsp", in: folder, lspFramed: true)
         let recording = folder.appendingPathComponent("throughput-recording.jsonl").path
         defer { for path in [file, framed, recording] { try? FileManager.default.removeItem(atPath: path) } }
-        let records = try helpText(of: rpc).contains("--record")
+        let records = try Self.helpText(of: rpc).contains("--record")
         var commands = [
-            Command(executable: rpc, arguments: ["--clock", "virtual"], file: file),
+            Command(executable: rpc, arguments: ["--clock", "virtual"] + rpcOptions, file: file),
             Command(executable: echo, arguments: [], file: file),
-            Command(executable: rpc, arguments: ["--clock", "virtual"], file: framed),
+            Command(executable: rpc, arguments: ["--clock", "virtual"] + rpcOptions, file: framed),
         ]
-        if records { commands.append(Command(executable: rpc, arguments: ["--clock", "virtual", "--record", recording], file: file)) }
+        if records { commands.append(Command(executable: rpc, arguments: ["--clock", "virtual", "--record", recording] + rpcOptions, file: file)) }
         let timings = try alternatingRuns(of: commands)
         // Each framed answer's header holds two line ends: the same answers, framed, say it did.
         let answeredInKind = timings.lines[2] == 2 * timings.lines[0]
@@ -68,7 +72,7 @@ struct EndToEnd {
     }
 
     /// What `executable --help` prints.
-    private func helpText(of executable: String) throws -> String {
+    static func helpText(of executable: String) throws -> String {
         let child = try ChildProcess(executable, ["--help"])
         var text = ""
         while let line = child.readLine() { text += String(decoding: line, as: UTF8.self) + "\n" }
@@ -87,12 +91,12 @@ struct EndToEnd {
         for count in [edits, 0] {
             files.append(try workload(count).write(named: "\(name)-\(count).jsonl", in: folder))
         }
-        let timings = try alternatingRuns(of: files.map { Command(executable: rpc, arguments: ["--clock", "virtual"] + arguments, file: $0) })
+        let timings = try alternatingRuns(of: files.map { Command(executable: rpc, arguments: ["--clock", "virtual"] + arguments + rpcOptions, file: $0) })
         let differences = zip(timings.seconds[0], timings.seconds[1]).map { $0 - $1 }
         return (median(differences) * 1e9 / Double(edits), Double(timings.lines[0] - timings.lines[1]) / Double(edits))
     }
 
-    private func median(_ values: [Double]) -> Double {
+    func median(_ values: [Double]) -> Double {
         values.sorted()[values.count / 2]
     }
 
@@ -100,7 +104,7 @@ struct EndToEnd {
     /// edit sent and its answer awaited, `count` times each, the two taking turns trip by trip so
     /// that a busy phase of the host lands on both alike.
     func latencies(_ arguments: [String], count: Int) throws -> (rpc: [UInt64], echo: [UInt64]) {
-        let server = try ChildProcess(rpc, arguments)
+        let server = try ChildProcess(rpc, arguments + rpcOptions)
         let baseline = try ChildProcess(echo, [])
         defer {
             for child in [server, baseline] {

@@ -136,6 +136,10 @@ import Testing
 /// record (`swift test --filter WorstLines`), not asserted: speed is measured, never a pass mark.
 @Suite struct WorstLinesTests {
     static let githubForm = #"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"kind":"signup-github","form":"g"}}"#
+    /// A `signup-secure` form whose username and e-mail are as long as its rules let them be, so
+    /// that every password is compared with the most: 32 and 254 characters.
+    static let secureForm = #"{"jsonrpc":"2.0","id":2,"method":"form.open","params":{"kind":"signup-secure","form":"s","values":{"username":""#
+        + String(repeating: "u", count: 32) + #"","email":""# + String(repeating: "e", count: 64) + "@" + String(repeating: "d", count: 185) + ".com" + #""}}}"#
 
     /// Lines built to cost the most each way, by name.
     static func worstLines() -> [(name: String, line: String)] {
@@ -179,12 +183,18 @@ import Testing
             ("1 MiB of leading jamo, one character", passwords("\u{1100}")),
             ("1 MiB of emoji sequences", passwords("👨\u{200D}👩\u{200D}👧\u{200D}👦")),
             ("1 MiB of ASCII", passwords("a")),
+            // Each a new password of 128 code points: a dictionary question and two similarity
+            // measures against long values apiece, until the message's budget is spent.
+            ("1000 NIST passwords, each new", batch((0..<batchLimit).map { index in
+                edit(index, form: "s", field: "password", String(repeating: "\u{4E00}\u{4E8C}x", count: 42) + String(format: "%02d", index % 100))
+            })),
         ]
     }
 
     @Test func noWorstLineHoldsTheServerAndTheNextMessageIsAnsweredAtOnce() throws {
         let harness = try CostlyInputTests.harness()
         _ = harness.send(Self.githubForm)
+        _ = harness.send(Self.secureForm)
         for (name, line) in Self.worstLines() {
             #expect(line.utf8.count <= 1 << 20, "\(name) fits the line limit")
             let start = DispatchTime.now().uptimeNanoseconds

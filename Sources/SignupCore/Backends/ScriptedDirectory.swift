@@ -1,8 +1,8 @@
 /// An in-memory user directory that answers as its script says, in scheduler time: the default
 /// backend, and the one tests and fixtures use. A successful registration makes the name taken.
 ///
-/// Names are compared case-insensitively, as user directories do, and a name that looks like a
-/// taken one (`ConfusableSkeleton`) is taken too. Passwords are kept only as
+/// Names are compared case-insensitively, as user directories do, and a name that looks like an
+/// account's (`ConfusableSkeleton`) is taken too. Passwords are kept only as
 /// yescrypt hashes. Friends are kept by id; saving one whose phone number another friend has is a
 /// conflict.
 public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegistering, Authenticating, FriendSaving {
@@ -10,7 +10,8 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     private let script: Script
     private var generator: SeededGenerator
     private var taken: Set<String>
-    /// The confusable skeletons of the taken names: a name that looks like one is taken too.
+    /// The confusable skeletons of the accounts (seeded or registered): a name that looks like
+    /// one is taken too. The script's own lists answer as written, look-alikes of them not.
     private var takenSkeletons: Set<String>
     /// What a check answers for each name the script or a registration mentions, by folded name:
     /// one lookup per check, where the script's lists (failing, then taken, then free) took three.
@@ -49,7 +50,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         refused = Set(script.refusedRegistrations.map(Self.key))
         passwordHashes = Dictionary(script.accounts.map { (Self.key($0.key), $0.value) }, uniquingKeysWith: { $1 })
         taken = Set(script.takenNames.map(Self.key)).union(passwordHashes.keys)
-        takenSkeletons = Set(taken.map(ConfusableSkeleton.of))
+        takenSkeletons = Set(passwordHashes.keys.map(ConfusableSkeleton.of))
         // Later lists win: free, then taken, then failing, as a check reads them the other way round.
         var verdicts: [String: Script.Verdict] = [:]
         for name in script.freeNames { verdicts[Self.key(name)] = .available }

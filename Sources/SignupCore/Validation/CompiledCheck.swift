@@ -63,10 +63,13 @@ enum CompiledCheck: Sendable {
         case .maxCodePoints(let maximum): return .passing(!value.hasMoreCodePoints(than: maximum))
         case .notCommonPassword(let list): return .passing(!list.contains(value))
         case .notRepetitiveOrSequential: return .passing(!PasswordPatterns.isRepetitiveOrSequential(value))
-        case .notDictionaryWord: return .passing(!DictionaryWords.contain(value))
+        case .notDictionaryWord:
+            guard let found = DictionaryWords.contain(value, within: budget) else { return .tooCostly }
+            return .passing(!found)
         case .notSimilarTo(let other):
             guard let other else { return .passes }
-            return .passing(!PasswordSimilarity.isTooSimilar(value, to: valueAt(other)))
+            guard let similar = PasswordSimilarity.isTooSimilar(value, to: valueAt(other), within: budget) else { return .tooCostly }
+            return .passing(!similar)
         // A level ICU cannot judge is refused; the field says why (`Rule.Check.missingRequirement`).
         case .scriptRestriction(let level): return .passing(level.admits(value) ?? false)
         case .cannotRun: return .fails

@@ -118,9 +118,12 @@ final class LocalValidator: Sendable {
             if !fields[index].checklist.isEmpty {
                 // Every rule is judged, so that each requirement ticks as it is met.
                 var failing = 0
-                for (position, check) in fields[index].checks.enumerated()
-                where check.check.judge(value, valueAt: valueOf, budget: budget) != .passes {
-                    failing |= 1 << position
+                for (position, check) in fields[index].checks.enumerated() {
+                    switch check.check.judge(value, valueAt: valueOf, budget: budget) {
+                    case .passes: continue
+                    case .fails: failing |= 1 << position
+                    case .tooCostly: return verdict(tooCostly)
+                    }
                 }
                 if failing != 0 { return verdict(fields[index].checklist[failing - 1]) }
             }

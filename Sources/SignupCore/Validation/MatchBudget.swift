@@ -4,7 +4,8 @@
 /// Work is counted in ICU's steps (10 000 operations of its match engine each, the same count on
 /// every machine). A match costs the whole steps it spent plus one, for the part of a step no
 /// count shows; it may spend at most `stepsPerMatch`, and none once the message's budget is spent.
-/// A match stopped either way judges its value `tooCostly`.
+/// A match stopped either way judges its value `tooCostly`. The password rules that cost more
+/// than a few microseconds pay from the same budget (`pay`), by what they will cost.
 public final class MatchBudget {
     /// About 40 ms of matching on a 2 GHz core (a step takes 0.1–0.2 ms), which leaves room for
     /// the rest of a line's work within 100 ms.
@@ -33,5 +34,14 @@ public final class MatchBudget {
     /// Takes a match's cost: the steps it spent plus one.
     func charge(steps: Int) {
         remaining -= min(remaining, max(steps, 0) + 1)
+    }
+
+    /// Takes `steps` for work other than a match whose cost is known before it starts (a
+    /// dictionary lookup, a similarity measure); false, taking nothing, when what is left of the
+    /// message's budget cannot pay them: the value is then judged `tooCostly`.
+    func pay(_ steps: Int) -> Bool {
+        guard steps <= remaining else { return false }
+        remaining -= steps
+        return true
     }
 }

@@ -5,10 +5,10 @@ import Testing
 /// The NIST SP 800-63B rev. 4 password rules (issue 38 §1): lengths in code points, common,
 /// repetitive, sequential and dictionary passwords, and similarity to the form's other fields.
 @Suite struct PasswordRuleTests {
-    private func judge(_ check: Rule.Check, _ value: String, others: [String] = []) -> CheckOutcome {
+    private func judge(_ check: Rule.Check, _ value: String, others: [String] = [], budget: MatchBudget = MatchBudget()) -> CheckOutcome {
         let names = ["other"]
         let compiled = CompiledCheck(check, indexOf: { names.firstIndex(of: $0) })
-        return compiled.judge(value, valueAt: { others.indices.contains($0) ? others[$0] : "" }, budget: MatchBudget())
+        return compiled.judge(value, valueAt: { others.indices.contains($0) ? others[$0] : "" }, budget: budget)
     }
 
     @Test func lengthsCountCodePointsSoAstralCharactersCountOnce() {
@@ -72,9 +72,22 @@ import Testing
     @Test func similarityCostIsBoundedWhateverTheLengths() {
         // Each side is read by its first 256 code points: a megabyte costs no more than that.
         let huge = String(repeating: "ab", count: 1 << 19)
-        #expect(PasswordSimilarity.isTooSimilar(huge, to: huge))
+        #expect(PasswordSimilarity.isTooSimilar(huge, to: huge, within: MatchBudget()) == true)
+        // Two candidates of 256 × 256 cells cost 9 steps of a message's budget; a spent budget judges nothing.
+        let budget = MatchBudget(stepsPerMessage: 11)
+        #expect(PasswordSimilarity.isTooSimilar(huge, to: "xyz" + huge, within: budget) == true && budget.remaining == 2)
+        #expect(PasswordSimilarity.isTooSimilar(huge, to: huge, within: budget) == nil && budget.remaining == 2)
         #expect(PasswordSimilarity.editDistance(Array("kitten".unicodeScalars), Array("sitting".unicodeScalars)) == 3)
         #expect(PasswordSimilarity.longestCommonRun(Array("xabcdy".unicodeScalars), Array("zzabcdzz".unicodeScalars)) == 4)
+    }
+
+    @Test func aDictionaryQuestionCostsItsStepsOnceAndAKeptAnswerNothing() throws {
+        guard DictionaryWords.problem == nil else { return }
+        let budget = MatchBudget(stepsPerMessage: 4)
+        let fresh = "zebra-\(UInt64.random(in: 0..<UInt64.max))"
+        #expect(judge(.notDictionaryWord, fresh, budget: budget) != .tooCostly && budget.remaining == 1)
+        #expect(judge(.notDictionaryWord, fresh + "x", budget: budget) == .tooCostly && budget.remaining == 1)
+        #expect(judge(.notDictionaryWord, fresh, budget: budget) != .tooCostly && budget.remaining == 1)
     }
 
     @Test func dictionaryWordsThroughCracklib() throws {

@@ -1,4 +1,5 @@
 import CPasswordQuality
+import Synchronization
 
 /// Passwords built on a dictionary word, as cracklib finds them (through libpwquality, Debian's
 /// `libpwquality1` and `cracklib-runtime`): the word itself, reversed, with letters swapped for
@@ -10,10 +11,29 @@ enum DictionaryWords {
         signup_pwquality_load().map { String(cString: $0) }
     }
 
-    /// Whether cracklib finds `password` built on a dictionary word; false when it cannot tell.
-    static func contain(_ password: String) -> Bool {
+    /// What asking cracklib costs of a message's `MatchBudget`, in its steps (about 0.1 ms each).
+    static let stepsPerQuestion = 3
+
+    /// Whether cracklib finds `password` built on a dictionary word; false when it cannot tell;
+    /// nil when `budget` cannot pay for a question (an answer kept from before costs nothing).
+    static func contain(_ password: String, within budget: MatchBudget) -> Bool? {
         // A NUL would end the password early for C; such a value is no dictionary word.
         guard !password.utf8.contains(0) else { return false }
-        return signup_pwquality_is_dictionary_based(password) == 1
+        // cracklib reads its dictionary from disk for every question (about 0.25 ms), and a
+        // password is judged again whenever a field it is compared with changes: the last
+        // answers are kept, by the password's SHA-256, never the password itself.
+        let key = SHA256.digest(password.utf8)
+        if let known = answers.withLock({ $0[key] }) { return known }
+        guard budget.pay(stepsPerQuestion) else { return nil }
+        let found = signup_pwquality_is_dictionary_based(password) == 1
+        answers.withLock { answers in
+            if answers.count >= answersKept { answers.removeAll(keepingCapacity: true) }
+            answers[key] = found
+        }
+        return found
     }
+
+    /// At most this many answers are kept (about 100 KiB); then they are forgotten together.
+    private static let answersKept = 1024
+    private static let answers = Mutex<[[UInt8]: Bool]>([:])
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A list of commonly used passwords, one per line, compared case-insensitively with the whole
 /// password (NIST SP 800-63B rev. 4 §3.1.1.2). `Scripts/install-password-lists` installs the one
@@ -7,26 +8,40 @@ public final class PasswordList: Hashable, Sendable {
     /// Where the built-in kinds read their list: `$SIGNUP_PASSWORD_LIST` when set, else this.
     public static let defaultPath = "/usr/local/share/signup-rpc/common-passwords.txt"
 
-    /// The installed list (read once, on first use), or what is wrong with it.
-    public static let installed: PasswordList = {
-        let path = ProcessInfo.processInfo.environment["SIGNUP_PASSWORD_LIST"] ?? defaultPath
-        return (try? PasswordList(path: path))
-            ?? PasswordList(path: path, entries: nil, longest: 0,
-                            problem: "the common-password list \(path) is missing (install it with Scripts/install-password-lists)")
-    }()
+    /// The installed list, read on first use (a process that opens no form using it never reads
+    /// it), or what is wrong with it.
+    public static let installed = PasswordList(
+        lazilyReading: ProcessInfo.processInfo.environment["SIGNUP_PASSWORD_LIST"] ?? defaultPath)
+
+    /// What a list holds once read.
+    private struct Contents: Sendable {
+        /// Lower-cased; nil when the list could not be read.
+        var entries: Set<String>?
+        /// The most bytes an entry has: a longer password is in no list.
+        var longest = 0
+        /// Why the list cannot be used; nil when it can.
+        var problem: String?
+
+        init(_ passwords: [String]) {
+            var entries = Set<String>()
+            for password in passwords where !password.isEmpty {
+                let entry = password.lowercased()
+                longest = max(longest, entry.utf8.count)
+                entries.insert(entry)
+            }
+            self.entries = entries
+        }
+
+        init(problem: String) {
+            self.problem = problem
+        }
+    }
 
     public let path: String
-    /// Lower-cased; nil when the list could not be read.
-    private let entries: Set<String>?
-    /// The most bytes an entry has: a longer password is in no list.
-    private let longest: Int
-    /// Why the list cannot be used; nil when it can.
-    public let problem: String?
+    /// Nil until a lazily read list is first used.
+    private let contents: Mutex<Contents?>
 
-    /// The number of passwords on the list.
-    public var count: Int { entries?.count ?? 0 }
-
-    /// Reads a list: UTF-8, one password per line, blank lines ignored.
+    /// Reads a list now: UTF-8, one password per line, blank lines ignored.
     public convenience init(path: String) throws {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         self.init(source: path, passwords: text.split(whereSeparator: \.isNewline).map(String.init))
@@ -34,33 +49,42 @@ public final class PasswordList: Hashable, Sendable {
 
     /// A list given whole; `source` names it (a file it was read from, or where it was written).
     public init(source: String, passwords: [String]) {
-        var entries = Set<String>()
-        var longest = 0
-        for password in passwords where !password.isEmpty {
-            let entry = password.lowercased()
-            longest = max(longest, entry.utf8.count)
-            entries.insert(entry)
-        }
         path = source
-        self.entries = entries
-        self.longest = longest
-        problem = nil
+        contents = Mutex(Contents(passwords))
     }
+
+    private init(lazilyReading path: String) {
+        self.path = path
+        contents = Mutex(nil)
+    }
+
+    /// The contents, read now if this list is read lazily and has not been yet.
+    private func read<Value>(_ body: (Contents) -> Value) -> Value {
+        contents.withLock { contents in
+            if let contents { return body(contents) }
+            let text = try? String(contentsOfFile: path, encoding: .utf8)
+            let read = text.map { Contents($0.split(whereSeparator: \.isNewline).map(String.init)) }
+                ?? Contents(problem: "the common-password list \(path) is missing (install it with Scripts/install-password-lists)")
+            contents = read
+            return body(read)
+        }
+    }
+
+    /// Why the list cannot be used; nil when it can.
+    public var problem: String? { read(\.problem) }
+
+    /// The number of passwords on the list.
+    public var count: Int { read { $0.entries?.count ?? 0 } }
 
     /// The passwords, lower-cased and sorted: how a recording keeps a list a form file named.
-    public var sortedPasswords: [String] { (entries ?? []).sorted() }
-
-    private init(path: String, entries: Set<String>?, longest: Int, problem: String?) {
-        self.path = path
-        self.entries = entries
-        self.longest = longest
-        self.problem = problem
-    }
+    public var sortedPasswords: [String] { read { ($0.entries ?? []).sorted() } }
 
     /// Whether `password` is on the list; false for a list that could not be read.
     public func contains(_ password: String) -> Bool {
-        guard let entries, password.utf8.count <= longest * 4 else { return false }
-        return entries.contains(password.lowercased())
+        read { contents in
+            guard let entries = contents.entries, password.utf8.count <= contents.longest * 4 else { return false }
+            return entries.contains(password.lowercased())
+        }
     }
 
     public static func == (left: PasswordList, right: PasswordList) -> Bool { left.path == right.path }

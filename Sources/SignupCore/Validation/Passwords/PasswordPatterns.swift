@@ -35,10 +35,18 @@ enum PasswordPatterns {
 
     /// Whether the value is a stretch of one of `runs`, forwards or backwards.
     private static func isKeyboardRun(_ scalars: [Unicode.Scalar]) -> Bool {
-        let value = String(String.UnicodeScalarView(scalars))
-        let reversed = String(String.UnicodeScalarView(scalars.reversed()))
-        return runs.contains { $0.contains(value) || $0.contains(reversed) }
+        guard scalars.count <= longestRun else { return false }
+        let reversed = Array(scalars.reversed())
+        return runScalars.contains { run in contains(run, scalars) || contains(run, reversed) }
     }
+
+    private static func contains(_ run: [Unicode.Scalar], _ part: [Unicode.Scalar]) -> Bool {
+        guard part.count <= run.count else { return false }
+        return (0...(run.count - part.count)).contains { start in run[start..<(start + part.count)].elementsEqual(part) }
+    }
+
+    private static let runScalars = runs.map { Array($0.unicodeScalars) }
+    private static let longestRun = runScalars.map(\.count).max() ?? 0
 
     /// Rows and columns of QWERTY, QWERTZ and AZERTY keyboards, and the digits wrapping round.
     static let runs = [

@@ -5,20 +5,30 @@
 /// code points say too little to compare.
 ///
 /// The cost is bounded: each side is compared by its first `comparedScalars` code points, so a
-/// comparison is at most 256 × 256 steps, whatever the lengths.
+/// comparison is at most 256 × 256 cells, whatever the lengths; and it is paid for from the
+/// message's `MatchBudget` before it starts, a step per `cellsPerStep` cells of both candidates
+/// (the whole value, and its local part, which is shorter) and one more.
 enum PasswordSimilarity {
     static let comparedScalars = 256
     static let minimumDistance = 5
+    /// About 0.1 ms of both measures, as a pattern's step is.
+    static let cellsPerStep = 16_384
 
-    static func isTooSimilar(_ password: String, to other: String) -> Bool {
+    /// Whether the password is too similar to the other value; nil when `budget` cannot pay.
+    static func isTooSimilar(_ password: String, to other: String, within budget: MatchBudget) -> Bool? {
+        // Paid for before any work, by the lengths as sent (lower case changes them little).
+        let passwordLength = password.unicodeScalars.prefix(comparedScalars).count
+        let otherLength = other.unicodeScalars.prefix(comparedScalars).count
+        guard otherLength >= 3 else { return false }
+        guard budget.pay(passwordLength * otherLength * 2 / cellsPerStep + 1) else { return nil }
         let secret = Array(password.lowercased().unicodeScalars.prefix(comparedScalars))
         let whole = Array(other.lowercased().unicodeScalars.prefix(comparedScalars))
         var candidates = [whole]
         if let at = whole.firstIndex(of: "@") { candidates.append(Array(whole[..<at])) }
-        return candidates.contains { candidate in
-            candidate.count >= 3
-                && (editDistance(secret, candidate) < minimumDistance || longestCommonRun(secret, candidate) * 2 > secret.count)
+        for candidate in candidates where candidate.count >= 3 {
+            if editDistance(secret, candidate) < minimumDistance || longestCommonRun(secret, candidate) * 2 > secret.count { return true }
         }
+        return false
     }
 
     /// Levenshtein distance, one row at a time.
