@@ -260,10 +260,15 @@ def test_every_example_form_file_validates_against_the_forms_schema(path):
 INVITE = json.loads((ROOT / "Examples/api/api-signup.json").read_text())
 
 
-def invite_with(change):
-    form = copy.deepcopy(INVITE)
+def changed(form, change):
+    """A copy of `form` with `change` applied."""
+    form = copy.deepcopy(form)
     change(form)
     return form
+
+
+def invite_with(change):
+    return changed(INVITE, change)
 
 
 @pytest.mark.parametrize("change", [
@@ -292,9 +297,7 @@ NIST = json.loads((ROOT / "Examples/forms/nist-signup.json").read_text())
 
 
 def nist_with(change):
-    form = copy.deepcopy(NIST)
-    change(form)
-    return form
+    return changed(NIST, change)
 
 
 @pytest.mark.parametrize("change", [

@@ -48,15 +48,7 @@ extension FormDefinition {
             placeholder: Message(
                 "signup-github.password.placeholder", "15 or more characters, or 8 with a number and a lowercase letter"),
             input: .newPassword)
-        let repeatedPassword = FieldDefinition(
-            name: "repeatedPassword",
-            rules: [Rule(.equalsField("password"), failure: Message("repeatedPassword.different", "Password different"))],
-            successMessage: Message("repeatedPassword.matches", "Password repeated"),
-            isSecret: true,
-            normalization: .nfkc,
-            label: Message("repeatedPassword.label", "Repeat password"),
-            placeholder: Message("repeatedPassword.placeholder", "The same password again"),
-            input: .newPassword)
+        let repeatedPassword = FieldDefinition.repeatedPassword(normalization: .nfkc)
         // A constant written above; failing to build it is a programming error.
         return try! FormDefinition(
             kind: "signup-github", title: Message("signup-github.title", "Create your account"), fields: [username, password, repeatedPassword], submit: signup.submit, compilingPatterns: false)

@@ -72,15 +72,7 @@ extension FormDefinition {
             label: Message("password.label", "Password"),
             placeholder: Message("signup-secure.password.placeholder", "At least 15 characters; a few words work well"),
             input: .newPassword)
-        let repeatedPassword = FieldDefinition(
-            name: "repeatedPassword",
-            rules: [Rule(.equalsField("password"), failure: Message("repeatedPassword.different", "Password different"))],
-            successMessage: Message("repeatedPassword.matches", "Password repeated"),
-            isSecret: true,
-            normalization: .nfkc,
-            label: Message("repeatedPassword.label", "Repeat password"),
-            placeholder: Message("repeatedPassword.placeholder", "The same password again"),
-            input: .newPassword)
+        let repeatedPassword = FieldDefinition.repeatedPassword(normalization: .nfkc)
         let submit = SubmitAction(kind: .registerAccount(usernameField: "username", passwordField: "password"))
         // The definition is a constant written above; failing to build it is a programming error.
         return try! FormDefinition(

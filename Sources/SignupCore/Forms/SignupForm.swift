@@ -39,15 +39,7 @@ extension FormDefinition {
             placeholder: Message("signup.password.placeholder", "At least 5 characters"),
             input: .newPassword
         )
-        let repeatedPassword = FieldDefinition(
-            name: "repeatedPassword",
-            rules: [Rule(.equalsField("password"), failure: Message("repeatedPassword.different", "Password different"))],
-            successMessage: Message("repeatedPassword.matches", "Password repeated"),
-            isSecret: true,
-            label: Message("repeatedPassword.label", "Repeat password"),
-            placeholder: Message("repeatedPassword.placeholder", "The same password again"),
-            input: .newPassword
-        )
+        let repeatedPassword = FieldDefinition.repeatedPassword()
         let submit = SubmitAction(kind: .registerAccount(usernameField: "username", passwordField: "password"))
         // The definition is a constant written above; failing to build it is a programming error.
         return try! FormDefinition(
