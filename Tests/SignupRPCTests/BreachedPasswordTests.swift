@@ -115,4 +115,60 @@ import SignupTestSupport
         let text = try String(contentsOfFile: recording, encoding: .utf8)
         #expect(text.contains(#""verdict":"rejected","params":{"count":3861493}"#))
     }
+
+    /// Fail-closed, a threshold, and a superseded check: its late answer is never shown.
+    @Test func failingClosedAThresholdAndASupersededCheckWhoseAnswerNeverShows() throws {
+        let slow = "Slow-answer-pass-9", rare = "Seen-once-pass-77"
+        let server = try LoopbackHTTPServer { request in
+            if request.path == "/range/" + SHA1.upperHexDigest(slow).prefix(5) {
+                return .respond(status: 200, body: "\(SHA1.upperHexDigest(slow).dropFirst(5)):9\r\n", after: 1500)
+            }
+            if request.path == "/range/" + SHA1.upperHexDigest(rare).prefix(5) {
+                return .respond(status: 200, body: "\(SHA1.upperHexDigest(rare).dropFirst(5)):1\r\n")
+            }
+            return Self.range(request)
+        }
+        defer { server.stop() }
+        let folder = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: folder.path("forms"), withIntermediateDirectories: true)
+        let closed = Self.form(server).replacingOccurrences(of: #""cacheMs":60000,"#, with: #""cacheMs":60000,"whenUnavailable":"unavailable","threshold":2,"#)
+        try Data(closed.utf8).write(to: URL(fileURLWithPath: folder.path("forms/breach.json")))
+        let child = try InteractiveProcess(["--clock", "real", "--debounce-ms", "0", "--forms", folder.path("forms")])
+        func edit(_ value: String) -> String {
+            #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"a","field":"password","value":""# + value + #""}}"#
+        }
+        var lines: [String] = []
+        child.send([#"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"kind":"breach","form":"a"}}"#, edit(slow)])
+        lines += child.readLines { $0.contains(#""state":"validating""#) }
+        server.waitForRequest()
+        // The slow answer is still on its way when the next value replaces it.
+        child.send([edit(rare)])
+        lines += child.readLines { $0.contains(#""state":"ok""#) }
+        child.send([edit(Self.failing)])
+        lines += child.readLines { $0.contains(#""code":"backend.unavailable""#) }
+        // The superseded request was abandoned on the wire (its client went away before the
+        // answer), and nothing came of it.
+        server.waitUntilFinished("/range/" + SHA1.upperHexDigest(slow).prefix(5))
+        #expect(server.aborted == ["/range/" + SHA1.upperHexDigest(slow).prefix(5)])
+        child.send([#"{"jsonrpc":"2.0","id":9,"method":"form.snapshot","params":{"form":"a"}}"#])
+        lines += child.readLines { $0.contains(#""id":9"#) }
+        child.closeInput()
+        lines += child.readToEnd().split(separator: "\n").map(String.init)
+        #expect(child.wait(atMost: 30) == 0)
+        let shown = lines.filter { $0.contains("form.fieldChanged") && $0.contains(#""field":"password""#) && !$0.contains(#""version":0"#) }
+            .compactMap { line -> String? in
+                guard let state = line.range(of: #""state":""#), let end = line.range(of: #","message""#) else { return nil }
+                return String(line[state.lowerBound..<end.lowerBound])
+            }
+        #expect(shown == [
+            #""state":"validating","code":"password.checking","params":{}"#,
+            // Seen once, under the threshold of 2: it passes.
+            #""state":"ok","code":"password.notBreached","params":{}"#,
+            #""state":"validating","code":"password.checking","params":{}"#,
+            // The service failing, and the check declared to fail closed.
+            #""state":"failed","code":"backend.unavailable","params":{}"#,
+        ])
+        #expect(!lines.contains { $0.contains(#""count":9"#) })
+        #expect(lines.last { $0.contains(#""id":9"#) }?.contains(#""field":"password","state":"failed","code":"backend.unavailable""#) == true)
+    }
 }

@@ -33,6 +33,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private var isStopped = false
     private let requestArrived = DispatchSemaphore(value: 0)
     private let abortNoticed = DispatchSemaphore(value: 0)
+    /// Paths whose connection has been served to its end: answered, dropped or abandoned.
+    private var finishedPaths: [String] = []
+    private let finishedOne = DispatchSemaphore(value: 0)
 
     public init(_ handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
@@ -69,6 +72,12 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// Blocks until a client has closed a connection whose answer was still pending.
     public func waitForAbort() { abortNoticed.wait() }
 
+    /// Blocks until a request for `path` has been served to its end (answered, or abandoned by
+    /// its client).
+    public func waitUntilFinished(_ path: String) {
+        while !lock.withLock({ finishedPaths.contains(path) }) { finishedOne.wait() }
+    }
+
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
     /// Stops accepting. The listener is closed by the accepting thread as it leaves, never here:
@@ -95,6 +104,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private func serve(_ connection: Int32) {
         defer { close(connection) }
         guard let request = readRequest(connection) else { return }
+        defer {
+            lock.withLock { finishedPaths.append(request.path) }
+            finishedOne.signal()
+        }
         lock.withLock { requestLog.append(request) }
         requestArrived.signal()
         switch handler(request) {
