@@ -32,15 +32,18 @@ struct ChangeEvents: ~Copyable {
 
     var isEmpty: Bool { count == 0 }
 
-    /// A copy of the event at `index`, for a receiver that is not the last to hear it.
+    /// A copy of the event at `index` (below `count`), for a receiver that is not the last to
+    /// hear it. An index past what was appended stops the process, in release builds too.
     subscript(index: Int) -> FormEvent {
-        switch index {
-        case 0: first.unsafelyUnwrapped
-        case 1: second.unsafelyUnwrapped
-        case 2: third.unsafelyUnwrapped
-        case 3: fourth.unsafelyUnwrapped
-        default: overflow.unsafelyUnwrapped[index - 4]
+        let event: FormEvent? = switch index {
+        case 0: first
+        case 1: second
+        case 2: third
+        case 3: fourth
+        default: overflow?[index - 4]
         }
+        guard let event else { preconditionFailure("event \(index) of a change of \(count) read") }
+        return event
     }
 
     /// Moves the event at `index` out, for its last receiver; a second take of it is a mistake. An
@@ -52,7 +55,9 @@ struct ChangeEvents: ~Copyable {
         case 1: event = second.take()
         case 2: event = third.take()
         case 3: event = fourth.take()
-        default: return overflow.unsafelyUnwrapped[index - 4]
+        default:
+            guard let overflow, index - 4 < overflow.count else { preconditionFailure("event \(index) of a change of \(count) taken") }
+            return overflow[index - 4]
         }
         guard let event else { preconditionFailure("event \(index) of a change taken twice") }
         return event
