@@ -45,15 +45,21 @@ final class LocalValidator: Sendable {
 
         init(_ field: FieldDefinition, in definition: FormDefinition, localizer: Localizer, results: inout ResultTable) {
             normalization = field.normalization
-            checks = field.rules.map { rule in
-                // A rule this machine cannot run refuses every value and says what to install.
-                if let missing = rule.check.missingRequirement {
-                    return (.cannotRun, results.add(localizer.result(LocalValidator.cannotRunMessage, .failed, ["reason": .string(missing)])))
-                }
-                return (CompiledCheck(rule.check, in: definition),
-                        results.add(localizer.result(rule.failure, .failed, rule.failureParams)))
+            // A rule this machine cannot run refuses every value and says what to install.
+            let missing = field.rules.map(\.check.missingRequirement)
+            func failure(_ rule: Int, unmet: [JSONValue]? = nil) -> ResultID {
+                var params = missing[rule].map { ["reason": JSONValue.string($0)] } ?? field.rules[rule].failureParams
+                if let unmet { params["unmet"] = .array(unmet) }
+                return results.add(localizer.result(missing[rule] == nil ? field.rules[rule].failure : LocalValidator.cannotRunMessage, .failed, params))
             }
-            checklist = Self.checklist(of: field, localizer: localizer, results: &results)
+            checks = field.rules.indices.map { rule in
+                (missing[rule] == nil ? CompiledCheck(field.rules[rule].check, in: definition) : .cannotRun, failure(rule))
+            }
+            // Every failing set of a checklist's rules, rendered up front (2^`maxRequirements` at most).
+            checklist = !field.hasChecklist ? [] : (1..<(1 << field.rules.count)).map { mask in
+                let failing = field.rules.indices.filter { mask & (1 << $0) != 0 }
+                return failure(failing[0], unmet: failing.map { .string(field.rules[$0].failure.code) })
+            }
             success = results.add(localizer.result(field.successMessage, .ok))
             empty = field.isRequired ? results.add(localizer.result(field.emptyMessage, .empty)) : success
             validating = field.remoteChecks.first.map { results.add(localizer.result($0.validating, .validating)) }
@@ -63,21 +69,22 @@ final class LocalValidator: Sendable {
             normalization.apply(to: value)
         }
 
-        /// Every failing set of a checklist field's rules rendered up front: at most
-        /// 2^`FieldDefinition.maxRequirements` results, each shown as the person types.
-        private static func checklist(of field: FieldDefinition, localizer: Localizer, results: inout ResultTable) -> [ResultID] {
-            guard field.hasChecklist else { return [] }
-            let rules = field.rules
-            return (1..<(1 << rules.count)).map { mask in
-                // A mask is never 0, so some rule fails.
-                let first = rules.indices.first { mask & (1 << $0) != 0 } ?? 0
-                let unmet = rules.indices.filter { mask & (1 << $0) != 0 }.map { JSONValue.string(rules[$0].failure.code) }
-                var params = rules[first].failureParams
-                params["unmet"] = .array(unmet)
-                if let missing = rules[first].check.missingRequirement {
-                    return results.add(localizer.result(LocalValidator.cannotRunMessage, .failed, ["reason": .string(missing), "unmet": .array(unmet)]))
+        /// The result of the first rule `value` fails, `tooCostly` for one that could not tell,
+        /// nil when it passes them all. A checklist judges every rule, so that each requirement
+        /// ticks as it is met; any other field stops at the first failure.
+        func failure(of value: String, valueAt: (Int) -> String, budget: MatchBudget, tooCostly: ResultID) -> ResultID? {
+            checks.withUnsafeBufferPointer { checks -> ResultID? in
+                var failing = 0
+                for position in checks.indices {
+                    switch checks[position].check.judge(value, valueAt: valueAt, budget: budget) {
+                    case .passes: continue
+                    case .fails where checklist.isEmpty: return checks[position].failure
+                    // A checklist has at most `FieldDefinition.maxRequirements` rules.
+                    case .fails: failing |= 1 << position
+                    case .tooCostly: return tooCostly
+                    }
                 }
-                return results.add(localizer.result(rules[first].failure, .failed, params))
+                return failing == 0 ? nil : checklist[failing - 1]
             }
         }
     }
@@ -115,28 +122,7 @@ final class LocalValidator: Sendable {
             }
 
             if value.isEmpty { return verdict(fields[index].empty) }
-            if !fields[index].checklist.isEmpty {
-                // Every rule is judged, so that each requirement ticks as it is met.
-                var failing = 0
-                for (position, check) in fields[index].checks.enumerated() {
-                    switch check.check.judge(value, valueAt: valueOf, budget: budget) {
-                    case .passes: continue
-                    case .fails: failing |= 1 << position
-                    case .tooCostly: return verdict(tooCostly)
-                    }
-                }
-                if failing != 0 { return verdict(fields[index].checklist[failing - 1]) }
-            }
-            let failure = fields[index].checks.withUnsafeBufferPointer { checks -> ResultID? in
-                for check in checks {
-                    switch check.check.judge(value, valueAt: valueOf, budget: budget) {
-                    case .passes: continue
-                    case .fails: return check.failure
-                    case .tooCostly: return tooCostly
-                    }
-                }
-                return nil
-            }
+            let failure = fields[index].failure(of: value, valueAt: valueOf, budget: budget, tooCostly: tooCostly)
             if let failure { return verdict(failure) }
             if let validating = fields[index].validating { return verdict(validating, remote: true) }
             return verdict(fields[index].success)
