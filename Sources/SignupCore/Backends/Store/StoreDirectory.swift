@@ -26,11 +26,17 @@ public final class StoreDirectory<Store: AccountStore>: UsernameAvailabilityChec
         self.sharedChecksPerMinute = sharedChecksPerMinute.flatMap { $0 > 0 ? $0 : nil }
     }
 
-    /// Counts a check against the store's shared budget: nil when it may be asked, otherwise the
-    /// failure the field shows.
-    private static func spendShared(_ store: Store, limit: Int?) throws(StoreError) -> CheckBudget.Exceeded? {
-        guard let limit, let wait = try store.spendSharedCheck(limit: limit, window: 60, at: Date()) else { return nil }
-        return CheckBudget.Exceeded(retryAfter: .milliseconds(Int64(wait * 1000)))
+    /// Asks the store an availability question (`body`) once the store's shared budget allows
+    /// it; a spent budget answers `checkBudgetExceeded` and asks nothing.
+    private static func withinSharedBudget<Value>(
+        _ store: Store, limit: Int?, _ body: () throws(StoreError) -> Value
+    ) -> Result<Value, BackendError> {
+        backendResult { () throws(StoreError) -> Result<Value, BackendError> in
+            if let limit, let wait = try store.spendSharedCheck(limit: limit, window: 60, at: Date()) {
+                return .failure(.checkBudgetExceeded(CheckBudget.Exceeded(retryAfter: .milliseconds(Int64(wait * 1000)))))
+            }
+            return .success(try body())
+        }.flatMap { $0 }
     }
 
     /// Refused while a store that counts for every process has seen too many failures lately;
@@ -62,13 +68,8 @@ public final class StoreDirectory<Store: AccountStore>: UsernameAvailabilityChec
 
     public func availability(of username: String) -> EventStream<Availability> {
         let store = self.store, limit = sharedChecksPerMinute
-        return runner.run { () -> Result<Availability, BackendError> in
-            do throws(StoreError) {
-                if let exceeded = try Self.spendShared(store, limit: limit) { return .failure(.checkBudgetExceeded(exceeded)) }
-                return .success(try store.isRegistered(username) ? .taken : .available)
-            } catch {
-                return .failure(.unavailable(reason: error.description))
-            }
+        return runner.run {
+            Self.withinSharedBudget(store, limit: limit) { () throws(StoreError) in try store.isRegistered(username) ? .taken : .available }
         }
     }
 
@@ -127,12 +128,9 @@ extension StoreDirectory: UniqueValueChecking {
     public func checkUnique(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
         let store = self.store, limit = sharedChecksPerMinute
         let (kind, field, folded) = (question.formKind, question.field, question.folded)
-        return runner.run { () -> Result<CheckVerdict, BackendError> in
-            do throws(StoreError) {
-                if let exceeded = try Self.spendShared(store, limit: limit) { return .failure(.checkBudgetExceeded(exceeded)) }
-                return .success(try store.isClaimed(kind: kind, field: field, folded: folded) ? .rejected(nil) : .passed)
-            } catch {
-                return .failure(.unavailable(reason: error.description))
+        return runner.run {
+            Self.withinSharedBudget(store, limit: limit) { () throws(StoreError) -> CheckVerdict in
+                try store.isClaimed(kind: kind, field: field, folded: folded) ? .rejected(nil) : .passed
             }
         }.subscribe(onNext: { answer(.success($0)) }, onError: { answer(.failure($0)) })
     }
