@@ -24,14 +24,14 @@ public enum SignupRPCCommand {
             exit(0)
         case .replay(let recording, let fixture):
             ReplayCommand.run(recording: recording, fixture: fixture)
-        case .run(var configuration, let directoryFile, let formsFolder, let tracePath, let recordPath):
+        case .run(var configuration, let directoryFile, let formsFolder, let tracePath, let recordPath, let listen):
             if let tracePath {
                 guard let fd = OutputFile.create(atPath: tracePath) else {
                     fail("cannot create the trace file '\(tracePath)': \(OutputFile.reason(for: errno))", exitCode: 73)
                 }
                 configuration.traceFile = fd
             }
-            if let recordPath {
+            if let recordPath, listen == nil {
                 guard let fd = OutputFile.create(atPath: recordPath) else {
                     fail("cannot create the recording '\(recordPath)': \(OutputFile.reason(for: errno))", exitCode: 73)
                 }
@@ -44,6 +44,9 @@ public enum SignupRPCCommand {
             }
             if case .http = configuration.backend, let reason = HTTPDirectory.unavailableReason {
                 fail(reason, exitCode: 69)
+            }
+            if let listen {
+                serve(configuration, listeningOn: listen, recordings: recordPath.map(RecordingFiles.init))
             }
             serve(configuration)
         }
@@ -89,19 +92,38 @@ public enum SignupRPCCommand {
     private static func serve(_ configuration: ServerConfiguration) -> Never {
         if isatty(STDIN_FILENO) == 1 { FileHandle.standardError.write(Data(terminalGreeting.utf8)) }
         let messageFD = StdoutGuard.takeOverStdout()
+        run(configuration, sessionsHaveTheirOwnClock: false) { $0.serveStdio(messageFD: messageFD) }
+    }
+
+    /// Serves every client that connects to `address`; stdin is not read, stdout carries nothing.
+    private static func serve(_ configuration: ServerConfiguration, listeningOn address: ListenAddress,
+                              recordings: RecordingFiles?) -> Never {
+        _ = StdoutGuard.takeOverStdout()
+        let listener: Listener
+        do throws(Listener.Problem) {
+            listener = try Listener(address)
+        } catch {
+            fail(error.description, exitCode: 69)
+        }
+        FileHandle.standardError.write(Data("signup-rpc: listening on \(listener.address)\n".utf8))
+        run(configuration, sessionsHaveTheirOwnClock: true) { $0.serve(listener, recordings: recordings) }
+    }
+
+    /// Opens the store and starts serving on the loop; the process ends by exit() from the loop.
+    private static func run(_ configuration: ServerConfiguration, sessionsHaveTheirOwnClock: Bool,
+                            _ start: @escaping @Sendable (ServerProcess) -> Void) -> Never {
         let loop = EventLoop()
         let settings = UncheckedTransfer(configuration)
         loop.execute {
             do throws(StoreError) {
-                let service = try StdioService(configuration: settings.value, loop: loop, messageFD: messageFD)
-                service.start()
+                start(try ServerProcess(configuration: settings.value, loop: loop, sessionsHaveTheirOwnClock: sessionsHaveTheirOwnClock))
             } catch {
                 // A database that cannot be reached is a service unavailable (69), not a file error.
                 if case .databaseUnreachable = error { fail(error.description, exitCode: 69) }
                 fail(error.description, exitCode: 74)
             }
         }
-        // The loop and the stdin thread do the work; the process ends by exit() from the loop.
+        // The loop and the reading threads do the work.
         while true { sleep(3600) }
     }
 

@@ -3,7 +3,8 @@ import SignupCore
 
 /// What the command line asks for.
 enum Invocation {
-    case run(ServerConfiguration, directoryFile: String?, formsFolder: String?, tracePath: String? = nil, recordPath: String? = nil)
+    case run(ServerConfiguration, directoryFile: String?, formsFolder: String?, tracePath: String? = nil, recordPath: String? = nil,
+             listen: ListenAddress? = nil)
     /// `signup-rpc replay FILE [--write-fixture PATH]`.
     case replay(recording: String, fixture: String?)
     case help
@@ -28,10 +29,15 @@ enum Options {
                                    virtual: time moves only by clock.advance or a message's "at"
           --framing auto|lines|lsp one message per line, or LSP's Content-Length headers;
                                    auto (default) follows the client's first bytes
+          --listen unix:PATH|tcp:HOST:PORT
+                                   serve every client that connects there, each its own session
+                                   sharing the store, instead of one client on stdin/stdout
+          --max-connections N      most clients connected at once under --listen (default 2048)
           --trace FILE             write every message in and out to FILE, timed, secrets hidden
           --record FILE            record the session to FILE for `signup-rpc replay` and
                                    signup-marbles: messages and backend answers, timed, secrets
-                                   replaced by placeholders of the same validity
+                                   replaced by placeholders of the same validity; under --listen
+                                   each connection N to FILE-N (x.jsonl: x-1.jsonl, x-2.jsonl, …)
 
         signup-rpc replay FILE [--write-fixture PATH]
                                    replays a recording on the virtual clock, its backend
@@ -80,6 +86,7 @@ enum Options {
         var formsFolder: String?
         var tracePath: String?
         var recordPath: String?
+        var listen: ListenAddress?
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -117,6 +124,10 @@ enum Options {
                 tracePath = try value()
             case "--record":
                 recordPath = try value()
+            case "--listen":
+                listen = try ListenAddress(parsing: try value())
+            case "--max-connections":
+                configuration.maxConnections = try positive()
             case "--framing":
                 let text = try value()
                 guard let framing = Framing(rawValue: text) else {
@@ -169,12 +180,15 @@ enum Options {
                     ? "unknown option '\(name)'" : "unexpected argument '\(argument)'")
             }
         }
+        if listen != nil && configuration.clock == .virtual {
+            throw UsageError(description: "--listen serves clients in real time; it cannot take --clock virtual")
+        }
         configuration.backend = try backend(
             directoryFile: directoryFile, storePath: storePath,
             availabilityTemplate: availabilityTemplate, signupURL: signupURL, loginURL: loginURL, friendsURL: friendsURL,
             httpTimeout: httpTimeout, clock: configuration.clock)
         return .run(configuration, directoryFile: directoryFile, formsFolder: formsFolder, tracePath: tracePath,
-                    recordPath: recordPath)
+                    recordPath: recordPath, listen: listen)
     }
 
     /// `replay FILE [--write-fixture PATH]`.

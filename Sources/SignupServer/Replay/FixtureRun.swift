@@ -19,7 +19,7 @@ public struct FixtureRun {
         } catch {
             throw Problem(description: error.description)
         }
-        guard case .run(var configuration, let directoryFile, let formsFolder, _, _) = invocation else {
+        guard case .run(var configuration, let directoryFile, let formsFolder, _, _, _) = invocation else {
             throw Problem(description: "the flags do not run a server")
         }
         guard configuration.clock == .virtual, configuration.backend == .scripted else {

@@ -71,6 +71,8 @@ struct ServerConfiguration {
     /// Where `--record` writes the session; opened by the command before serving.
     var recordFile: Int32?
     var debounce: TimeSpan = .milliseconds(300)
+    /// Under `--listen`, the most clients connected at once; one more is closed as it connects.
+    var maxConnections = 2048
     /// How many availability checks a session, and the store (every session of the process, or of
     /// every process on PostgreSQL), may ask per minute (`CheckBudget`); 0 for no bound.
     var checkBudget = CheckBudgetLimits()

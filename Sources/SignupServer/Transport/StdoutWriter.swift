@@ -37,6 +37,8 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     private let isClientGone = Atomic<Bool>(false)
     /// Runs of messages written so far, for `flush` to tell a slow client from one that reads nothing.
     private let runsWritten = Atomic<Int>(0)
+    /// What `whenStopped` was given: run on the writer thread as it ends, after `close()`.
+    private let stoppedAction = Mutex<(@Sendable () -> Void)?>(nil)
     /// What `whenClientGone` was given, taken out when it runs, so it runs once.
     private let clientGoneAction = Mutex<(@Sendable () -> Void)?>(nil)
     /// One message per line, or each with LSP's `Content-Length` header instead of its newline.
@@ -63,7 +65,10 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         self.loop = loop
         writesDirectlyWhenIdle = clock.writesDirectlyWhenIdle
         queue = OutgoingQueue(conflationThreshold: clock.conflatesOutput ? Self.lowWater : nil, deferWake: { loop.execute($0) })
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            run()
+            stoppedAction.withLock { $0.take() }?()
+        }
         thread.name = "signup-rpc.stdout"
         thread.start()
     }
@@ -130,6 +135,19 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     func whenDrained(below limit: Int, _ action: @escaping @Sendable () -> Void) {
         handOverNotifications()
         queue.whenDrained(below: limit, action)
+    }
+
+    /// Runs `action` on the writer thread as it ends, after `close()`: from then on nothing writes
+    /// to the descriptor, which its owner may close. Set before `close()`.
+    func whenStopped(_ action: @escaping @Sendable () -> Void) {
+        stoppedAction.withLock { $0 = action }
+    }
+
+    /// Writes what was sent so far, then ends the writer thread; on the loop only. A message sent
+    /// after this is dropped.
+    func close() {
+        handOverNotifications()
+        queue.close()
     }
 
     /// POSIX makes pipe writes of up to PIPE_BUF bytes atomic, and Linux reports a pipe writable

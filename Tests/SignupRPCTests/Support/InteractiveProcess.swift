@@ -11,6 +11,7 @@ final class InteractiveProcess: @unchecked Sendable {
     private let output = Pipe()
     private let errors = Pipe()
     private var buffer: [UInt8] = []
+    private var errorBuffer: [UInt8] = []
 
     /// `environment` adds to the children's usual one.
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
@@ -87,9 +88,25 @@ final class InteractiveProcess: @unchecked Sendable {
         return ioctl(output.fileHandleForReading.fileDescriptor, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
     }
 
-    /// Everything the child wrote to stderr, once it has ended.
+    /// Everything the child wrote to stderr, once it has ended (after what `readErrorLine` took).
     func errorOutput() -> String {
-        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        defer { errorBuffer.removeAll() }
+        return String(decoding: errorBuffer + errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    /// The next line of stderr, or nil at its end.
+    func readErrorLine() -> String? {
+        while true {
+            if let newline = errorBuffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: errorBuffer[..<newline], as: UTF8.self)
+                errorBuffer.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = read(errors.fileHandleForReading.fileDescriptor, &chunk, chunk.count)
+            if count <= 0 { return nil }
+            errorBuffer += chunk[0..<count]
+        }
     }
 
     /// Stops reading the child's stdout for good: its next write fails with EPIPE.

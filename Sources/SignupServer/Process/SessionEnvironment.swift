@@ -1,0 +1,38 @@
+import SignupCore
+
+/// What the process gives each client session: the configuration, the loop, the form kinds, and
+/// the backends every session shares — the user directory or store, the login rate limiter and
+/// the store's check budget.
+struct SessionEnvironment {
+    let configuration: ServerConfiguration
+    let loop: EventLoop
+    let logger: Logger
+    let catalog: FormCatalog
+    /// The backends, shared by every session.
+    let services: FormServices
+    /// The process's clock, which the shared backends run on.
+    let clock: Server.Clock
+    /// The store's check budget, counted across sessions (`--store-checks-per-minute`).
+    let storeBudget: CheckBudget?
+    /// Where every session's messages in and out are traced, one whole line at a time, when
+    /// `--trace` or `--log-level debug` asks for it.
+    let tracer: Tracer?
+    /// Whether each session keeps its own clock (sockets: time starts at 0 as each connects), or
+    /// runs on the process's (stdio, where the one session is the process).
+    let sessionsHaveTheirOwnClock: Bool
+
+    /// The clock a new session runs on.
+    func makeSessionClock() -> Server.Clock {
+        sessionsHaveTheirOwnClock ? configuration.clock.makeClock(loop: loop) : clock
+    }
+
+    /// The shared backends, with a check budget of the session's own before the store's.
+    func servicesForOneSession(clock: Server.Clock) -> FormServices {
+        var services = services
+        let perSession = configuration.checkBudget.session
+        services.checkBudgets = (perSession > 0 ? [CheckBudget(limit: perSession, window: CheckBudgetLimits.window,
+                                                               scheduler: clock.scheduler)] : [])
+            + (storeBudget.map { [$0] } ?? [])
+        return services
+    }
+}
