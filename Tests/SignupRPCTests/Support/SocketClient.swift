@@ -76,6 +76,12 @@ final class SocketClient {
         return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
     }
 
+    /// Whether the socket takes more bytes within `seconds`.
+    func waitUntilWritable(atMost seconds: Double) -> Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        return poll(&descriptor, 1, Int32(seconds * 1000)) == 1 && descriptor.revents & Int16(POLLOUT) != 0
+    }
+
     /// The next line, or nil at the end of the connection or after `timeout` seconds of silence.
     func readLine() -> String? {
         while true {
