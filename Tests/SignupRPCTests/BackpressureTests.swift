@@ -86,7 +86,7 @@ extension OutgoingQueue {
         let batch = try #require(queue.takeAll())
         var scratch = JSONWriter()
         var runs: [String] = []
-        batch.forEachRun(encodingInto: &scratch) { runs.append(String(decoding: $0, as: UTF8.self)) }
+        batch.forEachRun(encodingInto: &scratch, fields: nil) { runs.append(String(decoding: $0, as: UTF8.self)) }
         #expect(runs == ["r1\n" + encoded(first) + "\n" + encoded(second) + "\nr2\n"])
         #expect(encoded(first).hasPrefix(#"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"f1","field":"username","state":"ok","code":"username.ok""#))
         #expect(queue.queuedBytes == 0)
@@ -102,7 +102,7 @@ extension OutgoingQueue {
         let batch = try #require(queue.takeAll())
         var scratch = JSONWriter()
         var runs: [[UInt8]] = []
-        batch.forEachRun(encodingInto: &scratch) { runs.append(Array($0)) }
+        batch.forEachRun(encodingInto: &scratch, fields: nil) { runs.append(Array($0)) }
         #expect(runs.count > 1)
         #expect(runs.allSatisfy { $0.last == 0x0A && $0.count <= OutgoingBatch.encodedRunBytes + 4096 })
         var expected: [String] = []
@@ -148,7 +148,7 @@ extension OutgoingQueue {
         #expect(wakes.get()?.count == 0)
         var scratch = JSONWriter()
         var runs: [String] = []
-        taken.get()!.forEachRun(encodingInto: &scratch) { runs.append(String(decoding: $0, as: UTF8.self)) }
+        taken.get()!.forEachRun(encodingInto: &scratch, fields: nil) { runs.append(String(decoding: $0, as: UTF8.self)) }
         #expect(runs == [encoded(handedOver) + "\n"])
     }
 

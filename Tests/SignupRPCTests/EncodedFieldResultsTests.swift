@@ -12,8 +12,8 @@ import Testing
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
-    private func members(_ entry: Unmanaged<EncodedFieldResult>) -> String {
-        entry._withUnsafeGuaranteedRef { String(decoding: $0.members, as: UTF8.self) }
+    private func members(_ entry: EncodedFieldResult) -> String {
+        String(decoding: entry.members, as: UTF8.self)
     }
 
     @Test func everyEntryReadsAsEncodedAfreshAndIsFoundAgain() throws {
@@ -29,7 +29,7 @@ import Testing
                 version: number)
         }
         let results = EncodedFieldResults()
-        var first: [Unmanaged<EncodedFieldResult>] = []
+        var first: [EncodedFieldResult] = []
         for update in updates {
             let entry = try #require(results.entry(for: update))
             #expect(members(entry) == fresh(update))
@@ -37,7 +37,7 @@ import Testing
         }
         for round in 0..<2 {
             for (update, entry) in zip(updates, first) {
-                #expect(results.entry(for: update)?.toOpaque() == entry.toOpaque(), "round \(round): \(update)")
+                #expect(results.entry(for: update) === entry, "round \(round): \(update)")
             }
         }
         #expect(results.count == updates.count)
@@ -56,7 +56,7 @@ import Testing
         #expect(results.count == 3)
         // A copy of a result shares its texts, and so its entry.
         let copy = result
-        #expect(results.entry(for: FieldUpdate(field: "username", result: copy, version: 9))?.toOpaque() == ok.toOpaque())
+        #expect(results.entry(for: FieldUpdate(field: "username", result: copy, version: 9)) === ok)
         #expect(results.count == 3)
     }
 
@@ -71,7 +71,7 @@ import Testing
         #expect(results.count == EncodedFieldResults.mostEntries)
         let extra = FieldUpdate(field: "username", result: FieldResult(state: .ok, code: "one too many", message: ""), version: 0)
         #expect(results.entry(for: extra) == nil)
-        #expect(results.entry(for: kept)?.toOpaque() == keptEntry.toOpaque())
+        #expect(results.entry(for: kept) === keptEntry)
         #expect(results.count == EncodedFieldResults.mostEntries)
     }
 }

@@ -32,9 +32,9 @@ import SignupCore
             if round % 50 == 0 || idCount < 100 {
                 for id in ids {
                     #expect(table[id]?.pipeline === expected[id]?.pipeline, "\(id) after round \(round)")
-                    #expect(table.unretainedPipeline(id)?.takeUnretainedValue() === expected[id]?.pipeline)
+                    #expect(table.pipeline(id) === expected[id]?.pipeline)
                     // A table of its own seed hashes the id again rather than take the process's hash.
-                    #expect(table.unretainedPipeline(id, processHash: FormTable.processHash(id))?.takeUnretainedValue() === expected[id]?.pipeline)
+                    #expect(table.pipeline(id, processHash: FormTable.processHash(id)) === expected[id]?.pipeline)
                 }
             }
         }
@@ -52,9 +52,9 @@ import SignupCore
         let sessions = ids.map(session)
         sessions.forEach { table.insert($0) }
         for (id, opened) in zip(ids, sessions) {
-            #expect(table.unretainedPipeline(id, processHash: FormTable.processHash(id))?.takeUnretainedValue() === opened.pipeline)
+            #expect(table.pipeline(id, processHash: FormTable.processHash(id)) === opened.pipeline)
         }
-        #expect(table.unretainedPipeline("f300", processHash: FormTable.processHash("f300")) == nil)
-        #expect(table.unretainedPipeline("f1", processHash: FormTable.processHash("f1") ^ 1) == nil)
+        #expect(table.pipeline("f300", processHash: FormTable.processHash("f300")) == nil)
+        #expect(table.pipeline("f1", processHash: FormTable.processHash("f1") ^ 1) == nil)
     }
 }

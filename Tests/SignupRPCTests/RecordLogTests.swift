@@ -6,7 +6,7 @@ import Testing
 /// open form's kind by its id's hash, ids that share a hash included.
 @Suite struct RecordLogTests {
     /// A record read back, as text to compare.
-    private static func describe(_ entry: RecordLog.Entry) -> String {
+    private static func describe(_ entry: RecordLog.Entry, fields: EncodedFieldTable.Snapshot) -> String {
         func text(_ bytes: UnsafeRawBufferPointer?) -> String {
             bytes.map { String(decoding: $0, as: UTF8.self) } ?? "nil"
         }
@@ -16,7 +16,7 @@ import Testing
         case .teedOut(let time):
             return "teed out t=\(time)"
         case .fieldChanged(let time, let change):
-            let members = change.entry._withUnsafeGuaranteedRef { String(decoding: $0.members, as: UTF8.self) }
+            let members = fields.withMembers(change.fieldResult) { String(decoding: $0, as: UTF8.self) }
             return "field t=\(time) form=\(text(change.form)) version=\(change.version) at=\(change.at) \(members)"
         case .value(let record):
             return switch record.content {
@@ -43,15 +43,16 @@ import Testing
         log.append(EncodingContext.editLines(KeptEditLines()))
         log.appendKeptEdit(at: 10)
         log.append(SessionRecord(time: 11, content: .cancelled(4)))
-        log.appendFieldChanged(form: "f1", entry: entry, version: 3, at: 12, time: 12)
-        log.appendFieldChanged(form: long, entry: entry, version: Int.max, at: Int64.min, time: 13)
-        log.appendFieldChanged(form: "", entry: entry, version: 0, at: -5, time: 14)
+        log.appendFieldChanged(form: "f1", fieldResult: entry.number, version: 3, at: 12, time: 12)
+        log.appendFieldChanged(form: long, fieldResult: entry.number, version: Int.max, at: Int64.min, time: 13)
+        log.appendFieldChanged(form: "", fieldResult: entry.number, version: 0, at: -5, time: 14)
         log.appendKeptEdit(at: Int64.max)
         log.appendTeedOut(at: Int64.min)
         log.append(SessionRecord(time: 15, content: .end("input")))
 
         var read: [String] = []
-        log.forEach { read.append(Self.describe($0)) }
+        let fields = results.table.snapshot()
+        log.forEach { read.append(Self.describe($0, fields: fields)) }
         let members = #","field":"username","state":"ok","code":"username.available","params":{},"message":"Available""#
         #expect(read == [
             "edit lines 0",

@@ -11,8 +11,10 @@ final class EncodedFieldResult: Sendable {
     let state: FieldState
     /// `,"field":…,"state":…,"code":…,"params":…,"message":…`, members that follow `form`.
     let members: [UInt8]
+    /// Its number in the registry's `EncodedFieldTable`.
+    let number: Int
 
-    init(field: String, result: FieldResult) {
+    init(field: String, result: FieldResult, table: EncodedFieldTable) {
         self.field = field
         self.result = result
         textsIdentity = result.textsIdentity
@@ -20,21 +22,22 @@ final class EncodedFieldResult: Sendable {
         var writer = JSONWriter()
         Notifications.writeFieldMembers(field, result, to: &writer)
         members = writer.bytes
+        number = table.add(members)
     }
 }
 
-/// The field results a writer's notifications have carried, each encoded once and kept for the
-/// writer's life, so that a notification can carry its entry unretained (and, encoded at once
-/// with the real clock, copy it rather than encode it again).
+/// The field results a writer's notifications (or a recording's records) have carried, each
+/// encoded once and kept for the registry's life, numbered in `table`: a notification carries
+/// the number (and, encoded at once with the real clock, copies the entry's members rather than
+/// encode it again).
 ///
 /// A notification that carried its result counted the result's texts on the loop's thread, where
 /// the event was made, and again on the writer's, where it was encoded and freed: atomic operations
-/// on a line both cores wrote, on nearly every notification. Now the texts are counted on the
-/// loop only, and the writer reads an entry nobody writes. Entries are never removed: a form kind
+/// on a line both cores wrote, on nearly every notification. Entries are never removed: a form kind
 /// renders its results once per locale, so a server has a few dozen of them; past `mostEntries`
 /// (a backend making results up as it goes) a notification carries its result as before.
 ///
-/// Looked up and added to on the loop only; the writer only reads the entries it is handed.
+/// Looked up and added to on the loop only; other threads read `table`.
 final class EncodedFieldResults {
     private struct Key: Hashable {
         let texts: ObjectIdentifier
@@ -43,34 +46,23 @@ final class EncodedFieldResults {
     }
 
     static let mostEntries = 4096
+    let table = EncodedFieldTable()
 
-    // Unchecked: used by the calls below only, which call out to nothing that could reach them.
-    @exclusivity(unchecked) private var entries: [Key: EncodedFieldResult] = [:]
+    private var entries: [Key: EncodedFieldResult] = [:]
     /// The latest entry found at each place, direct-mapped by the result's texts: most lookups
-    /// stop here, without hashing the name. A buffer of its own rather than an array, which was
-    /// retained around every lookup.
-    private let recent = UnsafeMutableBufferPointer<Unmanaged<EncodedFieldResult>?>.allocate(capacity: recentCapacity)
+    /// stop here, without hashing the name.
+    private var recent = [EncodedFieldResult?](repeating: nil, count: recentCapacity)
     private static let recentCapacity = 64
-
-    init() {
-        recent.initialize(repeating: nil)
-    }
-
-    deinit {
-        recent.deallocate()
-    }
 
     var count: Int { entries.count }
 
     /// The entry for `update`'s field and result, added if new; nil when there is no room.
     /// The entry lives as long as this registry.
-    func entry(for update: FieldUpdate) -> Unmanaged<EncodedFieldResult>? {
+    func entry(for update: FieldUpdate) -> EncodedFieldResult? {
         let texts = update.result.textsIdentity
         let state = update.result.state
         let place = Self.place(of: texts)
-        if let recent = recent[place], recent._withUnsafeGuaranteedRef({
-            $0.textsIdentity == texts && $0.state == state && $0.field == update.field
-        }) {
+        if let recent = recent[place], recent.textsIdentity == texts && recent.state == state && recent.field == update.field {
             return recent
         }
         return entry(missedAt: place, for: update)
@@ -79,18 +71,18 @@ final class EncodedFieldResults {
     /// Kept apart from the lookup in `recent`: inlined there, it had the texts retained up front
     /// on every lookup, for the copy of the result an added entry takes.
     @inline(never)
-    private func entry(missedAt place: Int, for update: FieldUpdate) -> Unmanaged<EncodedFieldResult>? {
+    private func entry(missedAt place: Int, for update: FieldUpdate) -> EncodedFieldResult? {
         let key = Key(texts: update.result.textsIdentity, state: update.result.state, field: update.field)
         let entry: EncodedFieldResult
         if let known = entries[key] {
             entry = known
         } else {
             guard entries.count < Self.mostEntries else { return nil }
-            entry = EncodedFieldResult(field: update.field, result: update.result)
+            entry = EncodedFieldResult(field: update.field, result: update.result, table: table)
             entries[key] = entry
         }
-        recent[place] = .passUnretained(entry)
-        return .passUnretained(entry)
+        recent[place] = entry
+        return entry
     }
 
     private static func place(of texts: ObjectIdentifier) -> Int {

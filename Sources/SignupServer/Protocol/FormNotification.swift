@@ -16,45 +16,48 @@ struct FormNotification: Sendable {
     /// The clock's time when the event happened, in milliseconds.
     let at: Int64
     private let content: Content
-    /// Kept for submission events only, the one kind that names the action's states. Any other
-    /// notification holds no object of its form's: the loop would retain it and the writer
-    /// release it on every notification, each an atomic operation on a line the other core
-    /// had just written.
-    private let submit: Submit?
 
     private enum Content: Sendable {
+        /// A field's change or `submitEnabled`, which never name the form's action.
         case event(FormEvent)
-        /// A field's change, its name and result encoded in an entry of the `EncodedFieldResults`
-        /// that made it, which outlives the notification: it holds no object, so neither thread
-        /// counts one.
-        case encodedField(Unmanaged<EncodedFieldResult>, version: Int)
+        /// A submission's change, which names the action's states.
+        case submission(FormEvent, Submit)
+        /// A field's change, its name and result encoded once, under this number in the
+        /// writer's `EncodedFieldTable`. Only deferred to a queue that never conflates.
+        case encodedField(number: Int, version: Int)
     }
 
     init(form: String, event: FormEvent, at: Int64, submit: Submit) {
         self.form = form
         self.at = at
-        if case .submissionChanged = event { self.submit = submit } else { self.submit = nil }
-        content = .event(event)
+        if case .submissionChanged = event { content = .submission(event, submit) } else { content = .event(event) }
     }
 
-    /// A field's change whose name and result are `entry`, which its caller keeps until the
-    /// notification has been written.
-    init(form: String, fieldResult entry: Unmanaged<EncodedFieldResult>, version: Int, at: Int64) {
+    /// A field's change whose name and result are result `number` of the writer's table.
+    init(form: String, fieldResult number: Int, version: Int, at: Int64) {
         self.form = form
         self.at = at
-        content = .encodedField(entry, version: version)
-        submit = nil
+        content = .encodedField(number: number, version: version)
     }
 
-    func write(to writer: inout JSONWriter) {
+    /// Encodes the notification; `fields` holds the field results it may name by number.
+    func write(to writer: inout JSONWriter, fields: EncodedFieldTable.Snapshot? = nil) {
         switch content {
         case .event(let event):
-            Notifications.write(event, form: form, at: at, action: submit.unsafelyUnwrapped.action, to: &writer)
-        case .encodedField(let entry, let version):
-            entry._withUnsafeGuaranteedRef { entry in
-                Notifications.writeFieldChanged(form: form, members: entry.members, version: version, at: at, to: &writer)
+            Notifications.write(event, form: form, at: at, action: Self.noAction(), to: &writer)
+        case .submission(let event, let submit):
+            Notifications.write(event, form: form, at: at, action: submit.action, to: &writer)
+        case .encodedField(let number, let version):
+            guard let fields else { preconditionFailure("a field result by number is written with its table") }
+            fields.withMembers(number) { members in
+                Notifications.writeFieldChanged(form: form, members: members, version: version, at: at, to: &writer)
             }
         }
+    }
+
+    /// Asked for by a submission's event only, which carries its action.
+    private static func noAction() -> SubmitAction {
+        preconditionFailure("only a submission's event names its action")
     }
 
     /// Only the latest field result, and the latest `submitEnabled`, of a form matter; submission
@@ -63,8 +66,9 @@ struct FormNotification: Sendable {
         switch content {
         case .event(.fieldChanged(let update)): ConflationKey(form: form, topic: update.field)
         case .event(.submitEnabledChanged): ConflationKey(form: form, topic: "")
-        case .event(.submissionChanged): nil
-        case .encodedField(let entry, _): ConflationKey(form: form, topic: entry._withUnsafeGuaranteedRef(\.field))
+        case .event(.submissionChanged), .submission: nil
+        // Deferred to a queue that never conflates, so never asked.
+        case .encodedField: nil
         }
     }
 }

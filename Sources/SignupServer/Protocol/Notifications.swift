@@ -30,21 +30,23 @@ enum Notifications {
 
     /// `form.fieldChanged` with the field's name and result already encoded, as
     /// `EncodedFieldResult.members`.
-    static func writeFieldChanged(form: String, members: [UInt8], version: Int, at time: Int64, to writer: inout JSONWriter) {
+    static func writeFieldChanged(form: String, members: UnsafeRawBufferPointer, version: Int, at time: Int64,
+                                  to writer: inout JSONWriter) {
         writeFieldChangedStart(form: form, to: &writer)
         writeFieldChangedRest(members: members, version: version, at: time, to: &writer)
     }
 
     /// The same, the form's id given as UTF-8.
-    static func writeFieldChanged(formUTF8 form: UnsafeRawBufferPointer, members: [UInt8], version: Int, at time: Int64,
+    static func writeFieldChanged(formUTF8 form: UnsafeRawBufferPointer, members: UnsafeRawBufferPointer, version: Int, at time: Int64,
                                   to writer: inout JSONWriter) {
         writer.verbatim(fieldChangedStart)
         writer.string(utf8: form)
         writeFieldChangedRest(members: members, version: version, at: time, to: &writer)
     }
 
-    private static func writeFieldChangedRest(members: [UInt8], version: Int, at time: Int64, to writer: inout JSONWriter) {
-        members.withUnsafeBytes { writer.verbatim($0) }
+    private static func writeFieldChangedRest(members: UnsafeRawBufferPointer, version: Int, at time: Int64,
+                                              to writer: inout JSONWriter) {
+        writer.verbatim(members)
         writeVersion(version, to: &writer)
         writeEnd(at: time, to: &writer)
     }

@@ -41,8 +41,8 @@ final class RecordEncoder: @unchecked Sendable {
     /// How deep a line may nest and still be read as JSON.
     private let maxDepth: Int
     private let logger: Logger?
-    /// Holds the entries the notifications point to until they are encoded.
-    private let fieldResults: EncodedFieldResults
+    /// The field results field changes name by number.
+    private let fieldTable: EncodedFieldTable
     /// The lines kept edits come from, and where the next one is in them.
     private var editLines: KeptEditLines?
     private var nextEditLine = 0
@@ -52,7 +52,7 @@ final class RecordEncoder: @unchecked Sendable {
 
     init(destination: Destination, header: Recording.Header, unopenedForm: SecretFieldsOfKind, secretNames: [String],
          redaction: SecretRedaction,
-         writesEachBatch: Bool, fieldResults: EncodedFieldResults, tee: OutputTee?, logger: Logger?) {
+         writesEachBatch: Bool, fieldTable: EncodedFieldTable, tee: OutputTee?, logger: Logger?) {
         self.tee = tee
         file = if case .file(let fd) = destination { OutputDescriptor(fd) } else { nil }
         self.unopenedForm = unopenedForm
@@ -61,8 +61,8 @@ final class RecordEncoder: @unchecked Sendable {
         secrets = RecordingSecrets(clock: header.clock, redaction: redaction, logger: logger)
         maxDepth = header.limits.maxDepth
         self.writesEachBatch = writesEachBatch
-        self.fieldResults = fieldResults
         self.logger = logger
+        self.fieldTable = fieldTable
         write(header, to: &buffer!)
     }
 
@@ -70,11 +70,13 @@ final class RecordEncoder: @unchecked Sendable {
     func encode(_ records: borrowing RecordLog) {
         dispatchPrecondition(condition: .onQueue(queue))
         var writer = buffer.take()!
+        // Taken after the batch, the snapshot holds every field result its records name.
+        let fields = fieldTable.snapshot()
         records.forEach { entry in
             switch entry {
             case .keptEdit(let time): writeKeptEdit(at: time, to: &writer)
             case .teedOut(let time): writeTeedOut(at: time, to: &writer)
-            case .fieldChanged(let time, let change): write(change, at: time, to: &writer)
+            case .fieldChanged(let time, let change): write(change, at: time, fields: fields, to: &writer)
             case .value(let record): write(record, to: &writer)
             case .context(let context): judgeNextRecords(by: context)
             }
@@ -258,14 +260,15 @@ final class RecordEncoder: @unchecked Sendable {
     }
 
     /// A field's change as sent, its field and result copied from the entry encoded once.
-    private func write(_ change: RecordLog.FieldChanged, at time: Int64, to buffer: inout JSONWriter) {
+    private func write(_ change: RecordLog.FieldChanged, at time: Int64, fields: EncodedFieldTable.Snapshot,
+                       to buffer: inout JSONWriter) {
         startRecord(at: time, then: #","out":"#, to: &buffer)
-        change.entry._withUnsafeGuaranteedRef { entry in
-            write(outEncodedBy: { writer in
+        write(outEncodedBy: { writer in
+            fields.withMembers(change.fieldResult) { members in
                 Notifications.writeFieldChanged(
-                    formUTF8: change.form, members: entry.members, version: change.version, at: change.at, to: &writer)
-            }, to: &buffer)
-        }
+                    formUTF8: change.form, members: members, version: change.version, at: change.at, to: &writer)
+            }
+        }, to: &buffer)
         buffer.verbatim("}\n")
     }
 

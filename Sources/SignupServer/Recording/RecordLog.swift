@@ -67,13 +67,13 @@ struct RecordLog: ~Copyable {
         linesHeldElsewhere += 1
     }
 
-    /// A `form.fieldChanged` sent at `time`, its field and result encoded in `entry`, which must
-    /// outlive the log (`EncodedFieldResults` keeps its entries for its own life).
-    mutating func appendFieldChanged(form: String, entry: Unmanaged<EncodedFieldResult>, version: Int, at: Int64, time: Int64) {
+    /// A `form.fieldChanged` sent at `time`, its field and result encoded under `number` in the
+    /// recorder's `EncodedFieldTable`.
+    mutating func appendFieldChanged(form: String, fieldResult number: Int, version: Int, at: Int64, time: Int64) {
         appendByte(Tag.fieldChanged.rawValue)
         appendInt(time)
         appendText(form)
-        appendInt(Int64(Int(bitPattern: entry.toOpaque())))
+        appendInt(Int64(number))
         appendInt(Int64(version))
         appendInt(at)
         count += 1
@@ -146,7 +146,8 @@ struct RecordLog: ~Copyable {
     /// A field's change: the form's id as UTF-8, and the rest as sent.
     struct FieldChanged {
         let form: UnsafeRawBufferPointer
-        let entry: Unmanaged<EncodedFieldResult>
+        /// Its number in the recorder's `EncodedFieldTable`.
+        let fieldResult: Int
         let version: Int
         let at: Int64
     }
@@ -166,10 +167,10 @@ struct RecordLog: ~Copyable {
                 case .fieldChanged:
                     let time = reader.int()
                     let form = reader.text()
-                    let entry = Unmanaged<EncodedFieldResult>.fromOpaque(UnsafeRawPointer(bitPattern: Int(reader.int()))!)
+                    let fieldResult = Int(reader.int())
                     let version = Int(reader.int())
                     let at = reader.int()
-                    body(.fieldChanged(time: time, FieldChanged(form: form, entry: entry, version: version, at: at)))
+                    body(.fieldChanged(time: time, FieldChanged(form: form, fieldResult: fieldResult, version: version, at: at)))
                 case .value:
                     body(.value(values[nextValue]))
                     nextValue += 1

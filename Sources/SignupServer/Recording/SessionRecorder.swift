@@ -18,13 +18,7 @@ final class SessionRecorder: BackendObserver {
 
     private let encoder: RecordEncoder
     /// Records noted and not yet handed to the encoder.
-    // Touched by this recorder's own calls only, on the loop, none of which calls out while it
-    // writes here; checked by the runtime in debug builds, as the form table is.
-    #if DEBUG
     private var records = RecordLog(capacity: SessionRecorder.initialBytes)
-    #else
-    @exclusivity(unchecked) private var records = RecordLog(capacity: SessionRecorder.initialBytes)
-    #endif
     /// A batch of this many records, or this many bytes of edits and field changes, is handed
     /// over at once: few enough hand-overs that waking the encoder's queue costs little.
     private static let batchSize = 8192
@@ -97,7 +91,7 @@ final class SessionRecorder: BackendObserver {
         namesAskedAbout = SecretField.namesAskedAbout(in: catalog.definitions)
         encoder = RecordEncoder(destination: destination, header: header, unopenedForm: unopened, secretNames: secretNames,
                                 redaction: redaction,
-                                writesEachBatch: header.clock == .real, fieldResults: fieldResults, tee: tee, logger: logger)
+                                writesEachBatch: header.clock == .real, fieldTable: fieldResults.table, tee: tee, logger: logger)
         self.now = now
         maxDepth = configuration.limits.maxDepth
     }
@@ -205,8 +199,8 @@ final class SessionRecorder: BackendObserver {
     }
 
     /// A field's change the server sends, its field and result encoded in `entry`, one of `fieldResults`'.
-    func recordFieldChanged(form: String, entry: Unmanaged<EncodedFieldResult>, version: Int, at: Int64) {
-        records.appendFieldChanged(form: form, entry: entry, version: version, at: at, time: now())
+    func recordFieldChanged(form: String, entry: EncodedFieldResult, version: Int, at: Int64) {
+        records.appendFieldChanged(form: form, fieldResult: entry.number, version: version, at: at, time: now())
         didNote()
     }
 

@@ -39,15 +39,12 @@ struct FormTable {
         find(id)?.session
     }
 
-    /// The form open under `id`, not retained: for a caller that is done with it before the
-    /// table can change. `processHash`, if given, is `FormTable.processHash(id)`; a table with
-    /// another seed hashes `id` afresh.
-    // Not inlined: inlined into the loop's edit, it retained the slots around the lookup.
-    @inline(never)
-    func unretainedPipeline(_ id: String, processHash: UInt64? = nil) -> Unmanaged<FormPipeline>? {
+    /// The pipeline of the form open under `id`. `processHash`, if given, is
+    /// `FormTable.processHash(id)`; a table with another seed hashes `id` afresh.
+    func pipeline(_ id: String, processHash: UInt64? = nil) -> FormPipeline? {
         let hash = if let processHash, hasProcessSeed { processHash } else { hash(of: id) }
         guard let index = position(of: id, hash: hash) else { return nil }
-        return slots.withUnsafeBufferPointer { .passUnretained($0[index].unsafelyUnwrapped.session.pipeline) }
+        return slots[index]?.session.pipeline
     }
 
     /// Adds a session under its id, which no open form may have.
@@ -69,7 +66,8 @@ struct FormTable {
     /// The session with `id` and the position of its slot, if one is open.
     private func find(_ id: String) -> (index: Int, session: FormSession)? {
         guard let index = position(of: id) else { return nil }
-        return (index, slots[index].unsafelyUnwrapped.session)
+        guard let slot = slots[index] else { preconditionFailure("a position found holds a slot") }
+        return (index, slot.session)
     }
 
     /// The position of the slot holding `id`, if one is open. The slots are read in place:
@@ -79,8 +77,8 @@ struct FormTable {
         return slots.withUnsafeBufferPointer { slots in
             let mask = slots.count - 1
             var index = Int(truncatingIfNeeded: hash) & mask
-            while slots[index] != nil {
-                if slots[index].unsafelyUnwrapped.hash == hash && slots[index].unsafelyUnwrapped.session.id == id { return index }
+            while let slot = slots[index] {
+                if slot.hash == hash && slot.session.id == id { return index }
                 index = (index + 1) & mask
             }
             return nil

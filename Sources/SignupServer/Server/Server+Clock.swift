@@ -5,7 +5,7 @@ import SignupCore
 /// session is real time to the protocol: its replayer moves the virtual clock.
 extension Server {
     func advanceClock(_ params: Params) throws(RPCError) -> ResultWriter {
-        guard let scheduler = virtualScheduler?.takeUnretainedValue() else { throw .clockNotVirtual(method: "clock.advance") }
+        guard let scheduler = virtualScheduler else { throw .clockNotVirtual(method: "clock.advance") }
         let by = try params.count("by")
         let to = try params.count("to")
         let exclusive = try params.bool("exclusive") ?? false
@@ -42,7 +42,7 @@ extension Server {
     /// horizon; `method`, for the error when the clock is real.
     func advanceVirtualTime(to time: Int64, member: String, for method: String, exclusive: Bool = false) throws(RPCError) {
         guard let virtualScheduler else { throw .clockNotVirtual(method: method) }
-        let now = virtualScheduler._withUnsafeGuaranteedRef { $0.now.milliseconds }
+        let now = virtualScheduler.now.milliseconds
         guard time >= now else { throw .timeWentBackwards(now: now, requested: time) }
         guard time <= TimePoint.horizon.milliseconds else {
             throw .invalidParams(
@@ -53,7 +53,7 @@ extension Server {
             scheduler.advance(toJustBefore: TimePoint(milliseconds: time))
             return
         }
-        virtualScheduler._withUnsafeGuaranteedRef { $0.advance(to: TimePoint(milliseconds: time)) }
+        virtualScheduler.advance(to: TimePoint(milliseconds: time))
     }
 
     /// Lets every submission in flight finish: in virtual time by running the clock until they
@@ -61,7 +61,7 @@ extension Server {
     /// that the caller should wait for: in virtual time none, as what is left is due past the
     /// horizon and never finishes.
     func settleSubmissions() -> Bool {
-        guard let scheduler = virtualScheduler?.takeUnretainedValue() else { return hasSubmissionsInFlight }
+        guard let scheduler = virtualScheduler else { return hasSubmissionsInFlight }
         while hasSubmissionsInFlight, let next = scheduler.nextDueTime {
             scheduler.advance(to: next)
         }
@@ -70,6 +70,6 @@ extension Server {
 
     /// At the end of input in virtual time, runs the clock until nothing is pending.
     func runToIdle() {
-        virtualScheduler?.takeUnretainedValue().run()
+        virtualScheduler?.run()
     }
 }

@@ -80,16 +80,11 @@ extension Server {
     /// is left to check comes in the same order as above.
     func edit(_ request: FormEditLine) throws(RPCError) -> EditOutcome {
         if let at = request.at { try advanceToMessageTime(at) }
-        guard let id = request.form, let form = forms.unretainedPipeline(id, processHash: request.formHash) else {
+        guard let id = request.form, let pipeline = forms.pipeline(id, processHash: request.formHash) else {
             let session = try form(named: request.form)
             return try edit(session.pipeline, id: session.id, field: request.field, value: request.value)
         }
-        // Not retained, which on every keystroke was an atomic count on the form's first line:
-        // the server handles one line at a time, never from within another, so the form stays
-        // open, and in the table, until the edit returns.
-        return try form._withUnsafeGuaranteedRef { pipeline in
-            Result { () throws(RPCError) in try edit(pipeline, id: id, field: request.field, value: request.value) }
-        }.get()
+        return try edit(pipeline, id: id, field: request.field, value: request.value)
     }
 
     func edit(_ pipeline: FormPipeline, id: String, field: String, value: String) throws(RPCError) -> EditOutcome {

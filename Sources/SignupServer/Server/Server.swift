@@ -26,25 +26,16 @@ final class Server {
 
     let configuration: ServerConfiguration
     let clock: Clock
-    /// The clock's virtual scheduler when the client moves time (`--clock virtual`), which `clock`
-    /// holds for the server's life: advanced on every line that carries `at`, through a guaranteed
-    /// reference that counts nothing, where taking it out of `clock` retained and released it
-    /// around each advance. Nil in real time, and when a replay of a real-clock session moves a
-    /// virtual clock itself (the client was told the clock is real, and is answered so).
-    let virtualScheduler: Unmanaged<VirtualTimeScheduler>?
+    /// The clock's virtual scheduler when the client moves time (`--clock virtual`), advanced on
+    /// every line that carries `at`. Nil in real time, and when a replay of a real-clock session
+    /// moves a virtual clock itself (the client was told the clock is real, and is answered so).
+    let virtualScheduler: VirtualTimeScheduler?
     let catalog: FormCatalog
     let logger: Logger
     let services: FormServices
     let sink: any MessageSink
     let notifications: NotificationChannel
-    // Every access is one call into the table that calls out to nothing (sessions are closed
-    // after they are taken out), so none overlaps another. Debug builds, which the tests run, let
-    // the runtime check that on every access; release builds skip the check on each keystroke.
-    #if DEBUG
     var forms = FormTable()
-    #else
-    @exclusivity(unchecked) var forms = FormTable()
-    #endif
     var localizedForms: [LocalizedFormKey: LocalizedForm] = [:]
     /// The pattern matching the line being handled may still do, renewed for each line (a batch
     /// is one line): no line holds the loop for long, whatever its values and the forms' patterns.
@@ -76,7 +67,7 @@ final class Server {
         self.configuration = configuration
         self.clock = clock
         if case .virtual(let scheduler) = clock, configuration.clock == .virtual {
-            virtualScheduler = .passUnretained(scheduler)
+            virtualScheduler = scheduler
         } else {
             virtualScheduler = nil
         }

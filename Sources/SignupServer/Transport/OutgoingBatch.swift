@@ -12,7 +12,9 @@ struct OutgoingBatch: @unchecked Sendable {
 
     /// Calls `body` with each run of bytes to write, in order, encoding deferred notifications into
     /// `scratch` between the buffer's runs.
-    func forEachRun(encodingInto scratch: inout JSONWriter, _ body: (UnsafeRawBufferPointer) -> Void) {
+    /// `fields` holds the field results the notifications name by number.
+    func forEachRun(encodingInto scratch: inout JSONWriter, fields: EncodedFieldTable.Snapshot?,
+                    _ body: (UnsafeRawBufferPointer) -> Void) {
         guard !deferred.isEmpty else { return forEachRun(body) }
         precondition(dropped.isEmpty, "a conflating queue never defers notifications")
         scratch.removeAll()
@@ -23,7 +25,7 @@ struct OutgoingBatch: @unchecked Sendable {
             // Read in place: iterating the array would copy each notification.
             notifications.withUnsafeBufferPointer { notifications in
                 for index in notifications.indices {
-                    notifications[index].write(to: &scratch)
+                    notifications[index].write(to: &scratch, fields: fields)
                     scratch.newline()
                     if scratch.count >= Self.encodedRunBytes {
                         scratch.withBytes(body)

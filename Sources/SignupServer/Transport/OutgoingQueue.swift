@@ -16,33 +16,19 @@ struct ConflationKey: Hashable, Sendable {
 final class OutgoingQueue: @unchecked Sendable {
     private let conflationThreshold: Int?
     private let condition = NSCondition()
-    // The state below is guarded by `condition`. Each access to what every message touches is one
-    // call that calls out to nothing, under the lock, so none overlaps another: debug builds let
-    // the runtime check that on every access, release builds skip it.
-    #if DEBUG
+    // The state below is guarded by `condition`.
     private var pending = OutgoingBuffer()
-    #else
-    @exclusivity(unchecked) private var pending = OutgoingBuffer()
-    #endif
     /// The buffer the writer gave back, emptied, for the next batch.
     private var spare: OutgoingBuffer?
     /// Ranges of `pending` holding events that newer ones replaced.
     private var dropped: [Range<Int>] = []
     /// Notifications the writer encodes, each with the position in `pending` its text goes at.
-    #if DEBUG
     private var deferred: [(position: Int, notifications: [FormNotification])] = []
-    #else
-    @exclusivity(unchecked) private var deferred: [(position: Int, notifications: [FormNotification])] = []
-    #endif
     /// Where the latest waiting event of each key is in `pending`.
     private var positions: [ConflationKey: Range<Int>] = [:]
     /// Bytes of the events still to be written (an estimate for each deferred notification); the
     /// rest of `pending` is dropped ranges.
-    #if DEBUG
     private var bytes = 0
-    #else
-    @exclusivity(unchecked) private var bytes = 0
-    #endif
     private var isClosed = false
     private var isWriting = false
     private var writerIsWaiting = false

@@ -23,11 +23,12 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     private var scratch = JSONWriter(capacity: 1024)
     /// Notifications sent during the loop's current work, handed to the queue together at its
     /// end (or before any other message): one lock for them all rather than one each.
-    /// Unchecked: touched on the loop only, by calls that call out to nothing.
-    @exclusivity(unchecked) private var unsent: [FormNotification] = []
-    /// What notifications carry in place of their field results; kept as long as the writer,
-    /// which reads its entries. Touched on the loop only.
+    /// Touched on the loop only.
+    private var unsent: [FormNotification] = []
+    /// What notifications carry in place of their field results. Touched on the loop only; the
+    /// writer thread reads its `table`.
     private let fieldResults = EncodedFieldResults()
+    private let fieldTable: EncodedFieldTable
     /// A batch that grows this long is handed over at once.
     private static let largestUnsentBatch = 1024
     /// Set once a write finds the client gone: from then on messages are taken, traced and teed
@@ -64,6 +65,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         self.tracer = tracer
         self.loop = loop
         writesDirectlyWhenIdle = clock.writesDirectlyWhenIdle
+        fieldTable = fieldResults.table
         queue = OutgoingQueue(conflationThreshold: clock.conflatesOutput ? Self.lowWater : nil, deferWake: { loop.execute($0) })
         let thread = Thread { [self] in
             run()
@@ -89,15 +91,24 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// encoded once, and, for the writer to encode, holding no object both threads would count.
     func send(_ event: consuming FormEvent, of form: String, at time: Int64, submit: FormNotification.Submit) {
         // The update is moved out of the event, not copied: that retained its texts once more.
-        let notification = switch consume event {
+        let notification: FormNotification
+        switch consume event {
         case .fieldChanged(let update):
-            if let entry = fieldResults.entry(for: update) {
-                FormNotification(form: form, fieldResult: entry, version: update.version, at: time)
-            } else {
-                FormNotification(form: form, event: .fieldChanged(update), at: time, submit: submit)
+            guard let entry = fieldResults.entry(for: update) else {
+                notification = FormNotification(form: form, event: .fieldChanged(update), at: time, submit: submit)
+                break
             }
+            guard queue.takesUnencodedNotifications else {
+                // Encoded now, on the loop, from the entry's members.
+                scratch.removeAll()
+                entry.members.withUnsafeBytes {
+                    Notifications.writeFieldChanged(form: form, members: $0, version: update.version, at: time, to: &scratch)
+                }
+                return scratch.withBytes { send($0, conflationKey: ConflationKey(form: form, topic: entry.field)) }
+            }
+            notification = FormNotification(form: form, fieldResult: entry.number, version: update.version, at: time)
         case let other:
-            FormNotification(form: form, event: other, at: time, submit: submit)
+            notification = FormNotification(form: form, event: other, at: time, submit: submit)
         }
         guard queue.takesUnencodedNotifications else { return send(notification, encodingInto: &scratch) }
         keep(notification)
@@ -185,8 +196,10 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     private func run() {
         var scratch = JSONWriter(capacity: OutgoingBatch.encodedRunBytes + 4096)
         while let batch = queue.takeAll() {
+            // Taken after the batch, the snapshot holds every field result its notifications name.
+            let fields = batch.deferred.isEmpty ? nil : fieldTable.snapshot()
             // Every run is teed, the ones after a failed write too.
-            batch.forEachRun(encodingInto: &scratch) { run in
+            batch.forEachRun(encodingInto: &scratch, fields: fields) { run in
                 tee?.publish(run)
                 if !write(run) { clientHasGone() }
             }
