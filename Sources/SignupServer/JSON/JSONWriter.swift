@@ -116,7 +116,8 @@ struct JSONWriter: ~Copyable {
         raw(literal: "null")
     }
 
-    private mutating func raw(literal text: StaticString) {
+    /// Writes a value known when the program is built, as it is (`null`, `{}`).
+    mutating func raw(literal text: StaticString) {
         separate()
         appendBytes(of: text)
         needsComma = true
@@ -157,50 +158,6 @@ struct JSONWriter: ~Copyable {
         var text = text
         text.withUTF8 { append($0.baseAddress!, count: $0.count) }
         needsComma = true
-    }
-
-    mutating func json(_ value: JSON) {
-        switch value {
-        case .null: null()
-        case .bool(let flag): bool(flag)
-        case .number(let text): raw(text)
-        case .string(let text): string(text)
-        case .array(let elements): array { writer in for element in elements { writer.json(element) } }
-        case .object(let members):
-            object { writer in
-                for member in members {
-                    writer.key(escaping: member.key)
-                    writer.json(member.value)
-                }
-            }
-        }
-    }
-
-    /// Writes a core value; object members are sorted by name so output never depends on hashing.
-    mutating func value(_ value: JSONValue) {
-        switch value {
-        case .null: null()
-        case .bool(let flag): bool(flag)
-        case .int(let number): int(number)
-        case .double(let number): raw(number.isFinite ? "\(number)" : "null")
-        case .string(let text): string(text)
-        case .array(let elements): array { writer in for element in elements { writer.value(element) } }
-        case .object(let members):
-            object { writer in
-                for (name, member) in members.sorted(by: { $0.key < $1.key }) {
-                    writer.key(escaping: name)
-                    writer.value(member)
-                }
-            }
-        }
-    }
-
-    mutating func fields(_ members: [String: JSONValue]) {
-        if members.isEmpty {
-            raw(literal: "{}")
-        } else {
-            value(.object(members))
-        }
     }
 
     @inline(__always)
