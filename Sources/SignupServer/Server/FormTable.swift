@@ -42,9 +42,18 @@ struct FormTable {
     /// The pipeline of the form open under `id`. `processHash`, if given, is
     /// `FormTable.processHash(id)`; a table with another seed hashes `id` afresh.
     func pipeline(_ id: String, processHash: UInt64? = nil) -> FormPipeline? {
+        withPipeline(id, processHash: processHash) { $0 }
+    }
+
+    /// `body`'s result with the pipeline of the form open under `id`, read in place (a copy of
+    /// its slot counted the form); nil, without calling `body`, when none is open.
+    func withPipeline<Result, Failure: Error>(
+        _ id: String, processHash: UInt64? = nil, _ body: (FormPipeline) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
         let hash = if let processHash, hasProcessSeed { processHash } else { hash(of: id) }
         guard let index = position(of: id, hash: hash) else { return nil }
-        return slots[index]?.session.pipeline
+        // A position found holds a slot, and the force-unwrap checks it.
+        return try slots.withUnsafeBufferPointer { slots throws(Failure) in try body(slots[index]!.session.pipeline) }
     }
 
     /// Adds a session under its id, which no open form may have.

@@ -41,8 +41,8 @@ extension Server {
     /// what is due before it). `member` names the param that asked, for the error past the
     /// horizon; `method`, for the error when the clock is real.
     func advanceVirtualTime(to time: Int64, member: String, for method: String, exclusive: Bool = false) throws(RPCError) {
-        guard let virtualScheduler else { throw .clockNotVirtual(method: method) }
-        let now = virtualScheduler.now.milliseconds
+        // Through the stored reference each time, not a local copy of it, which counted it.
+        guard let now = virtualScheduler?.now.milliseconds else { throw .clockNotVirtual(method: method) }
         guard time >= now else { throw .timeWentBackwards(now: now, requested: time) }
         guard time <= TimePoint.horizon.milliseconds else {
             throw .invalidParams(
@@ -53,7 +53,7 @@ extension Server {
             scheduler.advance(toJustBefore: TimePoint(milliseconds: time))
             return
         }
-        virtualScheduler.advance(to: TimePoint(milliseconds: time))
+        virtualScheduler?.advance(to: TimePoint(milliseconds: time))
     }
 
     /// Lets every submission in flight finish: in virtual time by running the clock until they

@@ -80,11 +80,13 @@ extension Server {
     /// is left to check comes in the same order as above.
     func edit(_ request: FormEditLine) throws(RPCError) -> EditOutcome {
         if let at = request.at { try advanceToMessageTime(at) }
-        guard let id = request.form, let pipeline = forms.pipeline(id, processHash: request.formHash) else {
-            let session = try form(named: request.form)
-            return try edit(session.pipeline, id: session.id, field: request.field, value: request.value)
+        if let id = request.form, let outcome = try forms.withPipeline(id, processHash: request.formHash, { pipeline throws(RPCError) in
+            try edit(pipeline, id: id, field: request.field, value: request.value)
+        }) {
+            return outcome
         }
-        return try edit(pipeline, id: id, field: request.field, value: request.value)
+        let session = try form(named: request.form)
+        return try edit(session.pipeline, id: session.id, field: request.field, value: request.value)
     }
 
     func edit(_ pipeline: FormPipeline, id: String, field: String, value: String) throws(RPCError) -> EditOutcome {

@@ -123,16 +123,23 @@ final class ClientSession {
     /// outgoing queue is below its bound, so a client that stops reading stops our reading too.
     private func process() {
         guard !isStopping else { return }
-        while input.hasNext {
-            if server.isDraining { return waitForDrain() }
-            let item = input.takeNext()
+        // Taken out while its items are handled (handling one never reaches it), so that each
+        // item costs no access to the session's state; put back before anything else is done.
+        var taken = PendingInput()
+        swap(&taken, &input)
+        var exitCode: Int32?
+        while taken.hasNext && !server.isDraining {
+            let item = taken.takeNext()
             tracer?.traceIn(item)
             recorder?.recordIn(item)
             server.handle(consume item)
-            if let code = server.exitCode {
-                endReason = "exit"
-                return finish(code)
-            }
+            exitCode = server.exitCode
+            if exitCode != nil { break }
+        }
+        swap(&taken, &input)
+        if let exitCode {
+            endReason = "exit"
+            return finish(exitCode)
         }
         if server.isDraining { return waitForDrain() }
         if input.isEnd { return endOfInput() }

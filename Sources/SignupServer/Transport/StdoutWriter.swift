@@ -24,13 +24,11 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// Notifications sent during the loop's current work, handed to the queue together at its
     /// end (or before any other message): one lock for them all rather than one each.
     /// Touched on the loop only.
-    private var unsent: [FormNotification] = []
+    private var unsent = UnsentNotifications()
     /// What notifications carry in place of their field results. Touched on the loop only; the
     /// writer thread reads its `table`.
     private let fieldResults = EncodedFieldResults()
     private let fieldTable: EncodedFieldTable
-    /// A batch that grows this long is handed over at once.
-    private static let largestUnsentBatch = 1024
     /// Set once a write finds the client gone: from then on messages are taken, traced and teed
     /// as before but not written, so that everything waiting on the writer still goes on while
     /// the loop ends the session. Written by whichever thread writes (the writer, or the loop
@@ -117,22 +115,17 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// Keeps a notification for the writer to encode; on the loop only.
     @inline(__always)
     private func keep(_ notification: consuming FormNotification) {
-        if unsent.isEmpty {
-            loop.execute { [self] in handOverNotifications() }
-            // Room for a read's worth of keystrokes at once: grown from empty, the batch was
-            // copied about ten times.
-            unsent.reserveCapacity(Self.largestUnsentBatch / 2)
+        switch unsent.add(notification) {
+        case .first: loop.execute { [self] in handOverNotifications() }
+        case .full: handOverNotifications()
+        case .more: break
         }
-        unsent.append(notification)
-        if unsent.count >= Self.largestUnsentBatch { handOverNotifications() }
     }
 
     /// Hands the notifications sent so far to the queue; on the loop only.
     func handOverNotifications() {
-        guard !unsent.isEmpty else { return }
-        // The queue takes the array's storage as it is; the next batch starts a new one.
-        queue.enqueue(contentsOf: unsent)
-        unsent = []
+        guard let batch = unsent.take() else { return }
+        queue.enqueue(contentsOf: batch)
     }
 
     /// Hands everything sent so far to the writer and wakes it now, rather than after the loop's
