@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
-"""Load figure for the web demo: N concurrent WebSocket sessions through websocketd, each typing a
-name key by key and registering, on loopback only.
+"""Load figure for the web demo: N concurrent sessions, each typing a name key by key and
+registering, on loopback only, in one of two ways:
 
     Scripts/web-load.py [--sessions 200] [--binary .build/release/signup-rpc] [--key-delay-ms 50]
+    Scripts/web-load.py --listen --sessions 1000     # one process, a TCP connection per session
 
-websocketd runs one signup-rpc per session, all on one SQLite store. Printed: the time from a
-keystroke to its fieldChanged (the first key of a name, which turns it to `validating`) and to
-the server's answer to each keystroke, p50/p99; the start-up of a connection (WebSocket open to
-initialize's answer); and the memory of the signup-rpc processes at the peak (sum of RSS, and of
-PSS, which shares each library's pages out among the processes using them). Bounded: every
-session must finish within --timeout seconds. Needs websocketd and the `websockets` package.
+By default each session is a WebSocket through websocketd, which runs one signup-rpc per session;
+with --listen each is a TCP connection to one `signup-rpc --listen`. Either way all share one
+SQLite store. Printed: the time from a keystroke to its fieldChanged (the first key of a name,
+which turns it to `validating`) and to the server's answer to each keystroke, p50/p99; the
+start-up of a connection (connected to initialize's answer); and the memory of the signup-rpc
+processes with every session connected (sum of RSS, and of PSS, which shares each library's pages
+out among the processes using them), with what one idle process takes before any connection for
+--listen. Bounded: every session must finish within --timeout seconds, and every one must
+register. Needs websocketd (or nothing more, with --listen) and the `websockets` package.
 """
 import argparse
 import asyncio
@@ -58,17 +62,60 @@ def children_of(pid):
     return found
 
 
+class WebSocketLines:
+    """A session's lines over a WebSocket, one message a line (websocketd)."""
+
+    def __init__(self, url):
+        self.url = url
+
+    async def __aenter__(self):
+        self.socket = await connect(self.url, max_size=None).__aenter__()
+        return self
+
+    async def __aexit__(self, *exception):
+        await self.socket.__aexit__(*exception)
+
+    async def send(self, line):
+        await self.socket.send(line)
+
+    async def lines(self):
+        async for text in self.socket:
+            yield text
+
+
+class TCPLines:
+    """A session's lines over a TCP connection to `signup-rpc --listen`."""
+
+    def __init__(self, port):
+        self.port = port
+
+    async def __aenter__(self):
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port, limit=1 << 20)
+        return self
+
+    async def __aexit__(self, *exception):
+        self.writer.close()
+
+    async def send(self, line):
+        self.writer.write(line.encode() + b"\n")
+        await self.writer.drain()
+
+    async def lines(self):
+        while line := await self.reader.readline():
+            yield line
+
+
 class Session:
-    def __init__(self, number, url, key_delay):
-        self.number, self.url, self.key_delay = number, url, key_delay
+    def __init__(self, number, transport, key_delay):
+        self.number, self.transport, self.key_delay = number, transport, key_delay
         self.startup = None
         self.to_event = []  # first key of a name -> its `validating`
         self.to_answer = []  # every key -> the server's answer
         self.registered = False
 
     async def run(self, all_connected, release):
-        async with connect(self.url, max_size=None) as socket_:
-            self.socket = socket_
+        async with self.transport as lines:
+            self.socket = lines
             self.waiting = {}
             self.next_id = 0
             self.first_key_sent = None
@@ -105,7 +152,7 @@ class Session:
         return await future
 
     async def read(self):
-        async for text in self.socket:
+        async for text in self.socket.lines():
             now = time.perf_counter()
             message = json.loads(text)
             method = message.get("method")
@@ -127,8 +174,8 @@ class Session:
                     future.set_result(message.get("result"))
 
 
-async def measure(arguments, url, websocketd):
-    sessions = [Session(number, url, arguments.key_delay_ms / 1000) for number in range(arguments.sessions)]
+async def measure(arguments, transport, servers_now):
+    sessions = [Session(number, transport(), arguments.key_delay_ms / 1000) for number in range(arguments.sessions)]
     connected = 0
     everyone = asyncio.Event()
     release = asyncio.Event()
@@ -141,11 +188,23 @@ async def measure(arguments, url, websocketd):
 
     tasks = [asyncio.create_task(session.run(one_connected, release)) for session in sessions]
     await asyncio.wait_for(everyone.wait(), arguments.timeout)
-    servers = children_of(websocketd.pid)
+    servers = servers_now()
     rss, pss = memory_of(servers)
     release.set()
     await asyncio.wait_for(asyncio.gather(*tasks), arguments.timeout)
     return sessions, servers, rss, pss
+
+
+def wait_for_port(port, process, what):
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                sys.exit(f"web-load: {what} did not start")
+            time.sleep(0.05)
 
 
 def main():
@@ -154,43 +213,53 @@ def main():
     parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "signup-rpc"))
     parser.add_argument("--key-delay-ms", type=int, default=50)
     parser.add_argument("--timeout", type=float, default=120)
+    parser.add_argument("--listen", action="store_true", help="one signup-rpc --listen, a TCP connection per session")
     arguments = parser.parse_args()
     if not 1 <= arguments.sessions <= 1000:
         parser.error("--sessions must be 1 to 1000")
+    idle = None
     with tempfile.TemporaryDirectory() as folder, socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
         probe.close()
-        websocketd = subprocess.Popen([
-            "websocketd", "--address=127.0.0.1", f"--port={port}", "--loglevel=fatal", arguments.binary,
-            "--store", os.path.join(folder, "users.sqlite"), "--debounce-ms", "300"])
+        flags = ["--store", os.path.join(folder, "users.sqlite"), "--debounce-ms", "300"]
+        if arguments.listen:
+            server = subprocess.Popen([arguments.binary, "--listen", f"tcp:127.0.0.1:{port}", *flags])
+            what, transport, servers_now = "signup-rpc --listen", lambda: TCPLines(port), lambda: [server.pid]
+        else:
+            server = subprocess.Popen([
+                "websocketd", "--address=127.0.0.1", f"--port={port}", "--loglevel=fatal", arguments.binary, *flags])
+            url = f"ws://127.0.0.1:{port}/"
+            what, transport, servers_now = "websocketd", lambda: WebSocketLines(url), lambda: children_of(server.pid)
         try:
-            deadline = time.monotonic() + 10
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        sys.exit("web-load: websocketd did not start")
-                    time.sleep(0.05)
-            sessions, servers, rss, pss = asyncio.run(measure(arguments, f"ws://127.0.0.1:{port}/", websocketd))
+            wait_for_port(port, server, what)
+            if arguments.listen:
+                idle = memory_of([server.pid])
+            sessions, servers, rss, pss = asyncio.run(measure(arguments, transport, servers_now))
         finally:
-            websocketd.terminate()
-            websocketd.wait(timeout=30)
+            server.terminate()
+            server.wait(timeout=30)
     events = [value for session in sessions for value in session.to_event]
     answers = [value for session in sessions for value in session.to_answer]
     startups = [session.startup for session in sessions]
     registered = sum(session.registered for session in sessions)
     ms = lambda seconds: f"{seconds * 1000:.2f} ms"
-    print(f"web load: {len(sessions)} concurrent sessions through websocketd, {len(servers)} signup-rpc processes")
+    mib = lambda size: f"{size / 2**20:.1f} MiB"
+    if arguments.listen:
+        print(f"web load: {len(sessions)} concurrent TCP connections to one signup-rpc --listen")
+    else:
+        print(f"web load: {len(sessions)} concurrent sessions through websocketd, {len(servers)} signup-rpc processes")
     print(f"  keystroke -> its fieldChanged  p50 {ms(percentile(events, 0.5))}  p99 {ms(percentile(events, 0.99))}  ({len(events)} keys)")
     print(f"  keystroke -> its answer        p50 {ms(percentile(answers, 0.5))}  p99 {ms(percentile(answers, 0.99))}  ({len(answers)} keys)")
     print(f"  connection start-up            p50 {ms(percentile(startups, 0.5))}  p99 {ms(percentile(startups, 0.99))}")
-    print(f"  memory of the signup-rpc processes: RSS {rss / 2**20:.1f} MiB in all ({rss / max(1, len(servers)) / 2**20:.2f} MiB each), "
-          f"PSS {pss / 2**20:.1f} MiB in all ({pss / max(1, len(servers)) / 2**20:.2f} MiB each)")
+    if idle is not None:
+        print(f"  memory of the process: RSS {mib(rss)}, PSS {mib(pss)}; idle before any connection RSS {mib(idle[0])}, "
+              f"so {(rss - idle[0]) / len(sessions) / 1024:.0f} KiB RSS a connection")
+    else:
+        print(f"  memory of the signup-rpc processes: RSS {mib(rss)} in all ({rss / max(1, len(servers)) / 2**20:.2f} MiB each), "
+              f"PSS {mib(pss)} in all ({pss / max(1, len(servers)) / 2**20:.2f} MiB each)")
     print(f"  registered {registered} of {len(sessions)}")
-    if registered != len(sessions) or len(servers) != len(sessions):
+    if registered != len(sessions) or (not arguments.listen and len(servers) != len(sessions)):
         sys.exit(1)
 
 

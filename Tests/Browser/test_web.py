@@ -1,7 +1,8 @@
-"""The web frontend in headless Chromium, through websocketd, against the real signup-rpc.
+"""The web frontend in headless Chromium, against the real signup-rpc, in both modes of the demo.
 
-websocketd serves frontends/web and runs one signup-rpc per connection, all sharing one SQLite
-store, so tabs see each other's registrations. The tests type as a person does, key by key with
+websocketd serves frontends/web and runs one signup-rpc per connection; or websockify serves it
+and carries every tab's connection to one `signup-rpc --listen`. Either way all tabs share one
+SQLite store, so they see each other's registrations. The tests type as a person does, key by key with
 real delays, and read only what the page shows (the DOM), never the wire. They wait on
 conditions with generous bounds; nothing depends on how fast the machine is.
 """
@@ -34,27 +35,51 @@ def free_port():
         return probe.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def site():
-    """websocketd on a free loopback port; yields its base URL and process."""
-    folder = tempfile.TemporaryDirectory()
-    port = free_port()
-    process = subprocess.Popen([
-        "websocketd", "--address=127.0.0.1", f"--port={port}", f"--staticdir={ROOT / 'frontends' / 'web'}",
-        "--loglevel=error", BINARY, "--store", os.path.join(folder.name, "users.sqlite"),
-        "--forms", str(ROOT / "Examples" / "forms"), "--debounce-ms", "400",
-    ])
+def wait_for_port(port, processes, what):
     deadline = time.monotonic() + PATIENCE
     while True:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
+            return
         except OSError:
-            assert time.monotonic() < deadline and process.poll() is None, "websocketd did not start"
+            assert time.monotonic() < deadline and all(p.poll() is None for p in processes), f"{what} did not start"
             time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/", process
-    process.terminate()
-    process.wait(timeout=PATIENCE)
+
+
+@pytest.fixture(scope="module", params=["websocketd", "shared"])
+def site(request):
+    """The page on a free loopback port, in one of the demo's two modes; yields its base URL and
+    the bridge's process, whose children each serve one tab's connection.
+
+    websocketd: one signup-rpc per tab. shared: one `signup-rpc --listen` for every tab, behind
+    websockify (Debian's), which serves the page and carries each tab's WebSocket to the socket.
+    Both share one SQLite store, so tabs see each other's registrations."""
+    folder = tempfile.TemporaryDirectory()
+    port = free_port()
+    flags = ["--store", os.path.join(folder.name, "users.sqlite"), "--forms", str(ROOT / "Examples" / "forms"),
+             "--debounce-ms", "400"]
+    server = None
+    if request.param == "websocketd":
+        bridge = subprocess.Popen([
+            "websocketd", "--address=127.0.0.1", f"--port={port}", f"--staticdir={ROOT / 'frontends' / 'web'}",
+            "--loglevel=error", BINARY, *flags,
+        ])
+    else:
+        address = os.path.join(folder.name, "signup.sock")
+        server = subprocess.Popen([BINARY, "--listen", f"unix:{address}", *flags], stderr=subprocess.PIPE, text=True)
+        assert server.stderr.readline() == f"signup-rpc: listening on unix:{address}\n"
+        bridge = subprocess.Popen([
+            "websockify", f"--web={ROOT / 'frontends' / 'web'}", f"--unix-target={address}", f"127.0.0.1:{port}",
+        ], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_for_port(port, [bridge] + ([server] if server else []), request.param)
+    yield f"http://127.0.0.1:{port}/", bridge
+    bridge.terminate()
+    bridge.wait(timeout=PATIENCE)
+    if server:
+        # Every tab's session ends on SIGTERM, and the process with 0.
+        server.terminate()
+        assert server.wait(timeout=PATIENCE) == 0
+        server.stderr.close()
     folder.cleanup()
 
 
@@ -310,19 +335,35 @@ def children_of(pid):
     return found
 
 
+def sockets_of(pid):
+    try:
+        return sum(1 for fd in pathlib.Path(f"/proc/{pid}/fd").iterdir() if os.readlink(fd).startswith("socket:"))
+    except OSError:  # it has just ended
+        return 0
+
+
+def tab_servers(bridge):
+    """The bridge's children that carry a tab's WebSocket: websocketd's each run a signup-rpc;
+    websockify's also answer plain requests for the page's files, and those with a connection to
+    signup-rpc besides the browser's and the listening socket they inherit (three sockets) are a tab's."""
+    return [child for child in children_of(bridge.pid) if bridge.args[0] == "websocketd" or sockets_of(child) >= 3]
+
+
 def test_killing_the_tabs_server_shows_the_banner_and_the_page_recovers(site, browser):
-    url, websocketd = site
+    """The process that serves this tab dies without a goodbye: its signup-rpc under websocketd,
+    its connection's handler under websockify (the shared signup-rpc sees its client gone)."""
+    url, bridge = site
     open_page(browser, url)
     type_slowly(field_input(browser, "username"), "dave")
     wait_for_message(browser, "username", "ok", "Username available")
     banner = browser.find_element(By.ID, "banner")
     assert not banner.is_displayed()
-    servers = wait_until(lambda: children_of(websocketd.pid), "the tab's signup-rpc")
+    servers = wait_until(lambda: tab_servers(bridge), "the tab's server")
     assert len(servers) == 1, "only this test's tab is connected"
     os.kill(servers[0], signal.SIGKILL)  # a crash: no goodbye
     wait_until(lambda: banner.is_displayed() and banner.text == "Connection lost. Reconnecting…", "the banner")
     wait_until(lambda: not banner.is_displayed(), "the reconnection")
-    assert children_of(websocketd.pid) != servers
+    wait_until(lambda: tab_servers(bridge) and tab_servers(bridge) != servers, "a new server for the tab")
     assert field_input(browser, "username").get_attribute("value") == "dave"
     wait_for_message(browser, "username", "ok", "Username available")
     type_slowly(field_input(browser, "password"), "abc")

@@ -1,7 +1,7 @@
 // A small client for signup-rpc: open forms, send edits and taps, get events as callbacks or an
 // async iterator. It speaks JSON lines over any transport: a WebSocket in the browser (through
-// websocketd) or a child process in Node. Types come from protocol-types.js, generated from the
-// project's schemas.
+// websocketd, or websockify in front of `signup-rpc --listen`) or a child process in Node. Types
+// come from protocol-types.js, generated from the project's schemas.
 
 /** @typedef {import('./protocol-types.js').InitializeResult} InitializeResult */
 /** @typedef {import('./protocol-types.js').OpenResult} OpenResult */
@@ -28,6 +28,28 @@
  * @property {(onLine: (line: string) => void, onClose: (reason: string) => void) => void} start
  * @property {() => void} close
  */
+
+/**
+ * Cuts a byte stream into lines: UTF-8 decoded across chunk boundaries, a line's end wherever it
+ * falls, blank lines skipped.
+ */
+export class LineStream {
+  constructor() {
+    /** @private */ this.decoder = new TextDecoder();
+    /** @private */ this.rest = "";
+  }
+
+  /**
+   * The lines the chunk completes.
+   * @param {Uint8Array} chunk
+   * @returns {string[]}
+   */
+  push(chunk) {
+    const lines = (this.rest + this.decoder.decode(chunk, { stream: true })).split("\n");
+    this.rest = lines.pop() ?? "";
+    return lines.map((line) => line.replace(/\r$/, "")).filter((line) => line.trim() !== "");
+  }
+}
 
 /** How many events of a form are kept until something listens to it. */
 const BACKLOG_LIMIT = 10000;
@@ -72,20 +94,29 @@ export class SignupClient {
   }
 
   /**
-   * Connects to websocketd (or anything that runs signup-rpc behind a WebSocket).
+   * Connects to signup-rpc behind a WebSocket bridge: websocketd (a process per connection, a
+   * text message a line) or websockify in front of `signup-rpc --listen` (one process for every
+   * tab, the connection's bytes as binary messages, lines cut anywhere). Each line is sent as a
+   * binary message ending in its newline, which both bridges pass on as it is.
    * @param {string} url such as `ws://127.0.0.1:8080/`
    * @returns {Promise<SignupClient>}
    */
   static connect(url) {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(url);
+      socket.binaryType = "arraybuffer";
+      const encoder = new TextEncoder();
       let opened = false;
       socket.addEventListener("open", () => {
         opened = true;
         resolve(new SignupClient({
-          send: (line) => socket.send(line),
+          send: (line) => socket.send(encoder.encode(line + "\n")),
           start: (onLine, onClose) => {
-            socket.addEventListener("message", (event) => onLine(String(event.data)));
+            const stream = new LineStream();
+            socket.addEventListener("message", (event) => {
+              if (typeof event.data === "string") onLine(event.data);
+              else stream.push(new Uint8Array(event.data)).forEach(onLine);
+            });
             socket.addEventListener("close", (event) => onClose(event.reason || `code ${event.code}`));
           },
           close: () => socket.close(),

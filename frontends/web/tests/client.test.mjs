@@ -2,7 +2,7 @@
 // ($SIGNUP_RPC_BINARY). Virtual time, so the events are exact. Run: node --test frontends/web/tests
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { SignupClient, RPCError, ConnectionClosed } from "../signup-client.js";
+import { SignupClient, RPCError, ConnectionClosed, LineStream } from "../signup-client.js";
 
 const binary = process.env.SIGNUP_RPC_BINARY ?? new URL("../../../.build/debug/signup-rpc", import.meta.url).pathname;
 
@@ -60,4 +60,14 @@ test("errors reject with the server's code and data; a server that ends rejects 
   client.notify("exit");
   assert.equal(await ended, "exit 1");
   await assert.rejects(client.request("form.snapshot", {}), ConnectionClosed);
+});
+
+test("a byte stream is cut into its lines wherever its chunks end, UTF-8 split across them too", () => {
+  const stream = new LineStream();
+  const bytes = new TextEncoder().encode('{"message":"Zoë 用户"}\r\n\n  \n{"id":2}\n{"id"');
+  // One byte at a time: every boundary, inside the two-byte ë and the three-byte 用 and 户 too.
+  const lines = [];
+  for (const byte of bytes) lines.push(...stream.push(Uint8Array.of(byte)));
+  assert.deepEqual(lines, ['{"message":"Zoë 用户"}', '{"id":2}']);
+  assert.deepEqual(stream.push(new TextEncoder().encode(":3}\n")), ['{"id":3}']);
 });
