@@ -5,13 +5,13 @@ import Glibc
 
 /// `signup-rpc` as a live child: write lines, read lines as they come, kill it by its pid.
 /// Used from one test thread at a time (`wait` may run on a watchdog thread).
-final class InteractiveProcess: @unchecked Sendable {
+final class InteractiveProcess: LineReading, @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
     private let errors = Pipe()
-    private var buffer: [UInt8] = []
-    private var errorBuffer: [UInt8] = []
+    private var buffer = LineBuffer()
+    private var errorBuffer = LineBuffer()
 
     /// `environment` adds to the children's usual one.
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
@@ -43,39 +43,21 @@ final class InteractiveProcess: @unchecked Sendable {
 
     /// The next line of stdout, or nil at its end.
     func readLine() -> String? {
-        while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line
-            }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = read(output.fileHandleForReading.fileDescriptor, &chunk, chunk.count)
-            if count <= 0 { return nil }
-            buffer += chunk[0..<count]
-        }
+        buffer.nextLine { Self.read(output) }
+    }
+
+    /// What one read of `pipe` gives, or nil at its end.
+    private static func read(_ pipe: Pipe) -> [UInt8]? {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = Glibc.read(pipe.fileHandleForReading.fileDescriptor, &chunk, chunk.count)
+        return count > 0 ? Array(chunk[0..<count]) : nil
     }
 
     /// Everything left on stdout, to its end.
     func readToEnd() -> String {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(output.fileHandleForReading.fileDescriptor, &chunk, chunk.count)
-            if count <= 0 { break }
-            buffer += chunk[0..<count]
-        }
-        defer { buffer.removeAll() }
-        return String(decoding: buffer, as: UTF8.self)
-    }
-
-    /// Reads lines until one satisfies `isWanted`; returns every line read, that one last.
-    func readLines(until isWanted: (String) -> Bool) -> [String] {
-        var lines: [String] = []
-        while let line = readLine() {
-            lines.append(line)
-            if isWanted(line) { break }
-        }
-        return lines
+        while let more = Self.read(output) { buffer.bytes += more }
+        defer { buffer.bytes.removeAll() }
+        return String(decoding: buffer.bytes, as: UTF8.self)
     }
 
     func closeInput() {
@@ -90,23 +72,13 @@ final class InteractiveProcess: @unchecked Sendable {
 
     /// Everything the child wrote to stderr, once it has ended (after what `readErrorLine` took).
     func errorOutput() -> String {
-        defer { errorBuffer.removeAll() }
-        return String(decoding: errorBuffer + errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        defer { errorBuffer.bytes.removeAll() }
+        return String(decoding: errorBuffer.bytes + errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
     /// The next line of stderr, or nil at its end.
     func readErrorLine() -> String? {
-        while true {
-            if let newline = errorBuffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: errorBuffer[..<newline], as: UTF8.self)
-                errorBuffer.removeSubrange(...newline)
-                return line
-            }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = read(errors.fileHandleForReading.fileDescriptor, &chunk, chunk.count)
-            if count <= 0 { return nil }
-            errorBuffer += chunk[0..<count]
-        }
+        errorBuffer.nextLine { Self.read(errors) }
     }
 
     /// Stops reading the child's stdout for good: its next write fails with EPIPE.

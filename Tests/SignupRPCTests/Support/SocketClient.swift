@@ -6,9 +6,9 @@ import Glibc
 /// A client of `signup-rpc --listen`: one connection over a Unix socket or TCP, written and read
 /// line by line (or LSP frame by frame). Every read waits on the socket for at most `timeout`
 /// seconds, so a server that never answers fails the test rather than stalling it.
-final class SocketClient {
+final class SocketClient: LineReading {
     let fd: Int32
-    private var buffer: [UInt8] = []
+    private var buffer = LineBuffer()
     var timeout: Double = 20
 
     struct CannotConnect: Error, CustomStringConvertible {
@@ -84,40 +84,24 @@ final class SocketClient {
 
     /// The next line, or nil at the end of the connection or after `timeout` seconds of silence.
     func readLine() -> String? {
-        while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line
-            }
-            guard fill() else { return nil }
-        }
+        buffer.nextLine { fill() }
     }
 
     /// The next LSP frame's body, or nil at the end or after `timeout` seconds of silence.
     func readFrame() -> String? {
         while true {
-            if let end = buffer.firstRange(of: Array("\r\n\r\n".utf8)) {
-                let header = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
+            if let end = buffer.bytes.firstRange(of: Array("\r\n\r\n".utf8)) {
+                let header = String(decoding: buffer.bytes[..<end.lowerBound], as: UTF8.self)
                 guard let length = Int(header.replacingOccurrences(of: "Content-Length: ", with: "")) else { return nil }
-                if buffer.count >= end.upperBound + length {
-                    let body = String(decoding: buffer[end.upperBound..<end.upperBound + length], as: UTF8.self)
-                    buffer.removeSubrange(..<(end.upperBound + length))
+                if buffer.bytes.count >= end.upperBound + length {
+                    let body = String(decoding: buffer.bytes[end.upperBound..<end.upperBound + length], as: UTF8.self)
+                    buffer.bytes.removeSubrange(..<(end.upperBound + length))
                     return body
                 }
             }
-            guard fill() else { return nil }
+            guard let more = fill() else { return nil }
+            buffer.bytes += more
         }
-    }
-
-    /// Reads lines until one satisfies `isWanted`; every line read, that one last.
-    func readLines(until isWanted: (String) -> Bool) -> [String] {
-        var lines: [String] = []
-        while let line = readLine() {
-            lines.append(line)
-            if isWanted(line) { break }
-        }
-        return lines
     }
 
     /// Every line to the end of the connection (nil if it has not ended within `timeout`).
@@ -140,16 +124,16 @@ final class SocketClient {
         shutdown(fd, Int32(SHUT_WR))
     }
 
-    private func fill() -> Bool {
+    /// What the socket gives within `timeout`, or nil (at its end, `isAtEnd` is set).
+    private func fill() -> [UInt8]? {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, Int32(timeout * 1000)) == 1 else { return false }
+        guard poll(&descriptor, 1, Int32(timeout * 1000)) == 1 else { return nil }
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count = recv(fd, &chunk, chunk.count, 0)
         guard count > 0 else {
             isAtEnd = true
-            return false
+            return nil
         }
-        buffer += chunk[0..<count]
-        return true
+        return Array(chunk[0..<count])
     }
 }
