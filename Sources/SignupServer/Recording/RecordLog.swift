@@ -18,12 +18,18 @@ struct RecordLog: ~Copyable {
     private var contexts: [EncodingContext] = []
     /// Records noted.
     private(set) var count = 0
+    /// A log with this many records, or bytes, is full: its owner hands it over.
+    private let fullCount: Int
+    private let fullBytes: Int
 
     private enum Tag: UInt8 {
         case keptEdit = 1, teedOut, fieldChanged, value, context
     }
 
-    init(capacity: Int) {
+    /// A log of `capacity` bytes to start with, full at `fullCount` records or `fullBytes` bytes.
+    init(capacity: Int, fullCount: Int = .max, fullBytes: Int = .max) {
+        self.fullCount = fullCount
+        self.fullBytes = fullBytes
         self.capacity = max(capacity, 64)
         base = .allocate(byteCount: self.capacity, alignment: 8)
     }
@@ -33,6 +39,10 @@ struct RecordLog: ~Copyable {
     }
 
     var isEmpty: Bool { count == 0 }
+
+    /// Whether the log holds as many records, or bytes, as it was made to hold. Every append
+    /// answers it too, so that noting a record and asking costs its owner one access.
+    var isFull: Bool { count >= fullCount || byteCount >= fullBytes }
 
     /// Records whose line is held elsewhere: kept edits and teed messages.
     private var linesHeldElsewhere = 0
@@ -49,13 +59,17 @@ struct RecordLog: ~Copyable {
 
     /// A plain `form.edit` the loop took at `time`, its line the next of the `KeptEditLines` last
     /// noted (`EncodingContext.editLines`).
-    mutating func appendKeptEdit(at time: Int64) {
+    @discardableResult
+    mutating func appendKeptEdit(at time: Int64) -> Bool {
         append(.keptEdit, at: time)
+        return isFull
     }
 
     /// A message sent at `time`, its bytes the next line of the recorder's `OutputTee`.
-    mutating func appendTeedOut(at time: Int64) {
+    @discardableResult
+    mutating func appendTeedOut(at time: Int64) -> Bool {
         append(.teedOut, at: time)
+        return isFull
     }
 
     private mutating func append(_ tag: Tag, at time: Int64) {
@@ -69,7 +83,8 @@ struct RecordLog: ~Copyable {
 
     /// A `form.fieldChanged` sent at `time`, its field and result encoded under `number` in the
     /// recorder's `EncodedFieldTable`.
-    mutating func appendFieldChanged(form: String, fieldResult number: Int, version: Int, at: Int64, time: Int64) {
+    @discardableResult
+    mutating func appendFieldChanged(form: String, fieldResult number: Int, version: Int, at: Int64, time: Int64) -> Bool {
         appendByte(Tag.fieldChanged.rawValue)
         appendInt(time)
         appendText(form)
@@ -77,20 +92,25 @@ struct RecordLog: ~Copyable {
         appendInt(Int64(version))
         appendInt(at)
         count += 1
+        return isFull
     }
 
     /// Any other record.
-    mutating func append(_ record: SessionRecord) {
+    @discardableResult
+    mutating func append(_ record: SessionRecord) -> Bool {
         appendByte(Tag.value.rawValue)
         values.append(record)
         count += 1
+        return isFull
     }
 
     /// What the encoder judges the records after this by.
-    mutating func append(_ context: EncodingContext) {
+    @discardableResult
+    mutating func append(_ context: EncodingContext) -> Bool {
         appendByte(Tag.context.rawValue)
         contexts.append(context)
         count += 1
+        return isFull
     }
 
     private mutating func appendByte(_ byte: UInt8) {

@@ -18,13 +18,17 @@ final class SessionRecorder: BackendObserver {
 
     private let encoder: RecordEncoder
     /// Records noted and not yet handed to the encoder.
-    private var records = RecordLog(capacity: SessionRecorder.initialBytes)
+    private var records = SessionRecorder.newLog()
     /// A batch of this many records, or this many bytes of edits and field changes, is handed
     /// over at once: few enough hand-overs that waking the encoder's queue costs little.
     private static let batchSize = 8192
     private static let batchBytes = 1 << 19
     /// What a batch starts with, below what `malloc` maps afresh for each allocation.
     private static let initialBytes = 1 << 16
+
+    private static func newLog() -> RecordLog {
+        RecordLog(capacity: initialBytes, fullCount: batchSize, fullBytes: batchBytes)
+    }
     /// Records handed to a file's encoder and not yet encoded: a loop that outruns the encoder
     /// waits for it rather than queue records without bound. Counted by `RecordLog.size`, so that
     /// the many small batches of real time (one per piece of work) wait only as long as big ones.
@@ -144,8 +148,7 @@ final class SessionRecorder: BackendObserver {
             precondition(keptLeft > 0, "a recorded edit comes with its line, kept where it was read (InputFramer)")
             keptLeft -= 1
             checkKeptLine(is: edit)
-            records.appendKeptEdit(at: now())
-            didNote()
+            didNote(full: records.appendKeptEdit(at: now()))
         case .line(let line):
             line.withUnsafeBufferPointer { recordIn(line: $0) }
         case .oversizeLine:
@@ -184,8 +187,7 @@ final class SessionRecorder: BackendObserver {
 
     /// A message the server sends, to be taken from the tee as written.
     func recordTeedOut() {
-        records.appendTeedOut(at: now())
-        didNote()
+        didNote(full: records.appendTeedOut(at: now()))
     }
 
     /// A whole message the server sends, as sent.
@@ -200,8 +202,7 @@ final class SessionRecorder: BackendObserver {
 
     /// A field's change the server sends, its field and result encoded in `entry`, one of `fieldResults`'.
     func recordFieldChanged(form: String, entry: EncodedFieldResult, version: Int, at: Int64) {
-        records.appendFieldChanged(form: form, fieldResult: entry.number, version: version, at: at, time: now())
-        didNote()
+        didNote(full: records.appendFieldChanged(form: form, fieldResult: entry.number, version: version, at: at, time: now()))
     }
 
     /// The session's end: `input` (end of input), `exit`, `signal` or `clientGone`. Returns once
@@ -241,17 +242,17 @@ final class SessionRecorder: BackendObserver {
     // MARK: Handing over
 
     private func note(_ content: consuming SessionRecord.Content) {
-        records.append(SessionRecord(time: now(), content: content))
-        didNote()
+        didNote(full: records.append(SessionRecord(time: now(), content: content)))
     }
 
     private func note(_ context: EncodingContext) {
-        records.append(context)
-        didNote()
+        didNote(full: records.append(context))
     }
 
-    private func didNote() {
-        if records.count >= Self.batchSize || records.byteCount >= Self.batchBytes {
+    /// After a record is noted: hands the batch over when it is `full`, or arranges that it is
+    /// handed over after the loop's current work.
+    private func didNote(full: Bool) {
+        if full {
             handOver()
         } else if let flushAfterWork, !isFlushPending {
             isFlushPending = true
@@ -266,7 +267,7 @@ final class SessionRecorder: BackendObserver {
     /// while too many batches are ahead of it), memory's at once.
     func handOver() {
         guard !records.isEmpty else { return }
-        var taken = RecordLog(capacity: Self.initialBytes)
+        var taken = Self.newLog()
         swap(&taken, &records)
         let batch = RecordBatch(taken)
         let encoder = encoder

@@ -89,7 +89,8 @@ final class ClientSession {
         let bound = LoopBound(self, loop: loop)
         // A client that closes its end ends the session as a signal does: submissions in flight
         // finish (and are stored), and a recording gets every message sent and its end.
-        writer.whenClientGone { bound.execute { $0.stop(reason: "the client closed its input") } }
+        let gone = endpoint.isSocket ? "the client closed the connection" : "the client closed stdout"
+        writer.whenClientGone { bound.execute { $0.stop(reason: gone) } }
         if endpoint.isSocket {
             writer.whenStopped { bound.execute { $0.partStopped() } }
         }
