@@ -251,3 +251,33 @@ def test_a_checklist_field_lists_its_requirements_and_ticks_them_as_the_person_t
             ["password.pattern"],
             [],
         ]
+
+
+def test_two_clients_of_one_listening_server_have_their_own_forms_and_one_directory(tmp_path):
+    """`signup-rpc --listen`: each connection a session of its own, one directory for all."""
+    address = str(tmp_path / "signup.sock")
+    server = subprocess.Popen([find_binary(None), "--listen", f"unix:{address}", "--debounce-ms", "0"],
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stderr is not None
+        assert server.stderr.readline() == f"signup-rpc: listening on unix:{address}\n"
+        with Client.connect_unix(address) as first, Client.connect_unix(address) as second:
+            form = first.open("signup", form="f", values={"username": "carol", "password": "hunter22",
+                                                         "repeatedPassword": "hunter22"})
+            form.wait_for(lambda event: isinstance(event, SubmitEnabledChanged) and event.enabled, timeout=20)
+            assert form.submit() == SubmitResult(True)
+            form.wait_for(lambda event: isinstance(event, SubmissionChanged) and event.state == "succeeded", timeout=20)
+            with pytest.raises(RPCError) as missing:
+                second.form("f").snapshot()
+            assert missing.value.code == -32010
+            other = second.open("signup", form="f", values={"username": "carol"})
+            taken = other.wait_for(lambda event: isinstance(event, FieldChanged) and event.state == "failed", timeout=20)
+            assert (taken.field, taken.code) == ("username", "username.taken")
+        server.terminate()
+        assert server.wait(timeout=30) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        if server.stderr:
+            server.stderr.close()

@@ -38,8 +38,14 @@ class AsyncClient:
 
     @classmethod
     async def connect(cls, host: str, port: int, timeout: float = 30.0) -> "AsyncClient":
-        """Talks to a server behind a TCP socket."""
+        """Talks to `signup-rpc --listen tcp:HOST:PORT`, or to any server behind a TCP socket."""
         reader, writer = await asyncio.open_connection(host, port, limit=16 * 1024 * 1024)
+        return cls(reader, writer, None, timeout)
+
+    @classmethod
+    async def connect_unix(cls, path: str, timeout: float = 30.0) -> "AsyncClient":
+        """Talks to `signup-rpc --listen unix:PATH`."""
+        reader, writer = await asyncio.open_unix_connection(path, limit=16 * 1024 * 1024)
         return cls(reader, writer, None, timeout)
 
     @classmethod

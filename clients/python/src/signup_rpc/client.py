@@ -63,8 +63,16 @@ class Client:
 
     @classmethod
     def connect(cls, host: str, port: int, timeout: float = 30.0) -> "Client":
-        """Talks to a server behind a TCP socket (for example `socat TCP-LISTEN:7000,fork EXEC:signup-rpc`)."""
+        """Talks to `signup-rpc --listen tcp:HOST:PORT` (a session of its own among the server's
+        clients), or to any server behind a TCP socket."""
         connection = socket.create_connection((host, port))
+        return cls(connection.makefile("rb"), connection.makefile("wb"), None, timeout)
+
+    @classmethod
+    def connect_unix(cls, path: str, timeout: float = 30.0) -> "Client":
+        """Talks to `signup-rpc --listen unix:PATH`."""
+        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        connection.connect(path)
         return cls(connection.makefile("rb"), connection.makefile("wb"), None, timeout)
 
     def __enter__(self) -> "Client":
