@@ -12,7 +12,7 @@ let usage = """
       --quick       divide every size by 10: a smoke run, not a measurement
       --runs N      timed runs per figure, alternating with the baseline (median; default 5)
       --rpc PATH    measure this signup-rpc build instead of the one built beside signup-bench
-      --only LIST   measure only these figures, such as 1,3 (1 to 6)
+      --only LIST   measure only these figures, such as 1,3 (1 to 7)
       --help        print this and exit
 
     """
@@ -214,6 +214,36 @@ if wanted(6) {
             workload.editInRounds(edits / 10, forms: 10, fields: ["f0"])
             return workload
         }
+    }
+}
+
+// 7. Many clients: 1 000 at once, typing and registering, on one process and through websocketd.
+if wanted(7) {
+    progress("many clients")
+    let clients = ManyClients(rpc: rpc, folder: folder, sessions: 1000 / scale)
+    if try EndToEnd.helpText(of: rpc).contains("--listen") {
+        let one = try clients.overOneProcess()
+        let each = try clients.throughWebsocketd()
+        let label = "7. \(clients.sessions) clients, first key → fieldChanged"
+        for (name, fraction) in [("p50", 0.5), ("p99", 0.99)] {
+            let measured = percentile(one.firstKeyToEvent, fraction)
+            let baseline = each.map { percentile($0.firstKeyToEvent, fraction) }
+            rows.append(Row(
+                figure: "\(label) \(name)", measured: Report.duration(measured) + " (one --listen process)",
+                baseline: baseline.map { "websocketd " + Report.duration($0) } ?? "websocketd not installed",
+                ratio: baseline.map { Report.times(measured / $0) } ?? "—", target: "", met: nil))
+        }
+        let perClient = (one.rss - (one.idleRSS ?? 0)) / clients.sessions
+        rows.append(Row(
+            figure: "7. \(clients.sessions) clients, memory", measured: Report.megabytes(one.rss) + " RSS, \(perClient / 1024) KiB a client",
+            baseline: each.map { "websocketd: PSS " + Report.megabytes($0.pss) + ", RSS " + Report.megabytes($0.rss) } ?? "",
+            ratio: each.map { Report.times(Double(one.rss) / Double($0.pss)) + " its PSS" } ?? "—", target: "", met: nil))
+        rows.append(Row(
+            figure: "7. \(clients.sessions) clients, registered", measured: "\(one.registered) of \(clients.sessions)",
+            baseline: each.map { "websocketd \($0.registered) of \(clients.sessions)" } ?? "",
+            ratio: "—", target: "all register", met: one.registered == clients.sessions && (each?.registered ?? clients.sessions) == clients.sessions))
+    } else {
+        rows.append(Row(figure: "7. many clients", measured: "no --listen in this build", baseline: "", ratio: "—", target: "", met: nil))
     }
 }
 
