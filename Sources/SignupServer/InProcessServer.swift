@@ -27,7 +27,7 @@ public final class InProcessServer {
         }, recording: recording)
         splitter = InputFramer(
             choice: FramingChoice(configuration.framing), maxLineBytes: configuration.limits.maxLineBytes,
-            editsMaxDepth: configuration.limits.maxDepth, fieldNames: KnownFieldNames(session.server.catalog))
+            decoder: MessageDecoder(editsMaxDepth: configuration.limits.maxDepth, fieldNames: KnownFieldNames(session.server.catalog)))
     }
 
     /// Feeds input bytes; complete lines are handled at once.

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct LineSplitterTests {
     private func split(_ chunks: [[UInt8]], limit: Int = 16, editsMaxDepth: Int? = nil) -> [String] {
-        var splitter = LineSplitter(maxLineBytes: limit, editsMaxDepth: editsMaxDepth)
+        var splitter = LineSplitter(maxLineBytes: limit, decoder: MessageDecoder(editsMaxDepth: editsMaxDepth))
         var items: [InputItem] = []
         for chunk in chunks { chunk.withUnsafeBufferPointer { splitter.feed($0, into: &items) } }
         splitter.finish(into: &items)

@@ -120,7 +120,7 @@ final class Server {
     }
 
     /// Answers one line (without its line terminator) through the full parser. Plain `form.edit`
-    /// lines come as `InputItem.edit`, read where the line was cut (`InputItem.line(_:editsMaxDepth:)`).
+    /// lines come as `InputItem.edit`, read where the line was cut (`MessageDecoder`).
     func handle(line: UnsafeBufferPointer<UInt8>) {
         guard exitCode == nil else { return }
         let message: JSON

@@ -99,8 +99,9 @@ final class ClientSession {
         let limits = server.configuration.limits
         let isSocket = endpoint.isSocket
         let reader = StdinReader(
-            fd: endpoint.readFD, framing: framing, maxLineBytes: limits.maxLineBytes, editsMaxDepth: limits.maxDepth,
-            fieldNames: KnownFieldNames(server.catalog), keepsEditLines: recorder != nil
+            fd: endpoint.readFD, framing: framing, maxLineBytes: limits.maxLineBytes,
+            decoder: MessageDecoder(editsMaxDepth: limits.maxDepth, fieldNames: KnownFieldNames(server.catalog)),
+            keepsEditLines: recorder != nil
         ) { batch, isEnd, done in
             let receive: @Sendable () -> Void = {
                 bound.value.receive(batch, isEnd: isEnd, done: done)

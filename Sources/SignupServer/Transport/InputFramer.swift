@@ -12,10 +12,10 @@ struct InputFramer {
     private var frames: LSPFrameReader
     private let choice: FramingChoice
 
-    init(choice: FramingChoice, maxLineBytes: Int, editsMaxDepth: Int? = nil, fieldNames: KnownFieldNames = KnownFieldNames()) {
+    init(choice: FramingChoice, maxLineBytes: Int, decoder: MessageDecoder = .bytes) {
         self.choice = choice
-        lines = LineSplitter(maxLineBytes: maxLineBytes, editsMaxDepth: editsMaxDepth, fieldNames: fieldNames)
-        frames = LSPFrameReader(maxLineBytes: maxLineBytes, editsMaxDepth: editsMaxDepth, fieldNames: fieldNames)
+        lines = LineSplitter(maxLineBytes: maxLineBytes, decoder: decoder)
+        frames = LSPFrameReader(maxLineBytes: maxLineBytes, decoder: decoder)
         switch choice.current {
         case .lines: reader = .lines
         case .lsp: reader = .lsp

@@ -9,8 +9,7 @@
 /// line starting with `{` or `[` where a header block would start is a JSON text served as a line.
 struct LSPFrameReader {
     let maxLineBytes: Int
-    let editsMaxDepth: Int?
-    let fieldNames: KnownFieldNames
+    let decoder: MessageDecoder
     /// The header block read so far, or the body once `bodyLength` is known.
     private var pending: [UInt8] = []
     private var bodyLength: Int?
@@ -24,10 +23,9 @@ struct LSPFrameReader {
     /// The longest header block read: far more than LSP's two headers need.
     static let maxHeaderBytes = 8192
 
-    init(maxLineBytes: Int, editsMaxDepth: Int? = nil, fieldNames: KnownFieldNames = KnownFieldNames()) {
+    init(maxLineBytes: Int, decoder: MessageDecoder = .bytes) {
         self.maxLineBytes = maxLineBytes
-        self.editsMaxDepth = editsMaxDepth
-        self.fieldNames = fieldNames
+        self.decoder = decoder
     }
 
     /// Cuts the messages `chunk` completes into `items`, keeping plain edits' bodies in `kept` when given.
@@ -42,7 +40,7 @@ struct LSPFrameReader {
                 if pending.isEmpty && chunk.count - index >= length {
                     // The whole body is in this read: read it where it lies, without copying it.
                     let body = UnsafeBufferPointer(rebasing: chunk[index..<(index + length)])
-                    items.append(.line(body, editsMaxDepth: editsMaxDepth, fieldNames: fieldNames, keepingEditsIn: kept))
+                    items.append(decoder.item(body, keepingEditsIn: kept))
                     index += length
                     bodyLength = nil
                     continue
@@ -51,7 +49,7 @@ struct LSPFrameReader {
                 pending.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[index..<(index + count)]))
                 index += count
                 if pending.count == length {
-                    items.append(pending.withUnsafeBufferPointer { .line($0, editsMaxDepth: editsMaxDepth, fieldNames: fieldNames, keepingEditsIn: kept) })
+                    items.append(pending.withUnsafeBufferPointer { decoder.item($0, keepingEditsIn: kept) })
                     pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
                     bodyLength = nil
                 }
@@ -75,7 +73,7 @@ struct LSPFrameReader {
                     // A JSON text written as a line where a header block would start is served as one.
                     if pending.last == 0x0A {
                         let line = pending.suffix(2).elementsEqual([0x0D, 0x0A]) ? pending.dropLast(2) : pending.dropLast()
-                        items.append(line.count > maxLineBytes ? .oversizeLine : Array(line).withUnsafeBufferPointer { .line($0, editsMaxDepth: nil) })
+                        items.append(line.count > maxLineBytes ? .oversizeLine : .line(Array(line)))
                         pending.removeAll()
                     } else if pending.count > maxLineBytes {
                         items.append(.oversizeLine)
@@ -120,7 +118,7 @@ struct LSPFrameReader {
     /// body cut off before its first byte too (`-32700` at offset 0, as for one cut later).
     mutating func finish(into items: inout [InputItem]) {
         if bodyLength != nil || (!pending.isEmpty && !pending.allSatisfy(\.isJSONWhitespace)) {
-            items.append(pending.withUnsafeBufferPointer { .line($0, editsMaxDepth: nil) })
+            items.append(.line(pending))
         }
         pending = []
         bodyLength = nil
@@ -132,7 +130,7 @@ struct LSPFrameReader {
     private mutating func endHeader(into items: inout [InputItem]) {
         let length = Self.contentLength(in: pending.dropLast(4))
         guard let length else {
-            items.append(pending.withUnsafeBufferPointer { .line($0, editsMaxDepth: nil) })
+            items.append(.line(pending))
             pending.removeAll()
             return
         }

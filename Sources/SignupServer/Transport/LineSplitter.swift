@@ -4,48 +4,23 @@ import Glibc
 import Musl
 #endif
 
-/// One unit of input for the server.
-enum InputItem: Sendable {
-    /// A complete line without its `\n` (and without a `\r` before it).
-    case line([UInt8])
-    /// A complete line that was a `form.edit` request of the plain shape, already read.
-    case edit(FormEditLine)
-    /// A line longer than the limit; its bytes were skipped, never buffered.
-    case oversizeLine
-
-    /// A complete line as the server takes it: already read when it is a `form.edit` of the
-    /// plain shape and `editsMaxDepth` is given, otherwise its bytes, for the full parser. Such an
-    /// edit's line is also kept in `kept`, when given, for a recording.
-    static func line(_ bytes: UnsafeBufferPointer<UInt8>, editsMaxDepth: Int?, fieldNames: KnownFieldNames = KnownFieldNames(),
-                     keepingEditsIn kept: KeptEditLines? = nil) -> InputItem {
-        guard let maxDepth = editsMaxDepth,
-              let (edit, parts) = FormEditLine.readWithParts(bytes, maxDepth: maxDepth, fieldNames: fieldNames) else {
-            return .line(Array(bytes))
-        }
-        kept?.append(bytes, edit, parts)
-        return .edit(edit)
-    }
-}
-
 /// Cuts a byte stream into lines. Skips a byte-order mark at the very start and blank lines, and
 /// never holds more than `maxLineBytes` of one line: the rest of a longer line is discarded as it
 /// arrives, so a 100 MB line costs no more memory than a short one.
 ///
-/// Given `editsMaxDepth`, it also reads each `form.edit` line of the plain shape (`FormEditLine`)
-/// as it is cut, so that work happens on the reading thread rather than the event loop.
+/// Each line is handed to its `MessageDecoder` as it is cut, so that the decoding it does happens
+/// on the reading thread rather than the event loop.
 struct LineSplitter {
     let maxLineBytes: Int
-    let editsMaxDepth: Int?
-    let fieldNames: KnownFieldNames
+    let decoder: MessageDecoder
     /// The start of a line whose end has not arrived yet.
     private var pending: [UInt8] = []
     private var discarding = false
     private var atStreamStart = true
 
-    init(maxLineBytes: Int, editsMaxDepth: Int? = nil, fieldNames: KnownFieldNames = KnownFieldNames()) {
+    init(maxLineBytes: Int, decoder: MessageDecoder = .bytes) {
         self.maxLineBytes = maxLineBytes
-        self.editsMaxDepth = editsMaxDepth
-        self.fieldNames = fieldNames
+        self.decoder = decoder
     }
 
     /// Cuts the lines `chunk` completes into `items`, keeping plain edits' lines in `kept` when given.
@@ -118,7 +93,7 @@ struct LineSplitter {
         if line.count > maxLineBytes {
             items.append(.oversizeLine)
         } else if !line.allSatisfy(\.isJSONWhitespace) {
-            items.append(.line(UnsafeBufferPointer(rebasing: line), editsMaxDepth: editsMaxDepth, fieldNames: fieldNames, keepingEditsIn: kept))
+            items.append(decoder.item(UnsafeBufferPointer(rebasing: line), keepingEditsIn: kept))
         }
     }
 

@@ -8,8 +8,7 @@ final class StdinReader: Sendable {
     private let fd: Int32
     private let framing: FramingChoice
     private let maxLineBytes: Int
-    private let editsMaxDepth: Int?
-    private let fieldNames: KnownFieldNames
+    private let decoder: MessageDecoder
     /// Whether each batch keeps its plain edits' lines, for a recording.
     private let keepsEditLines: Bool
     private let slots = DispatchSemaphore(value: 4)
@@ -17,16 +16,15 @@ final class StdinReader: Sendable {
 
     /// `deliver` runs on the reader thread; it must hand the items to the loop and call `done`
     /// there once they have been handled.
-    /// `editsMaxDepth`, when given, has `form.edit` lines read here too (see `LineSplitter`), and
+    /// `decoder` is handed each complete message here, on the reading thread (`MessageDecoder`), and
     /// `keepsEditLines` their lines kept with each batch (`KeptEditLines`).
-    init(fd: Int32 = 0, framing: FramingChoice = FramingChoice(.lines), maxLineBytes: Int, editsMaxDepth: Int? = nil,
-         fieldNames: KnownFieldNames = KnownFieldNames(), keepsEditLines: Bool = false,
+    init(fd: Int32 = 0, framing: FramingChoice = FramingChoice(.lines), maxLineBytes: Int, decoder: MessageDecoder = .bytes,
+         keepsEditLines: Bool = false,
          deliver: @escaping @Sendable (_ batch: InputBatch, _ isEnd: Bool, _ done: @escaping @Sendable () -> Void) -> Void) {
         self.fd = fd
         self.framing = framing
         self.maxLineBytes = maxLineBytes
-        self.editsMaxDepth = editsMaxDepth
-        self.fieldNames = fieldNames
+        self.decoder = decoder
         self.keepsEditLines = keepsEditLines
         self.deliver = deliver
     }
@@ -41,7 +39,7 @@ final class StdinReader: Sendable {
     }
 
     private func run() {
-        var splitter = InputFramer(choice: framing, maxLineBytes: maxLineBytes, editsMaxDepth: editsMaxDepth, fieldNames: fieldNames)
+        var splitter = InputFramer(choice: framing, maxLineBytes: maxLineBytes, decoder: decoder)
         let capacity = 64 * 1024
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         defer { buffer.deallocate() }

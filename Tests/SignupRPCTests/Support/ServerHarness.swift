@@ -35,7 +35,7 @@ final class ServerHarness {
     /// Sends one line (bytes as given) as the stdin reader hands it over, and returns every
     /// message the server sent because of it.
     func send(_ bytes: [UInt8]) -> [String] {
-        bytes.withUnsafeBufferPointer { server.handle(.line($0, editsMaxDepth: server.configuration.limits.maxDepth)) }
+        bytes.withUnsafeBufferPointer { server.handle(MessageDecoder(editsMaxDepth: server.configuration.limits.maxDepth).item($0)) }
         return sink.take()
     }
 
