@@ -222,6 +222,8 @@ final class ClientSession {
         exitCode = code
         server.closeAllForms()
         recorder?.recordEnd(endReason)
+        // A batch left unhandled (an `exit` in its middle) lets the reader go on to its end.
+        input.takeDone()?()
         writer.close()
         shutdown(endpoint.readFD, Int32(SHUT_RD))
         if case .real(let scheduler) = server.clock {
