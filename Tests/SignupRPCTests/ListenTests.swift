@@ -113,6 +113,35 @@ import SignupTestSupport
         #expect(!FileManager.default.fileExists(atPath: socket))
     }
 
+    @Test func messagesThatComeWhileAShutdownWaitsAreAllServedAfterIt() throws {
+        let folder = try TemporaryDirectory()
+        let server = try ListeningServer(unixAddress(folder), ["--debounce-ms", "0"])
+        let client = try server.connect()
+        _ = Self.openValidForm(client, username: "dora")
+        client.send([Self.request(2, "form.submit", #"{"form":"f"}"#), Self.request(3, "shutdown")])
+        #expect(client.readLines { $0.contains(#""id":2,"#) }.map(withoutTime) == [
+            #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"f","state":"submitting"}}"#,
+            #"{"jsonrpc":"2.0","method":"form.submitEnabledChanged","params":{"form":"f","enabled":false}}"#,
+            #"{"jsonrpc":"2.0","id":2,"result":{"form":"f","accepted":true}}"#,
+        ])
+        // While the shutdown waits for the submission (a second), requests come in reads of their
+        // own, more than the reader's four batches in flight; every one is answered after it.
+        for id in 4...9 {
+            client.send([Self.request(id, "form.snapshot", #"{"form":"f"}"#)])
+            usleep(30_000)
+        }
+        client.send([#"{"jsonrpc":"2.0","method":"exit"}"#])
+        let rest = try #require(client.readToEnd()).map(withoutTime)
+        #expect(rest.filter { $0.contains(#""method":"form.submi"#) } == [
+            #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"f","state":"succeeded","account":{"username":"dora"}}}"#,
+            #"{"jsonrpc":"2.0","method":"form.submitEnabledChanged","params":{"form":"f","enabled":true}}"#,
+        ])
+        #expect(rest.filter { !$0.contains(#""method":"form.submi"#) } == [#"{"jsonrpc":"2.0","id":3,"result":null}"#] + (4...9).map {
+            #"{"jsonrpc":"2.0","id":\#($0),"error":{"code":-32003,"message":"The server is shutting down; only exit is accepted"}}"#
+        })
+        #expect(server.terminate() == 0)
+    }
+
     @Test(arguments: [false, true]) func connectionsShareOneDirectory(onDisk: Bool) throws {
         let folder = try TemporaryDirectory()
         let server = try ListeningServer("tcp:127.0.0.1:0", ["--debounce-ms", "0"] + (onDisk ? ["--store", folder.path("users.db")] : []))

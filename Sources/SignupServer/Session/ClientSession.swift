@@ -153,14 +153,21 @@ final class ClientSession {
     /// Polls (without blocking the loop) until the shutdown's submissions have finished.
     private func waitForDrain(deadline: TimePoint? = nil) {
         guard case .real(let scheduler) = server.clock else { return }
+        // One poll at a time: input that comes while it waits joins the pending items.
+        guard deadline != nil || !isWaitingForDrain else { return }
+        isWaitingForDrain = true
         let deadline = deadline ?? scheduler.now + Self.drainTimeout
         let expired = scheduler.now >= deadline
         if server.finishDraining(force: expired) {
+            isWaitingForDrain = false
             if expired { logger.warning("shutdown: submissions still in flight after \(Self.drainTimeout); answering anyway") }
             return process()
         }
         scheduler.schedule(after: .milliseconds(10)) { [self] in waitForDrain(deadline: deadline) }
     }
+
+    /// Whether a poll for the end of a shutdown's drain is under way.
+    private var isWaitingForDrain = false
 
     // MARK: Ending
 

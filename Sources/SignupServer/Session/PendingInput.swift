@@ -7,7 +7,9 @@ struct PendingInput {
     /// The next item to handle; items before it are done.
     private var next = 0
     private(set) var isEnd = false
-    private var done: (@Sendable () -> Void)?
+    /// What lets the reader go on, one for each batch received and not yet handed back: a batch
+    /// that comes while others wait (a shutdown draining, a session stopping) adds its own.
+    private var dones: [@Sendable () -> Void] = []
 
     var hasNext: Bool { next < items.count }
 
@@ -22,7 +24,7 @@ struct PendingInput {
         }
         next = 0
         self.isEnd = isEnd
-        self.done = done
+        dones.append(done)
     }
 
     /// The next item, moved out (leaving a placeholder with nothing to release) rather than copied.
@@ -33,9 +35,15 @@ struct PendingInput {
         return item
     }
 
-    /// What lets the reader go on, once: after the batch's items are handled.
+    /// What lets the reader go on, once for every batch received: after their items are handled.
     mutating func takeDone() -> (@Sendable () -> Void)? {
-        defer { done = nil }
-        return done
+        defer { dones.removeAll(keepingCapacity: true) }
+        switch dones.count {
+        case 0: return nil
+        case 1: return dones[0]
+        default:
+            let taken = dones
+            return { taken.forEach { $0() } }
+        }
     }
 }
