@@ -140,7 +140,7 @@ struct FormTable {
 
     private static func hash(of id: String, seed: UInt64) -> UInt64 {
         // Over the bytes in place where the string has them so (native strings do, small ones
-        // too): stepping through the UTF-8 view cost several times as much per byte.
+        // too), rather than through the UTF-8 view.
         let start: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
         var hash = id.utf8.withContiguousStorageIfAvailable { fnv1a($0, from: start) }
             ?? fnv1a(id.utf8, from: start)

@@ -28,7 +28,7 @@ struct LineSplitter {
         guard let base = chunk.baseAddress else { return }
         var start = 0
         while start < chunk.count {
-            // memchr scans a word or a vector at a time; a byte loop cost about 5 instructions a byte.
+            // memchr scans a word or a vector at a time.
             guard let found = memchr(base + start, 0x0A, chunk.count - start) else {
                 append(UnsafeBufferPointer(rebasing: chunk[start...]))
                 return

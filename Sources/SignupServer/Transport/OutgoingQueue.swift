@@ -76,9 +76,8 @@ final class OutgoingQueue: @unchecked Sendable {
     }
 
     /// What a deferred notification counts for in `queuedBytes`: about four times a field
-    /// notification's encoded length (some 250 bytes), so that at most about 4 000 wait unencoded
-    /// under the high-water mark. Counted at their length, 20 000 could wait, and the memory their
-    /// storage left behind raised RSS after a million edits by 7 % (figure 4).
+    /// notification's encoded length, so that few wait unencoded under the high-water mark and
+    /// the storage they leave behind stays small (figure 4's "no growth").
     static let deferredNotificationBytes = 1024
 
     /// Whether notifications may wait unencoded, for the writer to encode: only in a queue that

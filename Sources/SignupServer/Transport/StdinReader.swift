@@ -53,8 +53,7 @@ final class StdinReader: Sendable {
                 hand(consume items, kept, isEnd: true)
                 return
             }
-            // Room for a read of keystroke-sized lines at once: grown from empty, the array was
-            // copied about ten times a read.
+            // Room for a read of keystroke-sized lines at once, so the array is not regrown as it fills.
             items.reserveCapacity(count / Self.shortLineBytes + 1)
             splitter.feed(UnsafeBufferPointer(start: buffer, count: count), into: &items, keepingEditsIn: kept)
             if !items.isEmpty { hand(consume items, kept, isEnd: false) }

@@ -18,8 +18,7 @@ struct UnsentNotifications {
 
     mutating func add(_ notification: consuming FormNotification) -> Added {
         let isFirst = notifications.isEmpty
-        // Room for a read's worth of keystrokes at once: grown from empty, the batch was copied
-        // about ten times.
+        // Room for a read's worth of keystrokes at once, so the batch is not regrown as it fills.
         if isFirst { notifications.reserveCapacity(Self.largest / 2) }
         notifications.append(notification)
         return notifications.count >= Self.largest ? .full : isFirst ? .first : .more
