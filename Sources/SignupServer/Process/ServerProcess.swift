@@ -36,12 +36,10 @@ final class ServerProcess {
         let clock = configuration.clock.makeClock(loop: loop)
         var services = Self.services(for: configuration, clock: clock, loop: loop, store: store)
         services.loginLimiter = LoginRateLimiter(scheduler: clock.scheduler)
-        let storeChecks = configuration.checkBudget.store
         let traceDestinations = [configuration.traceFile, configuration.logLevel == .debug ? 2 : nil].compactMap { $0 }
         environment = SessionEnvironment(
             configuration: configuration, loop: loop, logger: logger, catalog: catalog, services: services, clock: clock,
-            storeBudget: storeChecks > 0
-                ? CheckBudget(limit: storeChecks, window: CheckBudgetLimits.window, scheduler: clock.scheduler) : nil,
+            storeBudget: configuration.checkBudget.storeBudget(on: clock.scheduler),
             tracer: traceDestinations.isEmpty ? nil : Tracer(
                 destinations: traceDestinations, forms: catalog.definitions,
                 maxDepth: configuration.limits.maxDepth, logger: logger),

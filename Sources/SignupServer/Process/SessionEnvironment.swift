@@ -29,10 +29,7 @@ struct SessionEnvironment {
     /// The shared backends, with a check budget of the session's own before the store's.
     func servicesForOneSession(clock: Server.Clock) -> FormServices {
         var services = services
-        let perSession = configuration.checkBudget.session
-        services.checkBudgets = (perSession > 0 ? [CheckBudget(limit: perSession, window: CheckBudgetLimits.window,
-                                                               scheduler: clock.scheduler)] : [])
-            + (storeBudget.map { [$0] } ?? [])
+        services.checkBudgets = configuration.checkBudget.sessionBudgets(on: clock.scheduler, sharing: storeBudget)
         return services
     }
 }

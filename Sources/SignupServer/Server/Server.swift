@@ -74,10 +74,8 @@ final class Server {
         var services = services
         if services.loginLimiter == nil { services.loginLimiter = LoginRateLimiter(scheduler: clock.scheduler) }
         if services.checkBudgets.isEmpty {
-            let budget = configuration.checkBudget
-            services.checkBudgets = [budget.session, budget.store].filter { $0 > 0 }.map {
-                CheckBudget(limit: $0, window: CheckBudgetLimits.window, scheduler: clock.scheduler)
-            }
+            let limits = configuration.checkBudget
+            services.checkBudgets = limits.sessionBudgets(on: clock.scheduler, sharing: limits.storeBudget(on: clock.scheduler))
         }
         self.services = services
         self.sink = sink

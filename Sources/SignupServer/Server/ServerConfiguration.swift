@@ -105,4 +105,18 @@ struct CheckBudgetLimits: Equatable {
     var session = 120
     var store = 6000
     static let window = TimeSpan.seconds(60)
+
+    /// The store's budget on `scheduler`, nil when it is unbounded; one for all of a process's sessions.
+    func storeBudget(on scheduler: any Scheduler) -> CheckBudget? {
+        Self.budget(store, on: scheduler)
+    }
+
+    /// A session's budgets: its own, then the store's it shares.
+    func sessionBudgets(on scheduler: any Scheduler, sharing store: CheckBudget?) -> [CheckBudget] {
+        [Self.budget(session, on: scheduler), store].compactMap { $0 }
+    }
+
+    private static func budget(_ limit: Int, on scheduler: any Scheduler) -> CheckBudget? {
+        limit > 0 ? CheckBudget(limit: limit, window: window, scheduler: scheduler) : nil
+    }
 }
