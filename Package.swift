@@ -26,12 +26,15 @@ let package = Package(
         // loaded with dlopen on first use; declared in the shim, so its header is not needed.
         .target(name: "CPasswordQuality"),
         .target(name: "SignupCore", dependencies: ["CSQLite", "CCrypt", "CCurl", "CPostgres", "CICU", "CPasswordQuality"]),
-        .target(name: "SignupServer", dependencies: ["SignupCore"]),
+        // The protocol's model and codec: messages to typed requests and results to bytes, with
+        // no I/O of its own.
+        .target(name: "SignupProtocol", dependencies: ["SignupCore"]),
+        .target(name: "SignupServer", dependencies: ["SignupCore", "SignupProtocol"]),
         // Blocks SIGTERM and SIGINT before main, so that none is lost while the process starts.
         .target(name: "CEarlySignals"),
         .executableTarget(name: "SignupRPC", dependencies: ["SignupServer", "CEarlySignals"]),
         .target(name: "CFuzzerDriver"),
-        .executableTarget(name: "SignupFuzz", dependencies: ["SignupServer", "CFuzzerDriver"]),
+        .executableTarget(name: "SignupFuzz", dependencies: ["SignupServer", "SignupProtocol", "CFuzzerDriver"]),
         .executableTarget(name: "SignupEcho"),
         // Draws recorded sessions and fixtures as marble diagrams (SVG).
         .executableTarget(name: "SignupMarbles", dependencies: ["SignupServer"]),
@@ -41,7 +44,7 @@ let package = Package(
         .testTarget(name: "SignupCoreTests", dependencies: ["SignupCore", "SignupTestSupport"]),
         .testTarget(
             name: "SignupRPCTests",
-            dependencies: ["SignupServer", "SignupRPC", "SignupFuzz", "SignupBench", "SignupMarbles", "SignupCore", "SignupTestSupport"],
+            dependencies: ["SignupServer", "SignupProtocol", "SignupRPC", "SignupFuzz", "SignupBench", "SignupMarbles", "SignupCore", "SignupTestSupport"],
             exclude: ["BadInput"]),
     ]
 )

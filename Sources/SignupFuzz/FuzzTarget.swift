@@ -1,4 +1,5 @@
 import SignupServer
+import SignupProtocol
 
 /// One fuzz input: arbitrary bytes through line splitting, decoding and dispatch against a fresh
 /// virtual-clock server, fed in two pieces to exercise lines split across reads. Any crash, and

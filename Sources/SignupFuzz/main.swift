@@ -1,5 +1,6 @@
 import CFuzzerDriver
 import SignupServer
+import SignupProtocol
 #if canImport(Glibc)
 import Glibc
 #endif

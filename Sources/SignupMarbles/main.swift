@@ -1,3 +1,4 @@
 import SignupServer
+import SignupProtocol
 
 MarbleCommand.run(Array(CommandLine.arguments.dropFirst()))

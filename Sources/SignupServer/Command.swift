@@ -1,5 +1,6 @@
 import Foundation
 import SignupCore
+import SignupProtocol
 
 /// The `signup-rpc` program: parses the command line, sets up stdio, and serves until the end.
 public enum SignupRPCCommand {

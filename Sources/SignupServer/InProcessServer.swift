@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// A virtual-clock server driven in process, byte for byte as stdin would be, for the fuzzer and
 /// benchmarks: bytes in, the exact bytes signup-rpc would have written out.

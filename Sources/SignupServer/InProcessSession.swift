@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// A server on a virtual clock, driven in process, optionally recording itself: what the fuzzer,
 /// a replay, a fixture run and a marble diagram run on.

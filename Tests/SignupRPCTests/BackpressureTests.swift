@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Testing
 @testable import SignupServer
+import SignupProtocol
 import SignupCore
 
 extension OutgoingQueue {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SignupServer
+import SignupProtocol
 
 /// Every file of the bad-input corpus gets its exact documented answer, and the valid request
 /// after it is still served.

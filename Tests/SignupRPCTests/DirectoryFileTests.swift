@@ -1,6 +1,7 @@
 import Testing
 import SignupCore
 @testable import SignupServer
+import SignupProtocol
 
 /// The scripted directory's file: accounts and friends load, and each bad member is named by its path.
 @Suite struct DirectoryFileTests {

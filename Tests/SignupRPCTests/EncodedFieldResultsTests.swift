@@ -1,6 +1,7 @@
 import SignupCore
 import Testing
 @testable import SignupServer
+import SignupProtocol
 
 /// A field's result is encoded once per field, texts and state, and reads exactly as encoded afresh.
 @Suite struct EncodedFieldResultsTests {

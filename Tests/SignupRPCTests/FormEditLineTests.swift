@@ -1,6 +1,7 @@
 import SignupCore
 import Testing
 @testable import SignupServer
+import SignupProtocol
 
 /// `form.edit` lines read straight from their bytes must be answered exactly as the full parser's
 /// path answers them, and every line of another shape must be left to that path.
@@ -12,7 +13,7 @@ import Testing
     @Test func readsThePlainShapeInAnyMemberOrder() throws {
         let edit = try #require(read(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f1","field":"username","value":"ådå","at":120}}"#))
         #expect(edit.id == nil && edit.form == "f1" && edit.field == "username" && edit.value == "ådå" && edit.at == 120)
-        #expect(edit.formHash == FormTable.processHash("f1"))
+        #expect(edit.formHash == FormIDHash.process("f1"))
         let reordered = try #require(read(#" { "params" : { "value":"", "field":"password" } , "id":-7, "method":"form.edit", "jsonrpc":"2.0" } "#))
         #expect(reordered.id == .number("-7") && reordered.form == nil && reordered.field == "password" && reordered.value == "" && reordered.at == nil)
         #expect(reordered.formHash == nil)
@@ -22,7 +23,7 @@ import Testing
     @Test func readsTheCanonicalShapeLiterallyAndAlike() throws {
         let plain = try #require(read(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f1","field":"username","value":"ådå","at":120}}"#))
         #expect(plain.id == nil && plain.form == "f1" && plain.field == "username" && plain.value == "ådå" && plain.at == 120)
-        #expect(plain.formHash == FormTable.processHash("f1"))
+        #expect(plain.formHash == FormIDHash.process("f1"))
         let numbered = try #require(read(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"","field":"f","value":""},"id":-42}"#))
         #expect(numbered.id == .number("-42") && numbered.form == "" && numbered.field == "f" && numbered.value == "" && numbered.at == nil)
         let named = try #require(read(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"f","value":"v","at":0},"id":"k"}"#))

@@ -1,6 +1,7 @@
 import Testing
 import SignupCore
 @testable import SignupServer
+import SignupProtocol
 
 /// Remote checks in form files (issue 37): `remoteChecks` with `http` checks load whole, and each
 /// bad member is refused with its JSON path.

@@ -3,6 +3,7 @@ import Testing
 import SignupTestSupport
 import SignupCore
 @testable import SignupServer
+import SignupProtocol
 
 /// Custom form files: the example works, and each kind of bad definition is refused with its JSON path.
 @Suite struct FormFileTests {

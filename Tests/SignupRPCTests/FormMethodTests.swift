@@ -1,6 +1,7 @@
 import Testing
 import SignupCore
 @testable import SignupServer
+import SignupProtocol
 
 @Suite struct FormMethodTests {
     private func quiet(_ configuration: inout ServerConfiguration) {

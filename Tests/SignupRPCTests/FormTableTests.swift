@@ -1,6 +1,7 @@
 import Testing
 import SignupCore
 @testable import SignupServer
+import SignupProtocol
 
 @Suite struct FormTableTests {
     private let scheduler = VirtualTimeScheduler()
@@ -34,7 +35,7 @@ import SignupCore
                     #expect(table[id]?.pipeline === expected[id]?.pipeline, "\(id) after round \(round)")
                     #expect(table.pipeline(id) === expected[id]?.pipeline)
                     // A table of its own seed hashes the id again rather than take the process's hash.
-                    #expect(table.pipeline(id, processHash: FormTable.processHash(id)) === expected[id]?.pipeline)
+                    #expect(table.pipeline(id, processHash: FormIDHash.process(id)) === expected[id]?.pipeline)
                 }
             }
         }
@@ -52,9 +53,9 @@ import SignupCore
         let sessions = ids.map(session)
         sessions.forEach { table.insert($0) }
         for (id, opened) in zip(ids, sessions) {
-            #expect(table.pipeline(id, processHash: FormTable.processHash(id)) === opened.pipeline)
+            #expect(table.pipeline(id, processHash: FormIDHash.process(id)) === opened.pipeline)
         }
-        #expect(table.pipeline("f300", processHash: FormTable.processHash("f300")) == nil)
-        #expect(table.pipeline("f1", processHash: FormTable.processHash("f1") ^ 1) == nil)
+        #expect(table.pipeline("f300", processHash: FormIDHash.process("f300")) == nil)
+        #expect(table.pipeline("f1", processHash: FormIDHash.process("f1") ^ 1) == nil)
     }
 }

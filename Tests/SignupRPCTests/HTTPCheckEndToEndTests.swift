@@ -3,6 +3,7 @@ import Testing
 import SignupCore
 import SignupTestSupport
 @testable import SignupServer
+import SignupProtocol
 
 /// A form's own API asked live (issue 37): `http` checks through the whole server in real time,
 /// against a server on loopback, recorded and traced. The API's token (from the environment) and

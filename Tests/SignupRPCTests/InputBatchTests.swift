@@ -1,5 +1,6 @@
 import Testing
 @testable import SignupServer
+import SignupProtocol
 
 @Suite struct InputBatchTests {
     @Test func theLoopTakesTheItemsInTheirOwnStorageAndLeavesTheBatchEmpty() {

@@ -1,5 +1,6 @@
 import Testing
 @testable import SignupServer
+import SignupProtocol
 
 @Suite struct JSONParserTests {
     private func parse(_ text: String) throws(JSONParseError) -> JSON {

@@ -1,5 +1,6 @@
 import Testing
 @testable import SignupServer
+import SignupProtocol
 
 /// JSON-RPC 2.0, rule by rule, with the exact bytes the server answers.
 @Suite struct JSONRPCConformanceTests {

@@ -1,6 +1,7 @@
 import Testing
 import SignupCore
 @testable import SignupServer
+import SignupProtocol
 
 /// The writer's string escaping, which tests eight bytes at a time: against a byte-by-byte
 /// reference, at every position around the eight-byte boundaries.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SignupServer
+import SignupProtocol
 
 /// The plain edits' lines the reader keeps for a recording (`KeptEditLines`), and how the
 /// recording writes them.
@@ -37,7 +38,7 @@ import Testing
         }
         #expect(items.map { if case .edit = $0 { "edit" } else { "line" } } == ["edit", "line", "edit", "line"])
         #expect(Self.read(kept) == [
-            #"\#(canonical) | form=f1 hash=\#(FormTable.processHash("f1")) field=password value="sé cret""#,
+            #"\#(canonical) | form=f1 hash=\#(FormIDHash.process("f1")) field=password value="sé cret""#,
             #"\#(spaced) | form=nil hash=0 field=username value="v""#,
         ])
     }
@@ -50,7 +51,7 @@ import Testing
         let kept = KeptEditLines()
         stream.withUnsafeBufferPointer { framer.feed($0, into: &items, keepingEditsIn: kept) }
         #expect(items.count == 1)
-        #expect(Self.read(kept) == [#"\#(body) | form=x hash=\#(FormTable.processHash("x")) field=username value="ada""#])
+        #expect(Self.read(kept) == [#"\#(body) | form=x hash=\#(FormIDHash.process("x")) field=username value="ada""#])
     }
 
     /// A kept edit is written as the client sent it, members and spaces as they came, with only a

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SignupTestSupport
 @testable import SignupServer
+import SignupProtocol
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import Testing
 @testable import SignupServer
+import SignupProtocol
 
 @Suite struct LineSplitterTests {
     private func split(_ chunks: [[UInt8]], limit: Int = 16, editsMaxDepth: Int? = nil) -> [String] {

@@ -5,6 +5,7 @@ import FoundationXML
 import Testing
 import SignupTestSupport
 @testable import SignupServer
+import SignupProtocol
 
 /// `signup-marbles`: the diagram of a fixture holds its events as marbles, in their lanes, at
 /// their times; the SVG places them by time.

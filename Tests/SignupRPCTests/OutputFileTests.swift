@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SignupTestSupport
 @testable import SignupServer
+import SignupProtocol
 
 /// How `--record` and `--trace` open their file (`OutputFile`): a regular file there is replaced by
 /// a new one, anything else is written in place.

@@ -1,5 +1,6 @@
 import Testing
 @testable import SignupServer
+import SignupProtocol
 
 /// The lines stdout's writer wrote, as a recording takes them (`OutputTee`).
 @Suite struct OutputTeeTests {

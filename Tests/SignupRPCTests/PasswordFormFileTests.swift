@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SignupCore
 @testable import SignupServer
+import SignupProtocol
 
 /// The NIST password and look-alike username rules in form files (issue 38): the example loads
 /// with every rule in place, and each change the contract suite's schema refuses, the server

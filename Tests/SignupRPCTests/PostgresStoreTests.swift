@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SignupCore
 @testable import SignupServer
+import SignupProtocol
 
 /// `--store postgresql://…` against a real PostgreSQL server each test starts (Debian's
 /// `postgresql`; `.ci/run` installs it). Processes share the database as processes on several

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SignupTestSupport
 @testable import SignupServer
+import SignupProtocol
 
 /// An `http` submission's field errors in each of the three formats (issue 37), through the whole
 /// server on the virtual clock: exactly what each field shows, and that editing a field clears its

@@ -1,5 +1,6 @@
 import Foundation
 import SignupCore
+import SignupProtocol
 
 /// `signup-marbles FILE [--from MS] [--to MS] [--output FILE.svg]`: draws a session as a marble
 /// diagram in SVG. FILE is a recording (`--record`), or a fixture (`X.jsonl`, run with the flags

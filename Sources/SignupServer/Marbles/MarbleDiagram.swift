@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// A session drawn as marbles on a shared time axis: for each form, a lane per field's value and
 /// per field's result, one for whether submit is enabled and one for its submissions; and one

@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// Builds a diagram's lanes from a recording's entries, in order: each form's lanes, then the backend's.
 struct MarbleLanes {

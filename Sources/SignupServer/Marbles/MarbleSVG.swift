@@ -1,3 +1,4 @@
+import SignupProtocol
 /// Draws a `MarbleDiagram` as SVG 1.1: lanes top to bottom, time left to right, in plain
 /// elements any renderer draws (no scripts, no external fonts or styles).
 struct MarbleSVG {

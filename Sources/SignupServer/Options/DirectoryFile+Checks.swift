@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// A directory file's `checks`: how each named remote check answers, by the value it is asked about.
 /// `{"inviteCode": {"rejected": ["X1"], "failing": ["X2"], "answers": {"OLD": {"code": "invite.expired",

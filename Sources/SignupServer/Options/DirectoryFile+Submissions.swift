@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// A directory file's `submissions`: how each form kind's `http` submissions answer.
 /// `{"invite-signup": {"cases": [{"when": {"email": "taken@example.com"}, "status": 422, "body": {…}},

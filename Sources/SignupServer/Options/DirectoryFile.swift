@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// Reads a scripted directory from JSON:
 /// `{"taken": [..], "free": [..], "failing": [..], "defaultVerdict": "available",

@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// An `http` submit action in a form file (protocol.md §13): the form's own API.
 extension FormFile.Reader {

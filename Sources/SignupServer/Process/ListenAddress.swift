@@ -1,3 +1,4 @@
+import SignupProtocol
 /// Where `--listen` takes connections: a Unix-domain socket's path, or a TCP host and port.
 enum ListenAddress: Equatable, CustomStringConvertible {
     case unix(path: String)

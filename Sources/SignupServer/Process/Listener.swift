@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SignupProtocol
 
 /// A listening socket (`--listen`) and the thread that accepts its connections.
 final class Listener: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import SignupCore
+import SignupProtocol
 
 /// The process: the store and the backends every session shares, the clock, signals, start-up and
 /// exit. It serves one client on stdio, or every client that connects to a socket (`--listen`),

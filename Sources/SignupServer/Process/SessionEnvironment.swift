@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// What the process gives each client session: the configuration, the loop, the form kinds, and
 /// the backends every session shares — the user directory or store, the login rate limiter and

@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// Backend questions and answers as a recording (and a directory file's `replies`) spells them:
 /// `{"call":"availability","username":…}`, `{"availability":"taken"}`, `{"error":"timedOut"}`…

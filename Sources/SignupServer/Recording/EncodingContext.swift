@@ -1,3 +1,4 @@
+import SignupProtocol
 /// What the encoder judges the records after it by, noted among them but no line itself.
 enum EncodingContext: Sendable {
     /// The form `id` was opened as a form of this kind, or closed (nil), so the edits that follow

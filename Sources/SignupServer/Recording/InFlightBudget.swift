@@ -1,4 +1,5 @@
 import Foundation
+import SignupProtocol
 
 /// How much may wait for a thread that works through what another hands it: the giver waits while
 /// handing more would pass `limit` (unless nothing waits at all, so that one oversized piece still

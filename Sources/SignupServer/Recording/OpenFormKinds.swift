@@ -1,5 +1,6 @@
+import SignupProtocol
 /// The kind of each open form, as the recorder tells the encoder (`EncodingContext.formKind`),
-/// found for an edit by the hash of its form's id that the edit carries (`FormTable.processHash`,
+/// found for an edit by the hash of its form's id that the edit carries (`FormIDHash.process`,
 /// computed where the line was read), so that most edits look up neither a string nor its hash.
 /// An id whose hash another open id already has is kept apart, by its id.
 struct OpenFormKinds {
@@ -12,7 +13,7 @@ struct OpenFormKinds {
     private var sharingHash: [String: SecretFieldsOfKind] = [:]
     private let hash: (String) -> UInt64
 
-    init(hash: @escaping (String) -> UInt64 = FormTable.processHash) {
+    init(hash: @escaping (String) -> UInt64 = FormIDHash.process) {
         self.hash = hash
     }
 

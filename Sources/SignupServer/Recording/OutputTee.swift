@@ -1,4 +1,5 @@
 import Foundation
+import SignupProtocol
 
 /// What stdout's writer wrote, handed line by line to the recording's encoder: on the virtual
 /// clock, where every message is written and in the order sent, the recording copies each message

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SignupCore
+import SignupProtocol
 
 /// Encodes a session's records as the JSON lines of protocol.md §15, in the order the loop noted
 /// them, replaces their secrets (`RecordingSecrets`) and writes the lines out, all on `queue`: the
@@ -29,7 +30,7 @@ final class RecordEncoder: @unchecked Sendable {
     /// The kind of each open form, to tell which edits hold secrets.
     private var forms = OpenFormKinds()
     /// The form an edit without one names, hashed once rather than for each such edit.
-    private let defaultForm = (id: Array(Server.defaultFormID.utf8), hash: FormTable.processHash(Server.defaultFormID))
+    private let defaultForm = (id: Array(Server.defaultFormID.utf8), hash: FormIDHash.process(Server.defaultFormID))
     /// The kind an edit of a form not open is judged by: the default form's, which it opens.
     private let unopenedForm: SecretFieldsOfKind
     /// Every secret field's name, as UTF-8, in the order `SecretFieldsOfKind` numbers them: an edit

@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// One batch of records as the loop notes them, in order. The ones that come with nearly every
 /// keystroke are bytes, one after another in one buffer: a plain edit and a message taken as

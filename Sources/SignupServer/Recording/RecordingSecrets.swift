@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// What a recording writes in place of secrets, and the secrets it has seen so far: each secret's
 /// placeholder (`SecretPlaceholders`), and the secrets that messages out, questions and answers may

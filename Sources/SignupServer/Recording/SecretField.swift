@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// A secret field as its placeholders are made: normalised, then judged by its rules (compiled once).
 final class SecretField: Sendable {

@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// The secret field an edit of a form of one kind names, by the field's name, resolved as
 /// `Server.secretField(_:inForm:kind:)` resolves it: the kind's own field when it has one of that

@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 extension Server {
     /// The secret field `field` of the form open under `form` (the default form when nil), or of

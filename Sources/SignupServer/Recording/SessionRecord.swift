@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// One line of a session recording as the event loop notes it: values, not yet JSON. The loop
 /// only notes them, in its own order (in a `RecordLog`, where plain edits and field changes are

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SignupCore
+import SignupProtocol
 
 /// `--record FILE`: the session as JSON lines — a header, then every message in and out and every
 /// backend question and answer, each with its time on the server's clock, in the order the event

@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// A fixture (`X.jsonl`, with the flags of `X.flags`) run in process as
 /// `signup-rpc --clock virtual FLAGS < X.jsonl` runs it, optionally recorded.

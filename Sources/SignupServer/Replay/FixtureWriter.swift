@@ -1,5 +1,6 @@
 import Foundation
 import SignupCore
+import SignupProtocol
 
 /// Turns a recording into a fixture for the test suite: `PATH.jsonl` (the inputs, each after a
 /// `clock.advance` notification to its recorded time), `PATH.directory.json` (the recorded

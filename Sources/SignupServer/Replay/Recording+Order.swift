@@ -1,3 +1,4 @@
+import SignupProtocol
 extension Recording {
     /// For each input entry, in order, whether it came before the work that fell due in its
     /// millisecond: a recording's times are whole milliseconds, and a keystroke and the end of a

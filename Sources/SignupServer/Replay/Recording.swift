@@ -1,5 +1,6 @@
 import Foundation
 import SignupCore
+import SignupProtocol
 
 /// A session recording read back (the format `SessionRecorder` writes; protocol.md §15).
 struct Recording {

@@ -1,5 +1,6 @@
 import Foundation
 import SignupCore
+import SignupProtocol
 
 /// `signup-rpc replay FILE [--write-fixture PATH]`: replays a recording and says whether the
 /// server still writes what it wrote; exits 0 when it does, 1 at the first difference, 65 for a

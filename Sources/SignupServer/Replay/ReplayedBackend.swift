@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// A backend that answers as a recording says: each question is matched to the first recorded
 /// question like it not yet asked, and answered at the time the recording answered it. An answer

@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// Replays a recording on the virtual clock: its inputs at their recorded times, its backend
 /// answering as recorded, and compares what the server writes with what it wrote.

@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// The form kinds clients can open.
 struct FormCatalog {

@@ -1,11 +1,11 @@
 import SignupCore
+import SignupProtocol
 
 /// The open forms by id, in an open-addressing table.
 ///
 /// Every keystroke looks its form up, and in a `Dictionary` the keyed SipHash of the `String`
-/// id was most of that lookup's cost. Here an id is hashed with FNV-1a, a few instructions a
-/// byte, from a seed drawn per process so that a client cannot pick ids that collide; an edit's
-/// id is hashed as its line is read (`FormEditLine.formHash`), on the reading thread.
+/// id was most of that lookup's cost. Here an id is hashed by `FormIDHash`; an edit's id is
+/// hashed as its line is read (`FormEditLine.formHash`), on the reading thread.
 struct FormTable {
     private struct Slot {
         let hash: UInt64
@@ -18,21 +18,13 @@ struct FormTable {
     private var slots: [Slot?] = Array(repeating: nil, count: 16)
     private(set) var count = 0
     private let seed: UInt64
-    /// Whether `seed` is the process's, so that a `processHash` is this table's hash.
+    /// Whether `seed` is the process's, so that a `FormIDHash.process` hash is this table's hash.
     private let hasProcessSeed: Bool
 
-    /// Drawn once per process, for every table that is not given a seed of its own.
-    static let processSeed = UInt64.random(in: .min ... .max)
-
     /// `seed` is for tests, which need the same layout every run.
-    init(seed: UInt64 = processSeed) {
+    init(seed: UInt64 = FormIDHash.processSeed) {
         self.seed = seed
-        hasProcessSeed = seed == Self.processSeed
-    }
-
-    /// The hash of `id` in a table with the process's seed.
-    static func processHash(_ id: String) -> UInt64 {
-        hash(of: id, seed: processSeed)
+        hasProcessSeed = seed == FormIDHash.processSeed
     }
 
     subscript(id: String) -> FormSession? {
@@ -40,7 +32,7 @@ struct FormTable {
     }
 
     /// The pipeline of the form open under `id`. `processHash`, if given, is
-    /// `FormTable.processHash(id)`; a table with another seed hashes `id` afresh.
+    /// `FormIDHash.process(id)`; a table with another seed hashes `id` afresh.
     func pipeline(_ id: String, processHash: UInt64? = nil) -> FormPipeline? {
         withPipeline(id, processHash: processHash) { $0 }
     }
@@ -135,26 +127,6 @@ struct FormTable {
     }
 
     private func hash(of id: String) -> UInt64 {
-        Self.hash(of: id, seed: seed)
-    }
-
-    private static func hash(of id: String, seed: UInt64) -> UInt64 {
-        // Over the bytes in place where the string has them so (native strings do, small ones
-        // too), rather than through the UTF-8 view.
-        let start: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
-        var hash = id.utf8.withContiguousStorageIfAvailable { fnv1a($0, from: start) }
-            ?? fnv1a(id.utf8, from: start)
-        // FNV's low bits mix poorly, and they choose the slot: finish with MurmurHash3's mixer.
-        hash = (hash ^ (hash >> 33)) &* 0xff51_afd7_ed55_8ccd
-        hash = (hash ^ (hash >> 33)) &* 0xc4ce_b9fe_1a85_ec53
-        return hash ^ (hash >> 33)
-    }
-
-    private static func fnv1a(_ bytes: some Sequence<UInt8>, from start: UInt64) -> UInt64 {
-        var hash = start
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        return hash
+        FormIDHash.hash(of: id, seed: seed)
     }
 }

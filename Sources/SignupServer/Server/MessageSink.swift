@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// Where the server's outgoing messages go, one complete JSON text at a time.
 protocol MessageSink: AnyObject {

@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// `form.open`, `form.edit`, `form.submit`, `form.snapshot` and `form.close`, and the open forms they address.
 extension Server {

@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// `initialize`, `initialized`, `shutdown` and `exit`.
 extension Server {

@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// The protocol engine: takes input lines, answers them, and sends the forms' events.
 ///

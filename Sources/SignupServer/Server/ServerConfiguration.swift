@@ -1,5 +1,6 @@
 import Foundation
 import SignupCore
+import SignupProtocol
 
 /// How the server keeps time.
 enum ClockMode: String, CaseIterable {

@@ -1,5 +1,6 @@
 import Foundation
 import SignupCore
+import SignupProtocol
 
 /// One client: its connection's reader and writer, its `Server` (forms, `initialize` … `exit`),
 /// its trace and recording, and how it ends — at end of input, on `exit`, when the process stops

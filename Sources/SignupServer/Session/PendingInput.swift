@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// The input a session has received and not yet handled: the items of the reader's batches, in
 /// order, whether the last batch ended the input, and how to let the reader go on.

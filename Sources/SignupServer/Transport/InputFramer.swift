@@ -1,3 +1,4 @@
+import SignupProtocol
 /// Cuts stdin into messages by the framing in use: one per line (`LineSplitter`), or LSP's base
 /// protocol (`LSPFrameReader`). With `auto` the first bytes decide: a stream that starts with a
 /// `Content-Length` header (after an optional byte-order mark) is LSP, any other is lines.

@@ -1,3 +1,4 @@
+import SignupProtocol
 /// Cuts a byte stream framed as LSP's base protocol into messages: header lines ending in
 /// `\r\n`, a blank line, then exactly `Content-Length` bytes. Other headers (`Content-Type`) are
 /// read past. Like `LineSplitter`, it never holds more than the line limit of one message.

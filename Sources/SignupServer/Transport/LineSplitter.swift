@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SignupProtocol
 
 /// Cuts a byte stream into lines. Skips a byte-order mark at the very start and blank lines, and
 /// never holds more than `maxLineBytes` of one line: the rest of a longer line is discarded as it

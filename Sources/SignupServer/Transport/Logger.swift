@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SignupProtocol
 
 /// How much the server says on stderr.
 enum LogLevel: Int, Comparable, CaseIterable {

@@ -1,3 +1,4 @@
+import SignupProtocol
 /// What the writer takes in one go: messages each followed by `\n`, less the ranges of events
 /// that newer ones replaced, and notifications still to be encoded in between.
 struct OutgoingBatch: @unchecked Sendable {

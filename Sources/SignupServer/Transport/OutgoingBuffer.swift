@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SignupProtocol
 
 /// Bytes waiting to be written, in memory mapped for the purpose.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SignupProtocol
 
 /// Identifies events of which only the latest matters: one field's result, or one form's
 /// `submitEnabled`. Responses and submission events have none and are never dropped.

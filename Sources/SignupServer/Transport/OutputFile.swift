@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SignupProtocol
 
 /// A file the server writes from its start, a recording or a trace, readable by its owner only.
 ///

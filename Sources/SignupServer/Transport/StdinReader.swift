@@ -1,5 +1,6 @@
 import Foundation
 import SignupCore
+import SignupProtocol
 
 /// Reads standard input on its own thread with blocking `read(2)` and hands complete lines to
 /// the event loop, one batch per read. At most a few batches wait on the loop at once: when the

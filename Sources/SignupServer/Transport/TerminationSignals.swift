@@ -1,4 +1,5 @@
 import Foundation
+import SignupProtocol
 
 /// SIGTERM and SIGINT, taken by a thread of their own so that none is lost.
 ///

@@ -1,3 +1,4 @@
+import SignupProtocol
 /// Notifications sent during the loop's current work, handed to the writer's queue together at
 /// its end: one lock for them all rather than one each. Each is added in one call, so it costs
 /// one access to the writer's state.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SignupProtocol
 
 /// Writes all of `bytes` to `fd`, going on after a signal interrupts or a pipe takes part of them
 /// (waiting while the reader is slow); false when the descriptor takes no more (a closed pipe).

@@ -1,5 +1,6 @@
 import SignupCore
 @testable import SignupServer
+import SignupProtocol
 
 /// Collects what the server sends, one line per message.
 final class CollectingSink: MessageSink {

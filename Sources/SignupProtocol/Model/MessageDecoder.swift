@@ -1,5 +1,5 @@
 /// One unit of input for the server.
-enum InputItem: Sendable {
+package enum InputItem: Sendable {
     /// A complete line without its `\n` (and without a `\r` before it).
     case line([UInt8])
     /// A complete line that was a `form.edit` request of the plain shape, already read.
@@ -12,23 +12,23 @@ enum InputItem: Sendable {
 /// with the transport, which knows nothing more of messages than this value. It reads a
 /// `form.edit` of the plain shape at once (`FormEditLine`, with the session's field names) and
 /// keeps any other message as bytes for the full parser on the loop.
-struct MessageDecoder: Sendable {
+package struct MessageDecoder: Sendable {
     /// Nil to keep every message as bytes.
-    let editsMaxDepth: Int?
-    let fieldNames: KnownFieldNames
+    package let editsMaxDepth: Int?
+    package let fieldNames: KnownFieldNames
 
-    init(editsMaxDepth: Int?, fieldNames: KnownFieldNames = KnownFieldNames()) {
+    package init(editsMaxDepth: Int?, fieldNames: KnownFieldNames = KnownFieldNames()) {
         self.editsMaxDepth = editsMaxDepth
         self.fieldNames = fieldNames
     }
 
     /// Keeps every message as bytes.
-    static let bytes = MessageDecoder(editsMaxDepth: nil)
+    package static let bytes = MessageDecoder(editsMaxDepth: nil)
 
     /// A complete message as the server takes it: already read when it is a `form.edit` of the
     /// plain shape, otherwise its bytes. Such an edit's line is also kept in `kept`, when given,
     /// for a recording.
-    func item(_ bytes: UnsafeBufferPointer<UInt8>, keepingEditsIn kept: KeptEditLines? = nil) -> InputItem {
+    package func item(_ bytes: UnsafeBufferPointer<UInt8>, keepingEditsIn kept: KeptEditLines? = nil) -> InputItem {
         guard let maxDepth = editsMaxDepth,
               let (edit, parts) = FormEditLine.readWithParts(bytes, maxDepth: maxDepth, fieldNames: fieldNames) else {
             return .line(Array(bytes))

@@ -7,15 +7,15 @@ import Musl
 extension FormEditLine {
     /// Reads a line byte by byte, noting where the request's parts lie.
     struct Scanner {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var index = 0
-        private(set) var parts = Parts()
+        package let bytes: UnsafeBufferPointer<UInt8>
+        package var index = 0
+        package private(set) var parts = Parts()
 
-        init(bytes: UnsafeBufferPointer<UInt8>) {
+        package init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
         }
 
-        mutating func readRequest(fieldNames: KnownFieldNames) -> FormEditLine? {
+        package mutating func readRequest(fieldNames: KnownFieldNames) -> FormEditLine? {
             var sawVersion = false, sawMethod = false, sawParams = false, sawID = false
             var id: RequestID?
             var params = Params()

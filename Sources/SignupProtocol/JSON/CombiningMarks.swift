@@ -4,8 +4,8 @@ import SignupCore
 /// a combining class other than 0) in a row, which no text in any language needs more of. The
 /// server reads no string with more: normalising, comparing or hashing a longer run costs time in
 /// its square, and a single one could hold the loop for minutes.
-enum CombiningMarks {
-    static let mostInARow = 30
+package enum CombiningMarks {
+    package static let mostInARow = 30
 
     /// Whether `text` holds more than `limit` non-starters in a row.
     static func exceed(_ limit: Int = mostInARow, in text: String) -> Bool {

@@ -9,7 +9,7 @@ import Musl
 /// string: read afresh, it was allocated on the reading thread, freed on the loop, and compared
 /// there byte by byte with the form's name, on every line that named it. A shorter one is cheaper
 /// found than decoded and checked.
-struct KnownFieldNames: Sendable {
+package struct KnownFieldNames: Sendable {
     private let names: [String]
     /// The names' UTF-8 bytes one after another, and where each starts and ends, so that a lookup
     /// compares bytes of same-length names only, in place.
@@ -20,25 +20,26 @@ struct KnownFieldNames: Sendable {
     private static let mostNames = 64
 
     /// None: every name is read afresh.
-    init() {
+    package init() {
         names = []
         spellings = []
         ends = []
     }
 
-    init(_ catalog: FormCatalog) {
+    /// `names`, the first `mostNames` of them, each once.
+    package init(_ names: some Sequence<String>) {
         var seen = Set<String>()
-        names = Array(catalog.definitions.flatMap { $0.fields.map(\.name) }.filter { seen.insert($0).inserted }.prefix(Self.mostNames))
-        spellings = names.flatMap(\.utf8)
+        self.names = Array(names.filter { seen.insert($0).inserted }.prefix(Self.mostNames))
+        spellings = self.names.flatMap(\.utf8)
         var end = 0
-        ends = names.map { name in
+        ends = self.names.map { name in
             end += name.utf8.count
             return end
         }
     }
 
     /// The known name spelled by `bytes`, if there is one.
-    func name(spelledBy bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    package func name(spelledBy bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard let base = bytes.baseAddress else { return nil }
         return spellings.withUnsafeBufferPointer { spellings in
             var start = 0

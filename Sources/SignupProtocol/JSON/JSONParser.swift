@@ -3,12 +3,12 @@
 /// It validates UTF-8 (no overlong forms, no encoded surrogates, nothing past U+10FFFF), rejects
 /// lone surrogates in `\u` escapes and raw control characters in strings, limits nesting so deep
 /// input cannot overflow the stack, and insists that one value fills the whole input.
-struct JSONParser {
+package struct JSONParser {
     /// How deeply arrays and objects may nest.
-    static let defaultMaxDepth = 64
+    package static let defaultMaxDepth = 64
 
     /// `marksInARow` is the most non-starters a string may hold in a row (see `CombiningMarks`).
-    static func parse(
+    package static func parse(
         _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth, marksInARow: Int = CombiningMarks.mostInARow
     ) throws(JSONParseError) -> JSON {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth, marksInARow: marksInARow)
@@ -21,7 +21,7 @@ struct JSONParser {
         return value
     }
 
-    static func parse(
+    package static func parse(
         _ bytes: [UInt8], maxDepth: Int = defaultMaxDepth, marksInARow: Int = CombiningMarks.mostInARow
     ) throws(JSONParseError) -> JSON {
         let result: Result<JSON, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in

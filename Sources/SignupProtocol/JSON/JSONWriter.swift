@@ -6,14 +6,14 @@ import SignupCore
 /// It owns its buffer rather than appending to an `Array`, whose per-append checks (uniqueness,
 /// capacity, a generic copy) cost more than the bytes themselves for messages this small; being
 /// noncopyable, it cannot be copied by accident.
-struct JSONWriter: ~Copyable {
+package struct JSONWriter: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// Bytes written so far.
-    private(set) var count = 0
+    package private(set) var count = 0
     private var needsComma = false
 
-    init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
     }
@@ -23,24 +23,24 @@ struct JSONWriter: ~Copyable {
     }
 
     /// A copy of the text written so far.
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
     /// The text written so far, valid only during `body`.
-    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    package func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
     /// Starts over, keeping the buffer for the next message.
-    mutating func removeAll() {
+    package mutating func removeAll() {
         count = 0
         needsComma = false
     }
 
-    mutating func object(_ body: (inout JSONWriter) -> Void) {
+    package mutating func object(_ body: (inout JSONWriter) -> Void) {
         container(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), body)
     }
 
-    mutating func array(_ body: (inout JSONWriter) -> Void) {
+    package mutating func array(_ body: (inout JSONWriter) -> Void) {
         container(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), body)
     }
 
@@ -55,13 +55,13 @@ struct JSONWriter: ~Copyable {
 
     /// Writes a member name known when the program is built; the next value written is its value.
     /// Such names never need escaping, so their bytes are copied as they are.
-    mutating func key(_ name: StaticString) {
+    package mutating func key(_ name: StaticString) {
         string(literal: name)
         beginValue()
     }
 
     /// Writes a member name that arrives at run time, escaping it as needed.
-    mutating func key(escaping name: String) {
+    package mutating func key(escaping name: String) {
         string(name)
         beginValue()
     }
@@ -73,20 +73,20 @@ struct JSONWriter: ~Copyable {
         needsComma = false
     }
 
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         separate()
         appendQuoted(value)
         needsComma = true
     }
 
     /// A string given as its UTF-8 bytes.
-    mutating func string(utf8 bytes: UnsafeRawBufferPointer) {
+    package mutating func string(utf8 bytes: UnsafeRawBufferPointer) {
         separate()
         appendQuoted(utf8: bytes.assumingMemoryBound(to: UInt8.self))
         needsComma = true
     }
 
-    mutating func int(_ value: Int64) {
+    package mutating func int(_ value: Int64) {
         separate()
         if value < 0 { append(UInt8(ascii: "-")) }
         // Digits come out least significant first: fill a scratch buffer from its end (20 digits
@@ -104,27 +104,27 @@ struct JSONWriter: ~Copyable {
         needsComma = true
     }
 
-    mutating func int(_ value: Int) {
+    package mutating func int(_ value: Int) {
         int(Int64(value))
     }
 
-    mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         raw(literal: value ? "true" : "false")
     }
 
-    mutating func null() {
+    package mutating func null() {
         raw(literal: "null")
     }
 
     /// Writes a value known when the program is built, as it is (`null`, `{}`).
-    mutating func raw(literal text: StaticString) {
+    package mutating func raw(literal text: StaticString) {
         separate()
         appendBytes(of: text)
         needsComma = true
     }
 
     /// Writes a string known when the program is built (a version, a method or state name).
-    mutating func string(literal value: StaticString) {
+    package mutating func string(literal value: StaticString) {
         separate()
         append(UInt8(ascii: "\""))
         appendBytes(of: value)
@@ -135,25 +135,25 @@ struct JSONWriter: ~Copyable {
     /// Appends text known when the program is built exactly as it is, with no comma before it or
     /// after it: a message's fixed part, such as `,"field":` before a value. The caller keeps
     /// the whole well formed.
-    mutating func verbatim(_ text: StaticString) {
+    package mutating func verbatim(_ text: StaticString) {
         appendBytes(of: text)
         needsComma = false
     }
 
     /// Appends bytes as they are, such as whole messages already encoded, with no comma around them.
-    mutating func verbatim(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func verbatim(_ bytes: UnsafeRawBufferPointer) {
         if let start = bytes.baseAddress { append(start.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
         needsComma = false
     }
 
     /// Ends a line of JSON text: what follows starts a new message.
-    mutating func newline() {
+    package mutating func newline() {
         append(0x0A)
         needsComma = false
     }
 
     /// Writes already-valid JSON text, such as a number's original lexeme.
-    mutating func raw(_ text: String) {
+    package mutating func raw(_ text: String) {
         separate()
         var text = text
         text.withUTF8 { append($0.baseAddress!, count: $0.count) }
@@ -210,7 +210,7 @@ struct JSONWriter: ~Copyable {
     /// Whether any of the eight bytes in `word` is a control character, `"` or `\`: the classic
     /// has-less-than and has-zero-byte tests, exact for the word as a whole.
     @inline(__always)
-    static func anyNeedsEscaping(_ word: UInt64) -> Bool {
+    package static func anyNeedsEscaping(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
         func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highBits != 0 }

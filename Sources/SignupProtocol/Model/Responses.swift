@@ -1,9 +1,9 @@
 /// Writes a request's result value.
-typealias ResultWriter = (inout JSONWriter) -> Void
+package typealias ResultWriter = (inout JSONWriter) -> Void
 
 /// JSON-RPC response objects.
-enum Responses {
-    static func success(id: RequestID, result: ResultWriter) -> [UInt8] {
+package enum Responses {
+    package static func success(id: RequestID, result: ResultWriter) -> [UInt8] {
         var writer = JSONWriter()
         writer.object { response in
             response.key("jsonrpc"); response.string("2.0")
@@ -13,7 +13,7 @@ enum Responses {
         return writer.bytes
     }
 
-    static func failure(id: RequestID, error: RPCError) -> [UInt8] {
+    package static func failure(id: RequestID, error: RPCError) -> [UInt8] {
         var writer = JSONWriter()
         writer.object { response in
             response.key("jsonrpc"); response.string("2.0")
@@ -29,7 +29,7 @@ enum Responses {
     }
 
     /// A batch's responses as one array.
-    static func batch(_ responses: [[UInt8]]) -> [UInt8] {
+    package static func batch(_ responses: [[UInt8]]) -> [UInt8] {
         var bytes: [UInt8] = [UInt8(ascii: "[")]
         for (index, response) in responses.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }

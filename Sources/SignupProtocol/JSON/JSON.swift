@@ -2,7 +2,7 @@
 ///
 /// Numbers keep their exact text, so an id such as `12345678901234567890` or `1.50` is echoed
 /// back unchanged; objects keep their members in order, duplicates included.
-enum JSON: Equatable, Sendable {
+package enum JSON: Equatable, Sendable {
     case null
     case bool(Bool)
     /// The number's text exactly as written, already checked against the JSON grammar.
@@ -11,19 +11,24 @@ enum JSON: Equatable, Sendable {
     case array([JSON])
     case object([Member])
 
-    struct Member: Equatable, Sendable {
-        var key: String
-        var value: JSON
+    package struct Member: Equatable, Sendable {
+        package var key: String
+        package var value: JSON
+
+        package init(key: String, value: JSON) {
+            self.key = key
+            self.value = value
+        }
     }
 
     /// The first member with this key, for objects.
-    subscript(key: String) -> JSON? {
+    package subscript(key: String) -> JSON? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// The JSON type's name, for error messages.
-    var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "boolean"
@@ -35,7 +40,7 @@ enum JSON: Equatable, Sendable {
     }
 
     /// The same value with each string in it (not member names) replaced by `transform`'s.
-    func mappingStrings(_ transform: (String) -> String) -> JSON {
+    package func mappingStrings(_ transform: (String) -> String) -> JSON {
         switch self {
         case .string(let text): .string(transform(text))
         case .array(let elements): .array(elements.map { $0.mappingStrings(transform) })
@@ -45,7 +50,7 @@ enum JSON: Equatable, Sendable {
     }
 
     /// The value as a whole number, if it is a number without fraction or exponent that fits in 64 bits.
-    var int64: Int64? {
+    package var int64: Int64? {
         guard case .number(let text) = self else { return nil }
         return Int64(text)
     }
@@ -53,5 +58,5 @@ enum JSON: Equatable, Sendable {
 
 extension UInt8 {
     /// Space, tab, line feed or carriage return: the whitespace JSON allows between tokens.
-    var isJSONWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
+    package var isJSONWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
 }

@@ -5,9 +5,9 @@ import SignupCore
 /// They are the bulk of the output, so each is written as its fixed text with the values set in
 /// (`JSONWriter.verbatim`) rather than member by member; `NotificationTests` checks every kind
 /// against the same message built with `object`/`key`.
-enum Notifications {
+package enum Notifications {
     /// `action` is read only for a submission event.
-    static func write(
+    package static func write(
         _ event: FormEvent, form: String, at time: Int64, action: @autoclosure () -> SubmitAction, to writer: inout JSONWriter
     ) {
         switch event {
@@ -30,14 +30,14 @@ enum Notifications {
 
     /// `form.fieldChanged` with the field's name and result already encoded, as
     /// `EncodedFieldResult.members`.
-    static func writeFieldChanged(form: String, members: UnsafeRawBufferPointer, version: Int, at time: Int64,
+    package static func writeFieldChanged(form: String, members: UnsafeRawBufferPointer, version: Int, at time: Int64,
                                   to writer: inout JSONWriter) {
         writeFieldChangedStart(form: form, to: &writer)
         writeFieldChangedRest(members: members, version: version, at: time, to: &writer)
     }
 
     /// The same, the form's id given as UTF-8.
-    static func writeFieldChanged(formUTF8 form: UnsafeRawBufferPointer, members: UnsafeRawBufferPointer, version: Int, at time: Int64,
+    package static func writeFieldChanged(formUTF8 form: UnsafeRawBufferPointer, members: UnsafeRawBufferPointer, version: Int, at time: Int64,
                                   to writer: inout JSONWriter) {
         writer.verbatim(fieldChangedStart)
         writer.string(utf8: form)
@@ -77,7 +77,7 @@ enum Notifications {
     }
 
     /// `state`, `code`, `params` and `message` of a field result, as members that follow others.
-    static func writeResult(_ result: FieldResult, to writer: inout JSONWriter) {
+    package static func writeResult(_ result: FieldResult, to writer: inout JSONWriter) {
         writer.verbatim(#","state":"#)
         writer.string(result.state.rawValue)
         writer.verbatim(#","code":"#)
@@ -90,7 +90,7 @@ enum Notifications {
 
     /// `state` of a submission, with its result (`account` or `friend`) on success or `code`,
     /// `params`, `message` on failure.
-    static func writeSubmission(_ state: SubmissionState, of action: SubmitAction, to writer: inout JSONWriter) {
+    package static func writeSubmission(_ state: SubmissionState, of action: SubmitAction, to writer: inout JSONWriter) {
         writer.key("state"); writer.string(action.stateNames.name(of: state))
         switch state {
         case .succeeded(let result):

@@ -7,13 +7,13 @@ import Synchronization
 ///
 /// A snapshot holds every number handed out before it was taken; a reader takes one after taking
 /// the messages it encodes, which the loop numbered before handing them over.
-final class EncodedFieldTable: Sendable {
-    struct Snapshot: Sendable {
+package final class EncodedFieldTable: Sendable {
+    package struct Snapshot: Sendable {
         fileprivate var bytes: [UInt8] = []
         fileprivate var ranges: [Range<Int>] = []
 
         /// The members of result `number`, in place.
-        func withMembers<Result>(_ number: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        package func withMembers<Result>(_ number: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
             let range = ranges[number]
             return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
         }
@@ -22,7 +22,7 @@ final class EncodedFieldTable: Sendable {
     private let table = Mutex(Snapshot())
 
     /// Adds a result's members; its number.
-    func add(_ members: [UInt8]) -> Int {
+    package func add(_ members: [UInt8]) -> Int {
         table.withLock { table in
             let start = table.bytes.count
             table.bytes += members
@@ -31,7 +31,7 @@ final class EncodedFieldTable: Sendable {
         }
     }
 
-    func snapshot() -> Snapshot {
+    package func snapshot() -> Snapshot {
         table.withLock { $0 }
     }
 }

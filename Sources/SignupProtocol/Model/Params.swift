@@ -1,12 +1,12 @@
 /// Typed access to a request's named parameters. Unknown members are rejected, so a misspelt
 /// name is reported instead of silently ignored.
-struct Params {
+package struct Params {
     private let members: [JSON.Member]
 
     /// `allowed` names the method's parameters; a handful, so they are scanned rather than hashed.
     /// With `ignoringOthers` (for `initialize`, as LSP clients send members of their own), other
     /// members are skipped rather than refused.
-    init(_ params: JSON?, allowed: [String], ignoringOthers: Bool = false) throws(RPCError) {
+    package init(_ params: JSON?, allowed: [String], ignoringOthers: Bool = false) throws(RPCError) {
         switch params {
         case nil:
             members = []
@@ -34,11 +34,11 @@ struct Params {
         }
     }
 
-    func value(_ name: String) -> JSON? {
+    package func value(_ name: String) -> JSON? {
         members.first { $0.key == name }?.value
     }
 
-    func string(_ name: String) throws(RPCError) -> String? {
+    package func string(_ name: String) throws(RPCError) -> String? {
         guard let value = value(name) else { return nil }
         guard case .string(let text) = value else {
             throw .invalidParams(member: "params.\(name)", problem: "must be a string, not \(value.typeName)")
@@ -46,12 +46,12 @@ struct Params {
         return text
     }
 
-    func requiredString(_ name: String) throws(RPCError) -> String {
+    package func requiredString(_ name: String) throws(RPCError) -> String {
         guard let text = try string(name) else { throw .invalidParams(member: "params.\(name)", problem: "is required") }
         return text
     }
 
-    func bool(_ name: String) throws(RPCError) -> Bool? {
+    package func bool(_ name: String) throws(RPCError) -> Bool? {
         guard let value = value(name) else { return nil }
         guard case .bool(let flag) = value else {
             throw .invalidParams(member: "params.\(name)", problem: "must be true or false, not \(value.typeName)")
@@ -60,7 +60,7 @@ struct Params {
     }
 
     /// A whole number of at least zero that fits in 64 bits.
-    func count(_ name: String) throws(RPCError) -> Int64? {
+    package func count(_ name: String) throws(RPCError) -> Int64? {
         guard let value = value(name) else { return nil }
         guard let number = value.int64, number >= 0 else {
             throw .invalidParams(member: "params.\(name)", problem: "must be a whole number of 0 or more, not \(Self.show(value))")
@@ -69,7 +69,7 @@ struct Params {
     }
 
     /// An object, whatever its members hold.
-    func object(_ name: String) throws(RPCError) -> [JSON.Member]? {
+    package func object(_ name: String) throws(RPCError) -> [JSON.Member]? {
         guard let value = value(name) else { return nil }
         guard case .object(let members) = value else {
             throw .invalidParams(member: "params.\(name)", problem: "must be an object, not \(value.typeName)")
@@ -78,7 +78,7 @@ struct Params {
     }
 
     /// An object whose members are all strings, in the order given.
-    func stringMap(_ name: String) throws(RPCError) -> [(String, String)]? {
+    package func stringMap(_ name: String) throws(RPCError) -> [(String, String)]? {
         guard let value = value(name) else { return nil }
         guard case .object(let members) = value else {
             throw .invalidParams(member: "params.\(name)", problem: "must be an object of strings, not \(value.typeName)")

@@ -9,20 +9,20 @@
 ///
 /// The shape clients write, members in the specification's order without whitespace, is matched
 /// literally first (about a third of the cost); any other order is then read member by member.
-struct FormEditLine: Sendable {
-    let id: RequestID?
-    let form: String?
+package struct FormEditLine: Sendable {
+    package let id: RequestID?
+    package let form: String?
     /// `form`'s hash for the form table, computed where the line is read: on the reading thread,
     /// not on the loop.
-    let formHash: UInt64?
-    let field: String
-    let value: String
-    let at: Int64?
+    package let formHash: UInt64?
+    package let field: String
+    package let value: String
+    package let at: Int64?
 
-    init(id: RequestID?, form: String?, field: String, value: String, at: Int64?) {
+    package init(id: RequestID?, form: String?, field: String, value: String, at: Int64?) {
         self.id = id
         self.form = form
-        formHash = form.map(FormTable.processHash)
+        formHash = form.map(FormIDHash.process)
         self.field = field
         self.value = value
         self.at = at
@@ -31,16 +31,16 @@ struct FormEditLine: Sendable {
     /// The request on `line`, or nil when the line is not of the plain shape or `maxDepth` (as
     /// the full parser counts it) does not allow a request with params. A field named as one of
     /// `fieldNames` gets that string.
-    static func read(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int, fieldNames: KnownFieldNames = KnownFieldNames()) -> FormEditLine? {
+    package static func read(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int, fieldNames: KnownFieldNames = KnownFieldNames()) -> FormEditLine? {
         readWithParts(line, maxDepth: maxDepth, fieldNames: fieldNames)?.edit
     }
 
     /// Where a request's strings lie in its line, as offsets: `form`'s and `field`'s text, and
     /// `value` with its quotes.
-    struct Parts {
-        var form: Range<Int>?
-        var field = 0..<0
-        var value = 0..<0
+    package struct Parts {
+        package var form: Range<Int>?
+        package var field = 0..<0
+        package var value = 0..<0
     }
 
     /// The request on `line` as `read` reads it, and where its parts lie in the line.

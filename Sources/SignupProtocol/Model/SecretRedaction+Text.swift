@@ -6,7 +6,7 @@ extension SecretRedaction {
     /// would change that reason (a lone surrogate's escape, a number cut short), the escape or
     /// number characters at that point, at most 12, are kept as they were. A string refused for
     /// its combining marks becomes one mark (U+0301) over the limit and then `x`s.
-    static func maskedText(_ line: [UInt8], maxDepth: Int) -> [UInt8] {
+    package static func maskedText(_ line: [UInt8], maxDepth: Int) -> [UInt8] {
         let error: JSONParseError?
         do throws(JSONParseError) { _ = try JSONParser.parse(line, maxDepth: maxDepth); error = nil } catch let failure { error = failure }
         let stop = error?.offset ?? line.count

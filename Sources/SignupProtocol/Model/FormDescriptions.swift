@@ -2,10 +2,10 @@ import SignupCore
 
 /// How form kinds are written on the wire (protocol.md, "Describing forms"): a summary of each
 /// kind in `initialize`, or, to clients that asked, the whole description a frontend draws from.
-enum FormDescriptions {
+package enum FormDescriptions {
     /// `kind` and its fields' `name`, `required`, `secret` and `remoteCheck` (the kind of its first
     /// remote check).
-    static func writeSummary(of definition: FormDefinition, to writer: inout JSONWriter) {
+    package static func writeSummary(of definition: FormDefinition, to writer: inout JSONWriter) {
         writer.object { form in
             form.key("kind"); form.string(definition.kind)
             form.key("fields")
@@ -19,7 +19,7 @@ enum FormDescriptions {
 
     /// The summary's members, then the title, each field's label, placeholder, input kind and
     /// maximum length, remote checks (`name` and `kind`) and a checklist field's requirements, and the submit button with its states and failures, in the form's locale.
-    static func write(_ description: FormDescription, definition: FormDefinition, to writer: inout JSONWriter) {
+    package static func write(_ description: FormDescription, definition: FormDefinition, to writer: inout JSONWriter) {
         writer.object { form in
             form.key("kind"); form.string(description.kind)
             form.key("title"); form.string(description.title)

@@ -1,6 +1,6 @@
 /// Every error the server answers with: JSON-RPC's own codes and the server-defined ones in
 /// -32000…-32099, each listed in protocol.md.
-enum RPCError: Error, Equatable {
+package enum RPCError: Error, Equatable {
     case parseError(JSONParseError)
     case invalidRequest(String)
     case methodNotFound(String)
@@ -21,7 +21,7 @@ enum RPCError: Error, Equatable {
     case tooManyForms(limit: Int)
     case batchTooLarge(limit: Int)
 
-    var code: Int {
+    package var code: Int {
         switch self {
         case .parseError: return -32700
         case .invalidRequest: return -32600
@@ -43,7 +43,7 @@ enum RPCError: Error, Equatable {
         }
     }
 
-    var message: String {
+    package var message: String {
         switch self {
         case .parseError(let error): return "Parse error: \(error.description)"
         case .invalidRequest(let reason): return "Invalid request: \(reason)"

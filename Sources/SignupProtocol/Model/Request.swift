@@ -1,11 +1,11 @@
 /// A request id exactly as the client wrote it.
-enum RequestID: Equatable, Sendable {
+package enum RequestID: Equatable, Sendable {
     case string(String)
     /// The number's original text, echoed unchanged (integers past 2^53, fractions, exponents).
     case number(String)
     case null
 
-    func write(_ writer: inout JSONWriter) {
+    package func write(_ writer: inout JSONWriter) {
         switch self {
         case .string(let text): writer.string(text)
         case .number(let text): writer.raw(text)
@@ -15,17 +15,17 @@ enum RequestID: Equatable, Sendable {
 }
 
 /// A structurally valid JSON-RPC 2.0 request or notification.
-struct Request {
-    var method: String
-    var params: JSON?
+package struct Request {
+    package var method: String
+    package var params: JSON?
     /// nil for a notification, which is never answered.
-    var id: RequestID?
+    package var id: RequestID?
 
-    var isNotification: Bool { id == nil }
+    package var isNotification: Bool { id == nil }
 
     /// Checks a message against JSON-RPC 2.0. On failure, returns the error with the id to answer
     /// with: the message's own id when it is a valid one, otherwise null.
-    static func validate(_ message: JSON) -> Result<Request, InvalidMessage> {
+    package static func validate(_ message: JSON) -> Result<Request, InvalidMessage> {
         guard case .object(let members) = message else {
             return .failure(InvalidMessage(error: .invalidRequest("a message must be a JSON object, not \(message.typeName)"), id: .null))
         }
@@ -78,7 +78,7 @@ struct Request {
 }
 
 /// A message that is not a valid request, and the id its error response carries.
-struct InvalidMessage: Error {
-    var error: RPCError
-    var id: RequestID
+package struct InvalidMessage: Error {
+    package var error: RPCError
+    package var id: RequestID
 }

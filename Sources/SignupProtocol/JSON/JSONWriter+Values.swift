@@ -3,7 +3,7 @@ import SignupCore
 /// Whole values: a parsed `JSON` tree as it was read, and a core `JSONValue` with its object
 /// members in order of their names, so output never depends on hashing.
 extension JSONWriter {
-    mutating func json(_ value: JSON) {
+    package mutating func json(_ value: JSON) {
         switch value {
         case .null: null()
         case .bool(let flag): bool(flag)
@@ -21,7 +21,7 @@ extension JSONWriter {
     }
 
     /// Writes a core value; object members are sorted by name so output never depends on hashing.
-    mutating func value(_ value: JSONValue) {
+    package mutating func value(_ value: JSONValue) {
         switch value {
         case .null: null()
         case .bool(let flag): bool(flag)
@@ -39,7 +39,7 @@ extension JSONWriter {
         }
     }
 
-    mutating func fields(_ members: [String: JSONValue]) {
+    package mutating func fields(_ members: [String: JSONValue]) {
         if members.isEmpty {
             raw(literal: "{}")
         } else {

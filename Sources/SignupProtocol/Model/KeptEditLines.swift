@@ -4,15 +4,15 @@
 /// value replaced where it is a secret) instead of writing the request again from its parts.
 ///
 /// Filled on the reading thread before its batch is handed over; only read after that.
-final class KeptEditLines: @unchecked Sendable {
+package final class KeptEditLines: @unchecked Sendable {
     private var base: UnsafeMutableRawPointer
     private var capacity: Int
     private var byteCount = 0
     /// Lines kept.
-    private(set) var count = 0
+    package private(set) var count = 0
 
     /// Lines from a read of `readBytes` bytes: room for as many keystroke-sized lines at once.
-    init(readBytes: Int = 0) {
+    package init(readBytes: Int = 0) {
         capacity = max(readBytes, 0) / 2 * 3 + 256
         base = .allocate(byteCount: capacity, alignment: 8)
     }
@@ -23,14 +23,14 @@ final class KeptEditLines: @unchecked Sendable {
 
     /// An edit line and where its parts lie; its buffers are valid only during the call that
     /// hands it over.
-    struct Line {
-        let line: UnsafeRawBufferPointer
-        let form: UnsafeRawBufferPointer?
-        /// `FormTable.processHash` of the form, when the line names one.
-        let formHash: UInt64
-        let field: UnsafeRawBufferPointer
+    package struct Line {
+        package let line: UnsafeRawBufferPointer
+        package let form: UnsafeRawBufferPointer?
+        /// `FormIDHash.process` of the form, when the line names one.
+        package let formHash: UInt64
+        package let field: UnsafeRawBufferPointer
         /// `value`'s place in `line`, quotes and all.
-        let value: Range<Int>
+        package let value: Range<Int>
     }
 
     /// What is written before each line: its length, and where its parts lie in it.
@@ -45,7 +45,7 @@ final class KeptEditLines: @unchecked Sendable {
     private static let headerSize = MemoryLayout<Header>.stride
 
     /// Keeps `line`, whose request is `edit` with its `parts` where `FormEditLine` found them.
-    func append(_ line: UnsafeBufferPointer<UInt8>, _ edit: FormEditLine, _ parts: FormEditLine.Parts) {
+    package func append(_ line: UnsafeBufferPointer<UInt8>, _ edit: FormEditLine, _ parts: FormEditLine.Parts) {
         // Each header starts 8-byte aligned, so it is stored and loaded as the value it is.
         let start = (byteCount + 7) & ~7
         let needed = start + Self.headerSize + line.count
@@ -68,7 +68,7 @@ final class KeptEditLines: @unchecked Sendable {
     }
 
     /// The line at `offset` (0 for the first), and the offset of the next.
-    func line<Result>(at offset: Int, _ body: (Line) -> Result) -> (Result, next: Int) {
+    package func line<Result>(at offset: Int, _ body: (Line) -> Result) -> (Result, next: Int) {
         let start = (offset + 7) & ~7
         precondition(start + Self.headerSize <= byteCount, "kept edit lines are read as they were written")
         let header = (base + start).load(as: Header.self)

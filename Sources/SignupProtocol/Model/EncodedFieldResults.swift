@@ -1,20 +1,20 @@
 import SignupCore
 
 /// A field's name and result as a `form.fieldChanged` notification writes them, encoded once.
-final class EncodedFieldResult: Sendable {
-    let field: String
+package final class EncodedFieldResult: Sendable {
+    package let field: String
     /// Kept so that the texts whose identity found this entry stay this result's own.
-    let result: FieldResult
+    package let result: FieldResult
     /// The result's texts identity and state, which every lookup compares: read from here, not
     /// from `result`, whose copy counted its texts.
     let textsIdentity: ObjectIdentifier
-    let state: FieldState
+    package let state: FieldState
     /// `,"field":…,"state":…,"code":…,"params":…,"message":…`, members that follow `form`.
-    let members: [UInt8]
+    package let members: [UInt8]
     /// Its number in the registry's `EncodedFieldTable`.
-    let number: Int
+    package let number: Int
 
-    init(field: String, result: FieldResult, table: EncodedFieldTable) {
+    package init(field: String, result: FieldResult, table: EncodedFieldTable) {
         self.field = field
         self.result = result
         textsIdentity = result.textsIdentity
@@ -38,15 +38,17 @@ final class EncodedFieldResult: Sendable {
 /// (a backend making results up as it goes) a notification carries its result as before.
 ///
 /// Looked up and added to on the loop only; other threads read `table`.
-final class EncodedFieldResults {
+package final class EncodedFieldResults {
     private struct Key: Hashable {
         let texts: ObjectIdentifier
         let state: FieldState
         let field: String
     }
 
-    static let mostEntries = 4096
-    let table = EncodedFieldTable()
+    package static let mostEntries = 4096
+    package let table = EncodedFieldTable()
+
+    package init() {}
 
     private var entries: [Key: EncodedFieldResult] = [:]
     /// The latest entry found at each place, direct-mapped by the result's texts: most lookups
@@ -54,11 +56,11 @@ final class EncodedFieldResults {
     private var recent = [EncodedFieldResult?](repeating: nil, count: recentCapacity)
     private static let recentCapacity = 64
 
-    var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     /// The entry for `update`'s field and result, added if new; nil when there is no room.
     /// The entry lives as long as this registry.
-    func entry(for update: FieldUpdate) -> EncodedFieldResult? {
+    package func entry(for update: FieldUpdate) -> EncodedFieldResult? {
         let texts = update.result.textsIdentity
         let state = update.result.state
         let place = Self.place(of: texts)

@@ -1,6 +1,6 @@
 /// Why a line is not JSON, and the byte offset where that became clear.
-struct JSONParseError: Error, Equatable, CustomStringConvertible {
-    enum Reason: Equatable {
+package struct JSONParseError: Error, Equatable, CustomStringConvertible {
+    package enum Reason: Equatable {
         case unexpectedEnd
         case unexpectedCharacter(UInt8)
         case trailingCharacters
@@ -19,15 +19,15 @@ struct JSONParseError: Error, Equatable, CustomStringConvertible {
         case tooManyCombiningMarks(Int)
     }
 
-    var reason: Reason
-    var offset: Int
+    package var reason: Reason
+    package var offset: Int
 
-    init(_ reason: Reason, at offset: Int) {
+    package init(_ reason: Reason, at offset: Int) {
         self.reason = reason
         self.offset = offset
     }
 
-    var description: String {
+    package var description: String {
         switch reason {
         case .unexpectedEnd: return "the JSON text ends too early"
         case .unexpectedCharacter(let byte):

@@ -12,9 +12,9 @@ import SignupCore
 /// the trace, a placeholder in the recording); the value of a field no kind has, named like a
 /// secret, is masked. Member names are kept; numbers are masked (to `0`) where a field's value or
 /// an unknown member stands.
-struct SecretRedaction: Sendable {
+package struct SecretRedaction: Sendable {
     /// What a masked string reads.
-    static let mask = "[secret]"
+    package static let mask = "[secret]"
     /// Words that name a secret wherever they appear in a name or a string, in lower case.
     private static let secretWords = ["password", "passwd", "passphrase", "token", "secret"]
 
@@ -28,7 +28,7 @@ struct SecretRedaction: Sendable {
     private let namesUTF8: [[UInt8]]
 
     /// The redaction of messages to forms of these kinds.
-    init(forms: [FormDefinition]) {
+    package init(forms: [FormDefinition]) {
         let fields = forms.flatMap(\.fields)
         secretFieldNames = Set(fields.filter(\.isSecret).map(\.name))
         secretNames = Set(secretFieldNames.map { $0.lowercased() })
@@ -38,20 +38,20 @@ struct SecretRedaction: Sendable {
     }
 
     /// Whether some kind has a secret field of this name.
-    func isSecretField(named name: String) -> Bool {
+    package func isSecretField(named name: String) -> Bool {
         secretFieldNames.contains(name)
     }
 
     /// Whether a value of the field named by these bytes is masked whatever the form: a field no
     /// kind has, named like a secret (a misspelt `Password`).
-    func masksValue(ofFieldNamed name: UnsafeRawBufferPointer) -> Bool {
+    package func masksValue(ofFieldNamed name: UnsafeRawBufferPointer) -> Bool {
         !fieldNamesUTF8.contains { $0.count == name.count && $0.elementsEqual(name) }
             && namesSecret(String(decoding: name, as: UTF8.self))
     }
 
     /// Whether a line's bytes may name a secret once decoded: false only for a line of ASCII
     /// without escapes in which no secret name or word appears in any letter case.
-    func mayMentionSecret(inRaw line: UnsafeBufferPointer<UInt8>) -> Bool {
+    package func mayMentionSecret(inRaw line: UnsafeBufferPointer<UInt8>) -> Bool {
         if line.contains(where: { $0 == UInt8(ascii: "\\") || $0 >= 0x80 }) { return true }
         return namesUTF8.contains { name in
             guard let first = name.first, line.count >= name.count else { return false }
@@ -67,16 +67,16 @@ struct SecretRedaction: Sendable {
     }
 
     /// Where a field's value stands: its name, and the form's id and kind as the message names them.
-    struct Place: Hashable, Sendable {
-        var field: String
-        var form: String?
-        var kind: String?
+    package struct Place: Hashable, Sendable {
+        package var field: String
+        package var form: String?
+        package var kind: String?
     }
 
     /// `message` (or batch) redacted: `secretValue` gives a secret field's value's replacement,
     /// or nil when the field at that place is not secret (its value is then kept, unless the
     /// field is one no kind has, named like a secret).
-    func redacting(_ message: JSON, secretValue: (_ text: String, _ place: Place) -> String?) -> JSON {
+    package func redacting(_ message: JSON, secretValue: (_ text: String, _ place: Place) -> String?) -> JSON {
         if case .array(let elements) = message {
             return .array(elements.map { redacting($0, secretValue: secretValue) })
         }
@@ -93,7 +93,7 @@ struct SecretRedaction: Sendable {
     }
 
     /// Whether any name or string in `json` names or may name a secret.
-    func mentionsSecret(_ json: JSON) -> Bool {
+    package func mentionsSecret(_ json: JSON) -> Bool {
         switch json {
         case .string(let text): return namesSecret(text)
         case .array(let elements): return elements.contains(where: mentionsSecret)
@@ -105,7 +105,7 @@ struct SecretRedaction: Sendable {
     /// Whether a member of this name in what a backend gave (an account, in a message out or an
     /// answer) holds a secret: a name with a word that names secrets in it, in any case
     /// (`token`, `accessToken`, `password_hash`).
-    static func namesSecretMember(_ name: String) -> Bool {
+    package static func namesSecretMember(_ name: String) -> Bool {
         let folded = name.lowercased()
         return secretWords.contains { folded.contains($0) }
     }
@@ -152,7 +152,7 @@ struct SecretRedaction: Sendable {
     }
 
     /// Every string in `json` masked and every number made `0`; names, booleans and nulls kept.
-    static func masked(_ json: JSON) -> JSON {
+    package static func masked(_ json: JSON) -> JSON {
         switch json {
         case .string: return .string(mask)
         case .number: return .number("0")
