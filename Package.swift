@@ -30,21 +30,24 @@ let package = Package(
         // no I/O of its own.
         .target(name: "SignupProtocol", dependencies: ["SignupCore"]),
         .target(name: "SignupServer", dependencies: ["SignupCore", "SignupProtocol"]),
+        // Beside the server, not in its path: recording (`--record`), replay, marble diagrams, and
+        // the server driven in process that they, the fuzzer and the tests run on.
+        .target(name: "SignupTools", dependencies: ["SignupCore", "SignupProtocol", "SignupServer"]),
         // Blocks SIGTERM and SIGINT before main, so that none is lost while the process starts.
         .target(name: "CEarlySignals"),
-        .executableTarget(name: "SignupRPC", dependencies: ["SignupServer", "CEarlySignals"]),
+        .executableTarget(name: "SignupRPC", dependencies: ["SignupServer", "SignupTools", "CEarlySignals"]),
         .target(name: "CFuzzerDriver"),
-        .executableTarget(name: "SignupFuzz", dependencies: ["SignupServer", "SignupProtocol", "CFuzzerDriver"]),
+        .executableTarget(name: "SignupFuzz", dependencies: ["SignupServer", "SignupProtocol", "SignupTools", "CFuzzerDriver"]),
         .executableTarget(name: "SignupEcho"),
         // Draws recorded sessions and fixtures as marble diagrams (SVG).
-        .executableTarget(name: "SignupMarbles", dependencies: ["SignupServer"]),
+        .executableTarget(name: "SignupMarbles", dependencies: ["SignupServer", "SignupProtocol", "SignupTools"]),
         // Depends on the two executables it runs, so `swift run -c release signup-bench` builds them.
         .executableTarget(name: "SignupBench", dependencies: ["SignupCore", "SignupRPC", "SignupEcho"]),
         .target(name: "SignupTestSupport", path: "Tests/SignupTestSupport"),
         .testTarget(name: "SignupCoreTests", dependencies: ["SignupCore", "SignupTestSupport"]),
         .testTarget(
             name: "SignupRPCTests",
-            dependencies: ["SignupServer", "SignupProtocol", "SignupRPC", "SignupFuzz", "SignupBench", "SignupMarbles", "SignupCore", "SignupTestSupport"],
+            dependencies: ["SignupServer", "SignupProtocol", "SignupTools", "SignupRPC", "SignupFuzz", "SignupBench", "SignupMarbles", "SignupCore", "SignupTestSupport"],
             exclude: ["BadInput"]),
     ]
 )

@@ -1,5 +1,6 @@
 import SignupServer
 import SignupProtocol
+import SignupTools
 
 /// One fuzz input: arbitrary bytes through line splitting, decoding and dispatch against a fresh
 /// virtual-clock server, fed in two pieces to exercise lines split across reads. Any crash, and

@@ -1,6 +1,7 @@
 import CFuzzerDriver
 import SignupServer
 import SignupProtocol
+import SignupTools
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import SignupServer
 import SignupProtocol
+import SignupTools
 
 MarbleCommand.run(Array(CommandLine.arguments.dropFirst()))

@@ -2,10 +2,23 @@ import Foundation
 import SignupCore
 import SignupProtocol
 
+/// What `signup-rpc` takes from the tools beside the server (`SignupTools`), which the
+/// executable hands it: the recorder for `--record`, and `replay`.
+package struct ServerTools: Sendable {
+    package var makeRecorder: SessionMirrorMaker
+    package var replay: @Sendable (_ recording: String, _ fixture: String?) -> Never
+
+    package init(makeRecorder: @escaping SessionMirrorMaker,
+                 replay: @escaping @Sendable (_ recording: String, _ fixture: String?) -> Never) {
+        self.makeRecorder = makeRecorder
+        self.replay = replay
+    }
+}
+
 /// The `signup-rpc` program: parses the command line, sets up stdio, and serves until the end.
-public enum SignupRPCCommand {
+package enum SignupRPCCommand {
     /// Runs the program with `arguments` (without the program name); never returns.
-    public static func run(_ arguments: [String]) -> Never {
+    package static func run(_ arguments: [String], tools: ServerTools) -> Never {
         // Before any thread starts, so that every thread inherits the mask (see TerminationSignals).
         TerminationSignals.block()
         StdoutGuard.ignoreSIGPIPE()
@@ -24,7 +37,7 @@ public enum SignupRPCCommand {
             FileHandle.standardOutput.write(Data("\(Server.name) \(Server.version) (protocol \(Server.protocolVersion))\n".utf8))
             exit(0)
         case .replay(let recording, let fixture):
-            ReplayCommand.run(recording: recording, fixture: fixture)
+            tools.replay(recording, fixture)
         case .run(var configuration, let directoryFile, let formsFolder, let tracePath, let recordPath, let listen):
             if let tracePath {
                 guard let fd = OutputFile.create(atPath: tracePath) else {
@@ -47,20 +60,20 @@ public enum SignupRPCCommand {
                 fail(reason, exitCode: 69)
             }
             if let listen {
-                serve(configuration, listeningOn: listen, recordings: recordPath.map(RecordingFiles.init))
+                serve(configuration, listeningOn: listen, recordings: recordPath.map(RecordingFiles.init), tools: tools)
             }
-            serve(configuration)
+            serve(configuration, tools: tools)
         }
     }
 
     /// A file the command line names that cannot be used.
-    struct LoadProblem: Error {
-        var message: String
-        var exitCode: Int32
+    package struct LoadProblem: Error {
+        package var message: String
+        package var exitCode: Int32
     }
 
     /// Reads the `--directory` file and the `--forms` folder into the configuration.
-    static func load(directoryFile: String?, formsFolder: String?, into configuration: inout ServerConfiguration) throws(LoadProblem) {
+    package static func load(directoryFile: String?, formsFolder: String?, into configuration: inout ServerConfiguration) throws(LoadProblem) {
         if let directoryFile {
             guard let contents = FileManager.default.contents(atPath: directoryFile) else {
                 throw LoadProblem(message: "cannot read the directory file '\(directoryFile)'", exitCode: 66)
@@ -90,15 +103,15 @@ public enum SignupRPCCommand {
 
         """
 
-    private static func serve(_ configuration: ServerConfiguration) -> Never {
+    private static func serve(_ configuration: ServerConfiguration, tools: ServerTools) -> Never {
         if isatty(STDIN_FILENO) == 1 { FileHandle.standardError.write(Data(terminalGreeting.utf8)) }
         let messageFD = StdoutGuard.takeOverStdout()
-        run(configuration, sessionsHaveTheirOwnClock: false) { $0.serveStdio(messageFD: messageFD) }
+        run(configuration, sessionsHaveTheirOwnClock: false, tools: tools) { $0.serveStdio(messageFD: messageFD) }
     }
 
     /// Serves every client that connects to `address`; stdin is not read, stdout carries nothing.
     private static func serve(_ configuration: ServerConfiguration, listeningOn address: ListenAddress,
-                              recordings: RecordingFiles?) -> Never {
+                              recordings: RecordingFiles?, tools: ServerTools) -> Never {
         _ = StdoutGuard.takeOverStdout()
         let listener: Listener
         do throws(Listener.Problem) {
@@ -107,17 +120,18 @@ public enum SignupRPCCommand {
             fail(error.description, exitCode: 69)
         }
         FileHandle.standardError.write(Data("signup-rpc: listening on \(listener.address)\n".utf8))
-        run(configuration, sessionsHaveTheirOwnClock: true) { $0.serve(listener, recordings: recordings) }
+        run(configuration, sessionsHaveTheirOwnClock: true, tools: tools) { $0.serve(listener, recordings: recordings) }
     }
 
     /// Opens the store and starts serving on the loop; the process ends by exit() from the loop.
-    private static func run(_ configuration: ServerConfiguration, sessionsHaveTheirOwnClock: Bool,
+    private static func run(_ configuration: ServerConfiguration, sessionsHaveTheirOwnClock: Bool, tools: ServerTools,
                             _ start: @escaping @Sendable (ServerProcess) -> Void) -> Never {
         let loop = EventLoop()
         let settings = UncheckedTransfer(configuration)
         loop.execute {
             do throws(StoreError) {
-                start(try ServerProcess(configuration: settings.value, loop: loop, sessionsHaveTheirOwnClock: sessionsHaveTheirOwnClock))
+                start(try ServerProcess(configuration: settings.value, loop: loop, sessionsHaveTheirOwnClock: sessionsHaveTheirOwnClock,
+                                        makeMirror: tools.makeRecorder))
             } catch {
                 // A database that cannot be reached is a service unavailable (69), not a file error.
                 if case .databaseUnreachable = error { fail(error.description, exitCode: 69) }
@@ -128,7 +142,7 @@ public enum SignupRPCCommand {
         while true { sleep(3600) }
     }
 
-    static func fail(_ message: String, exitCode: Int32) -> Never {
+    package static func fail(_ message: String, exitCode: Int32) -> Never {
         FileHandle.standardError.write(Data("signup-rpc: \(message)\n".utf8))
         exit(exitCode)
     }

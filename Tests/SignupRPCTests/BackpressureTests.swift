@@ -4,7 +4,8 @@ import Glibc
 #endif
 import Testing
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 import SignupCore
 
 extension OutgoingQueue {

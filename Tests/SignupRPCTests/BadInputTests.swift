@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import SignupServer
-import SignupProtocol
+@testable import SignupServer
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// Every file of the bad-input corpus gets its exact documented answer, and the valid request
 /// after it is still served.

@@ -3,7 +3,8 @@ import Testing
 @testable import SignupCore
 import SignupTestSupport
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// Breached passwords, live (issue 38 §2): a password checked while typing against a Pwned
 /// Passwords range service (one of our own on loopback, speaking its documented format) with

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// Issue 36 §3: no message stalls the server. Pattern matching is bounded by a step budget per
 /// line (the same steps on every machine, so these events are exact), values by bytes and

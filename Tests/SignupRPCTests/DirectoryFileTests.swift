@@ -1,7 +1,8 @@
 import Testing
 import SignupCore
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// The scripted directory's file: accounts and friends load, and each bad member is named by its path.
 @Suite struct DirectoryFileTests {

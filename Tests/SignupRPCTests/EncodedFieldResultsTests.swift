@@ -1,7 +1,8 @@
 import SignupCore
 import Testing
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// A field's result is encoded once per field, texts and state, and reads exactly as encoded afresh.
 @Suite struct EncodedFieldResultsTests {

@@ -3,7 +3,8 @@ import Testing
 import SignupCore
 import SignupTestSupport
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// Issue 36 §5: a fixture written from a real-clock recording gives the recorded events where a
 /// keystroke and the end of a quiet period, or a backend's answer, fell in the same millisecond.

@@ -1,7 +1,8 @@
 import SignupCore
 import Testing
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// `form.edit` lines read straight from their bytes must be answered exactly as the full parser's
 /// path answers them, and every line of another shape must be left to that path.

@@ -1,7 +1,8 @@
 import Testing
 import SignupCore
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// Remote checks in form files (issue 37): `remoteChecks` with `http` checks load whole, and each
 /// bad member is refused with its JSON path.

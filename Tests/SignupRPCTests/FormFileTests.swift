@@ -3,7 +3,8 @@ import Testing
 import SignupTestSupport
 import SignupCore
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// Custom form files: the example works, and each kind of bad definition is refused with its JSON path.
 @Suite struct FormFileTests {

@@ -1,7 +1,8 @@
 import Testing
 import SignupCore
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 @Suite struct FormMethodTests {
     private func quiet(_ configuration: inout ServerConfiguration) {

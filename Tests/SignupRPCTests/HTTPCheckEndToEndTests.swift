@@ -3,7 +3,8 @@ import Testing
 import SignupCore
 import SignupTestSupport
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// A form's own API asked live (issue 37): `http` checks through the whole server in real time,
 /// against a server on loopback, recorded and traced. The API's token (from the environment) and

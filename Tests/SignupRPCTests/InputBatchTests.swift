@@ -1,6 +1,7 @@
 import Testing
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 @Suite struct InputBatchTests {
     @Test func theLoopTakesTheItemsInTheirOwnStorageAndLeavesTheBatchEmpty() {

@@ -1,6 +1,7 @@
 import Testing
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// JSON-RPC 2.0, rule by rule, with the exact bytes the server answers.
 @Suite struct JSONRPCConformanceTests {

@@ -1,7 +1,8 @@
 import Testing
 import SignupCore
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// The writer's string escaping, which tests eight bytes at a time: against a byte-by-byte
 /// reference, at every position around the eight-byte boundaries.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// The plain edits' lines the reader keeps for a recording (`KeptEditLines`), and how the
 /// recording writes them.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// LSP's base protocol on stdin and stdout: `Content-Length: N\r\n` headers, a blank line, N
 /// bytes; taken from the client's first bytes under `--framing auto`, or forced.

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import SignupTestSupport
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,7 @@
 import Testing
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 @Suite struct LineSplitterTests {
     private func split(_ chunks: [[UInt8]], limit: Int = 16, editsMaxDepth: Int? = nil) -> [String] {

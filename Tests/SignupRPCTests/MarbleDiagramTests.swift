@@ -5,7 +5,8 @@ import FoundationXML
 import Testing
 import SignupTestSupport
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// `signup-marbles`: the diagram of a fixture holds its events as marbles, in their lanes, at
 /// their times; the SVG places them by time.

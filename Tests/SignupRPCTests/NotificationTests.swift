@@ -1,7 +1,8 @@
 import SignupCore
 import Testing
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// The notifications are written from fixed text with their values set in; each must be exactly
 /// the message the structured writer builds, member by member, in the documented order.

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import SignupTestSupport
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// How `--record` and `--trace` open their file (`OutputFile`): a regular file there is replaced by
 /// a new one, anything else is written in place.

@@ -1,6 +1,7 @@
 import Testing
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// The lines stdout's writer wrote, as a recording takes them (`OutputTee`).
 @Suite struct OutputTeeTests {

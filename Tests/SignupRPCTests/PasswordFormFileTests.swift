@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import SignupCore
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// The NIST password and look-alike username rules in form files (issue 38): the example loads
 /// with every rule in place, and each change the contract suite's schema refuses, the server

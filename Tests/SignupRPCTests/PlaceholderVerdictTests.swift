@@ -2,7 +2,8 @@ import Foundation
 import SignupTestSupport
 import Testing
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// Issue 36 §2: a recording's placeholders give every local rule the secret's own verdict, so an
 /// unedited recording replays (exit 0) for every kind of rule, with a secret that passes and one

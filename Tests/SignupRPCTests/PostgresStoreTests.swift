@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import SignupCore
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// `--store postgresql://…` against a real PostgreSQL server each test starts (Debian's
 /// `postgresql`; `.ci/run` installs it). Processes share the database as processes on several

@@ -1,7 +1,8 @@
 import SignupCore
 import Testing
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// What the loop notes for a recording reads back exactly, in order; and the encoder finds each
 /// open form's kind by its id's hash, ids that share a hash included.

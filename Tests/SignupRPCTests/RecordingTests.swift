@@ -3,7 +3,8 @@ import Testing
 import SignupCore
 import SignupTestSupport
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// `--record` and `signup-rpc replay`: real-clock sessions recorded against real backends replay
 /// on the virtual clock to the same events, and secrets never reach a recording.

@@ -2,7 +2,8 @@ import Foundation
 import SignupTestSupport
 import Testing
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// Issue 36 §1: no secret in a trace or a recording, whatever shape the message carrying it has
 /// (escaped names, refused requests, text that is not JSON, a secret asked about as a name), for

@@ -3,7 +3,8 @@ import Testing
 @testable import SignupCore
 import SignupTestSupport
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// The built-in `signup-secure` kind end to end (issue 38 §6), on the real clock against a
 /// Pwned Passwords range service of our own on loopback: a person's password typed until it

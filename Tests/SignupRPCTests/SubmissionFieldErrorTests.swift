@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import SignupTestSupport
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// An `http` submission's field errors in each of the three formats (issue 37), through the whole
 /// server on the virtual clock: exactly what each field shows, and that editing a field clears its

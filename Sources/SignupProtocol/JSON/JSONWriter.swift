@@ -210,7 +210,7 @@ package struct JSONWriter: ~Copyable {
     /// Whether any of the eight bytes in `word` is a control character, `"` or `\`: the classic
     /// has-less-than and has-zero-byte tests, exact for the word as a whole.
     @inline(__always)
-    package static func anyNeedsEscaping(_ word: UInt64) -> Bool {
+    static func anyNeedsEscaping(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
         func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highBits != 0 }

@@ -45,7 +45,7 @@ package final class EncodedFieldResults {
         let field: String
     }
 
-    package static let mostEntries = 4096
+    static let mostEntries = 4096
     package let table = EncodedFieldTable()
 
     package init() {}

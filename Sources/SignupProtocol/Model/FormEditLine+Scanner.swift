@@ -15,7 +15,7 @@ extension FormEditLine {
             self.bytes = bytes
         }
 
-        package mutating func readRequest(fieldNames: KnownFieldNames) -> FormEditLine? {
+        mutating func readRequest(fieldNames: KnownFieldNames) -> FormEditLine? {
             var sawVersion = false, sawMethod = false, sawParams = false, sawID = false
             var id: RequestID?
             var params = Params()

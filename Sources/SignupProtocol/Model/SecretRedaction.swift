@@ -166,4 +166,10 @@ package struct SecretRedaction: Sendable {
         var seen = Set<String>()
         return members.allSatisfy { seen.insert($0.key).inserted }
     }
+
+    /// The names of fields whose value some kind of `definitions` asks its backend about as a
+    /// name, so that questions, answers and messages out may carry a secret value too.
+    package static func namesAskedAbout(in definitions: [FormDefinition]) -> Set<String> {
+        Set(definitions.flatMap { definition in definition.fields.filter(definition.asksBackendAbout).map(\.name) })
+    }
 }

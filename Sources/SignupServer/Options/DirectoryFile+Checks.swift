@@ -6,7 +6,7 @@ import SignupProtocol
 /// "message": "…", "params": {…}}}, "latencyMs": 200}}`, every member optional; a value no member
 /// names passes.
 extension DirectoryFile {
-    static func checks(_ value: JSON, _ path: String) throws(Problem) -> [String: ScriptedDirectory.Script.CheckScript] {
+    package static func checks(_ value: JSON, _ path: String) throws(Problem) -> [String: ScriptedDirectory.Script.CheckScript] {
         guard case .object(let members) = value else { throw Problem(path: path, reason: "must be an object of check names") }
         var checks: [String: ScriptedDirectory.Script.CheckScript] = [:]
         for member in members {

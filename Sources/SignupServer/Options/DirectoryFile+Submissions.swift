@@ -7,7 +7,7 @@ import SignupProtocol
 /// the first case whose fields all hold the values it names answers, else the kind's own `status`
 /// (201 by default) and `body` (`{}`); a 2xx status accepts, a 4xx refuses, any other is unavailable.
 extension DirectoryFile {
-    static func submissions(_ value: JSON, _ path: String) throws(Problem) -> [String: ScriptedDirectory.Script.SubmissionScript] {
+    package static func submissions(_ value: JSON, _ path: String) throws(Problem) -> [String: ScriptedDirectory.Script.SubmissionScript] {
         guard case .object(let kinds) = value else { throw Problem(path: path, reason: "must be an object of form kinds") }
         var scripts: [String: ScriptedDirectory.Script.SubmissionScript] = [:]
         for kind in kinds {

@@ -11,13 +11,13 @@ import SignupProtocol
 ///   (`DirectoryFile+Submissions.swift`)}` — every member optional. Account passwords are hashed as the file is read and never kept in clear.
 enum DirectoryFile {
     /// Why a directory file was refused: the JSON path of the offending member and what is wrong.
-    struct Problem: Error, Equatable, CustomStringConvertible {
-        var path: String
-        var reason: String
-        var description: String { "\(path): \(reason)" }
+    package struct Problem: Error, Equatable, CustomStringConvertible {
+        package var path: String
+        package var reason: String
+        package var description: String { "\(path): \(reason)" }
     }
 
-    static func parse(_ bytes: [UInt8]) throws(Problem) -> ScriptedDirectory.Script {
+    package static func parse(_ bytes: [UInt8]) throws(Problem) -> ScriptedDirectory.Script {
         let json: JSON
         do throws(JSONParseError) {
             json = try JSONParser.parse(bytes)
@@ -154,7 +154,7 @@ enum DirectoryFile {
         return result
     }
 
-    static func names(_ value: JSON, _ path: String) throws(Problem) -> Set<String> {
+    package static func names(_ value: JSON, _ path: String) throws(Problem) -> Set<String> {
         guard case .array(let elements) = value else { throw Problem(path: path, reason: "must be an array of strings") }
         var names = Set<String>()
         for (index, element) in elements.enumerated() {
@@ -166,7 +166,7 @@ enum DirectoryFile {
         return names
     }
 
-    static func latency(_ value: JSON, _ path: String) throws(Problem) -> Latency {
+    package static func latency(_ value: JSON, _ path: String) throws(Problem) -> Latency {
         if let milliseconds = value.int64, milliseconds >= 0 { return .fixed(.milliseconds(milliseconds)) }
         guard case .object = value, let low = value["min"]?.int64, let high = value["max"]?.int64,
               low >= 0, high >= low else {

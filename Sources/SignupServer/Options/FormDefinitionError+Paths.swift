@@ -6,7 +6,7 @@ import SignupProtocol
 extension FormDefinitionError {
     /// Where in the file of a form with these fields and submit action the error points: the
     /// member that says what is wrong.
-    func path(in fields: [FieldDefinition], submit: SubmitAction) -> String {
+    package func path(in fields: [FieldDefinition], submit: SubmitAction) -> String {
         func fieldPath(_ name: String) -> String {
             fields.firstIndex { $0.name == name }.map { "$.fields[\($0)]" } ?? "$.fields"
         }

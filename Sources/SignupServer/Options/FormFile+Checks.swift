@@ -27,7 +27,7 @@ extension FormFile.Reader {
         "breachedPassword": (["baseUrl", "threshold", "timeoutMs", "whenUnavailable", "cacheMs"], []),
     ]
 
-    func remoteCheck(_ json: JSON, _ path: String) throws(FormFile.Problem) -> RemoteCheck {
+    package func remoteCheck(_ json: JSON, _ path: String) throws(FormFile.Problem) -> RemoteCheck {
         let common = Self.messageMembers.union(["kind", "name", "debounceMs"])
         guard case .string(let kindName)? = json["kind"], let own = Self.kindMembers[kindName] else {
             _ = try members(json, path, allowed: Self.kindMembers.values.reduce(common) { $0.union($1.allowed) })
@@ -150,7 +150,7 @@ extension FormFile.Reader {
 
     /// `{"Authorization": {"env": "INVITE_API_TOKEN", "prefix": "Bearer "}}`: a header's value is
     /// read from the environment, never written in the file.
-    func headers(_ json: JSON?, _ path: String) throws(FormFile.Problem) -> [HTTPCheck.Header] {
+    package func headers(_ json: JSON?, _ path: String) throws(FormFile.Problem) -> [HTTPCheck.Header] {
         guard let json else { return [] }
         guard case .object(let list) = json else { throw fail(path, "must be an object of header names") }
         var headers: [HTTPCheck.Header] = []

@@ -24,7 +24,7 @@ extension FormFile.Reader {
         "maxCodePoints", "notCommonPassword", "notRepetitiveOrSequential", "notDictionaryWord", "notSimilarTo", "scriptRestriction",
     ]
 
-    func check(_ name: String, _ value: JSON, _ path: String) throws(FormFile.Problem) -> Rule.Check {
+    package func check(_ name: String, _ value: JSON, _ path: String) throws(FormFile.Problem) -> Rule.Check {
         switch name {
         case "minLength": return .minLength(try count(value, path))
         case "maxLength": return .maxLength(try count(value, path))

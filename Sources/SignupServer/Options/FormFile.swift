@@ -4,13 +4,13 @@ import SignupProtocol
 
 /// Reads form definitions from JSON files (format: protocol.md §13, schema: forms.schema.json).
 /// Every member is checked; an unknown or mistyped one is refused with its JSON path.
-enum FormFile {
+package enum FormFile {
     /// Why a definition was refused: the file, the JSON path of the offending member, and why.
-    struct Problem: Error, Equatable, CustomStringConvertible {
-        var file: String
-        var path: String
-        var reason: String
-        var description: String { "\(file): \(path): \(reason)" }
+    package struct Problem: Error, Equatable, CustomStringConvertible {
+        package var file: String
+        package var path: String
+        package var reason: String
+        package var description: String { "\(file): \(path): \(reason)" }
     }
 
     /// Loads every `*.json` file in a folder, in name order.
@@ -41,7 +41,7 @@ enum FormFile {
         return definitions
     }
 
-    static func parse(_ bytes: [UInt8], file: String) throws(Problem) -> FormDefinition {
+    package static func parse(_ bytes: [UInt8], file: String) throws(Problem) -> FormDefinition {
         let json: JSON
         do throws(JSONParseError) {
             json = try JSONParser.parse(bytes)
@@ -52,17 +52,17 @@ enum FormFile {
     }
 
     /// A definition already read as JSON (such as one a recording's header carries).
-    static func parse(_ json: JSON, file: String) throws(Problem) -> FormDefinition {
+    package static func parse(_ json: JSON, file: String) throws(Problem) -> FormDefinition {
         try Reader(file: file).form(json)
     }
 
     /// Walks a definition, keeping the file name for errors (its rules: `FormFile+Rules.swift`).
-    struct Reader {
-        let file: String
+    package struct Reader {
+        package let file: String
 
-        func fail(_ path: String, _ reason: String) -> Problem { Problem(file: file, path: path, reason: reason) }
+        package func fail(_ path: String, _ reason: String) -> Problem { Problem(file: file, path: path, reason: reason) }
 
-        func members(_ json: JSON, _ path: String, allowed: Set<String>, required: Set<String> = []) throws(Problem) -> [String: JSON] {
+        package func members(_ json: JSON, _ path: String, allowed: Set<String>, required: Set<String> = []) throws(Problem) -> [String: JSON] {
             guard case .object(let list) = json else { throw fail(path, "must be an object, not \(json.typeName)") }
             var result: [String: JSON] = [:]
             for member in list {
@@ -79,33 +79,33 @@ enum FormFile {
             return result
         }
 
-        func string(_ json: JSON?, _ path: String) throws(Problem) -> String {
+        package func string(_ json: JSON?, _ path: String) throws(Problem) -> String {
             guard case .string(let text)? = json, !text.isEmpty else {
                 throw fail(path, "must be a non-empty string")
             }
             return text
         }
 
-        func count(_ json: JSON?, _ path: String) throws(Problem) -> Int {
+        package func count(_ json: JSON?, _ path: String) throws(Problem) -> Int {
             guard let number = json?.int64, number >= 0, number <= Int64(Int32.max) else {
                 throw fail(path, "must be a whole number of 0 or more")
             }
             return Int(number)
         }
 
-        func bool(_ json: JSON?, _ path: String, default value: Bool) throws(Problem) -> Bool {
+        package func bool(_ json: JSON?, _ path: String, default value: Bool) throws(Problem) -> Bool {
             guard let json else { return value }
             guard case .bool(let flag) = json else { throw fail(path, "must be true or false") }
             return flag
         }
 
-        func message(_ json: JSON?, _ path: String) throws(Problem) -> Message {
+        package func message(_ json: JSON?, _ path: String) throws(Problem) -> Message {
             let object = try members(json ?? .null, path, allowed: ["code", "message"], required: ["code", "message"])
             guard case .string(let text)? = object["message"] else { throw fail("\(path).message", "must be a string") }
             return Message(try string(object["code"], "\(path).code"), text)
         }
 
-        func form(_ json: JSON) throws(Problem) -> FormDefinition {
+        package func form(_ json: JSON) throws(Problem) -> FormDefinition {
             let object = try members(json, "$", allowed: ["kind", "title", "fields", "submit", "translations", "secondFactor"],
                                      required: ["kind", "fields", "submit"])
             let kind = try string(object["kind"], "$.kind")
@@ -134,7 +134,7 @@ enum FormFile {
             }
         }
 
-        func field(_ json: JSON, _ path: String) throws(Problem) -> FieldDefinition {
+        package func field(_ json: JSON, _ path: String) throws(Problem) -> FieldDefinition {
             let object = try members(json, path, allowed: [
                 "name", "label", "placeholder", "input", "required", "secret", "normalization", "rules", "remoteCheck",
                 "remoteChecks", "empty", "success",
@@ -181,7 +181,7 @@ enum FormFile {
                 input: input)
         }
 
-        func submit(_ json: JSON, _ path: String) throws(Problem) -> SubmitAction {
+        package func submit(_ json: JSON, _ path: String) throws(Problem) -> SubmitAction {
             if case .string("http")? = json["action"] { return try httpSubmit(json, path) }
             let actions = ["registerAccount": ["usernameField", "passwordField"], "logIn": ["usernameField", "passwordField"],
                            "saveFriend": ["firstNameField", "lastNameField", "phoneField"]]

@@ -3,7 +3,7 @@ import SignupCore
 import SignupProtocol
 
 /// What the command line asks for.
-enum Invocation {
+package enum Invocation {
     case run(ServerConfiguration, directoryFile: String?, formsFolder: String?, tracePath: String? = nil, recordPath: String? = nil,
              listen: ListenAddress? = nil)
     /// `signup-rpc replay FILE [--write-fixture PATH]`.
@@ -13,14 +13,14 @@ enum Invocation {
 }
 
 /// A command line the program cannot run with; exits 64 (EX_USAGE) after printing usage.
-struct UsageError: Error, Equatable, CustomStringConvertible {
-    var description: String
+package struct UsageError: Error, Equatable, CustomStringConvertible {
+    package var description: String
 }
 
 /// Parses `signup-rpc [--clock real|virtual] [--debounce-ms N] [--directory FILE] [--log-level LEVEL] …`.
 /// Each option takes its value as the next argument or after `=`.
-enum Options {
-    static let usage = """
+package enum Options {
+    package static let usage = """
         usage: signup-rpc [options]
 
         Speaks JSON-RPC 2.0 over stdin/stdout, one message per line or LSP-framed (see protocol.md).
@@ -74,7 +74,7 @@ enum Options {
 
         """
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+    package static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         if arguments.first == "replay" { return try parseReplay(Array(arguments.dropFirst())) }
         var configuration = ServerConfiguration()
         var directoryFile: String?

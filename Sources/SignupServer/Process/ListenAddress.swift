@@ -1,11 +1,12 @@
 import SignupProtocol
+
 /// Where `--listen` takes connections: a Unix-domain socket's path, or a TCP host and port.
-enum ListenAddress: Equatable, CustomStringConvertible {
+package enum ListenAddress: Equatable, CustomStringConvertible {
     case unix(path: String)
     case tcp(host: String, port: UInt16)
 
     /// `unix:PATH`, `tcp:HOST:PORT` or `tcp:[IPV6]:PORT`; port 0 takes any free port.
-    init(parsing text: String) throws(UsageError) {
+    package init(parsing text: String) throws(UsageError) {
         if text.hasPrefix("unix:") {
             let path = String(text.dropFirst(5))
             // sockaddr_un holds 108 bytes, the last a NUL.
@@ -27,7 +28,7 @@ enum ListenAddress: Equatable, CustomStringConvertible {
         self = .tcp(host: host, port: port)
     }
 
-    var description: String {
+    package var description: String {
         switch self {
         case .unix(let path): "unix:\(path)"
         case .tcp(let host, let port): host.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"

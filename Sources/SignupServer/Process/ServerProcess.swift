@@ -19,7 +19,8 @@ final class ServerProcess {
 
     /// Opens the store and builds the shared backends, on the loop. Fails when the user store
     /// cannot be opened.
-    init(configuration: ServerConfiguration, loop: EventLoop, sessionsHaveTheirOwnClock: Bool) throws(StoreError) {
+    package init(configuration: ServerConfiguration, loop: EventLoop, sessionsHaveTheirOwnClock: Bool,
+         makeMirror: SessionMirrorMaker?) throws(StoreError) {
         loop.assertOnLoop()
         self.loop = loop
         let logger = Logger(level: configuration.logLevel)
@@ -44,7 +45,7 @@ final class ServerProcess {
             tracer: traceDestinations.isEmpty ? nil : Tracer(
                 destinations: traceDestinations, forms: catalog.definitions,
                 maxDepth: configuration.limits.maxDepth, logger: logger),
-            sessionsHaveTheirOwnClock: sessionsHaveTheirOwnClock)
+            sessionsHaveTheirOwnClock: sessionsHaveTheirOwnClock, makeMirror: makeMirror)
     }
 
     /// The backend the configuration names: the store already opened, the HTTP directory, or the
@@ -89,7 +90,7 @@ final class ServerProcess {
 
     /// Serves every client that connects to `listener`, each a session of its own, until a signal.
     /// `recordings`, when given, names each connection's recording by its number.
-    func serve(_ listener: Listener, recordings: RecordingFiles?) {
+    package func serve(_ listener: Listener, recordings: RecordingFiles?) {
         self.listener = listener
         let parent = environment.configuration.parentProcessID
         watchForTheEnd { [self] _ in

@@ -4,15 +4,15 @@ import SignupProtocol
 /// What the process gives each client session: the configuration, the loop, the form kinds, and
 /// the backends every session shares — the user directory or store, the login rate limiter and
 /// the store's check budget.
-struct SessionEnvironment {
-    let configuration: ServerConfiguration
-    let loop: EventLoop
-    let logger: Logger
-    let catalog: FormCatalog
+package struct SessionEnvironment {
+    package let configuration: ServerConfiguration
+    package let loop: EventLoop
+    package let logger: Logger
+    package let catalog: FormCatalog
     /// The backends, shared by every session.
-    let services: FormServices
+    package let services: FormServices
     /// The process's clock, which the shared backends run on.
-    let clock: Server.Clock
+    package let clock: Server.Clock
     /// The store's check budget, counted across sessions (`--store-checks-per-minute`).
     let storeBudget: CheckBudget?
     /// Where every session's messages in and out are traced, one whole line at a time, when
@@ -21,6 +21,8 @@ struct SessionEnvironment {
     /// Whether each session keeps its own clock (sockets: time starts at 0 as each connects), or
     /// runs on the process's (stdio, where the one session is the process).
     let sessionsHaveTheirOwnClock: Bool
+    /// Makes a session's recording, for `--record` (the recorder is a tool beside the server).
+    let makeMirror: SessionMirrorMaker?
 
     /// The clock a new session runs on.
     func makeSessionClock() -> Server.Clock {

@@ -16,7 +16,7 @@ extension ClockMode {
 
     /// Login tokens: from a seeded generator in virtual time, so runs repeat exactly; from the
     /// system's secure source otherwise.
-    func tokens(seed: UInt64) -> TokenSource {
+    package func tokens(seed: UInt64) -> TokenSource {
         self == .virtual ? .reproducible(seed: seed) : .secure()
     }
 

@@ -2,14 +2,18 @@ import SignupCore
 import SignupProtocol
 
 /// The form kinds clients can open.
-struct FormCatalog {
-    let definitions: [FormDefinition]
+package struct FormCatalog {
+    package let definitions: [FormDefinition]
 
-    static let builtIn = FormCatalog(definitions: [.signup, .githubSignup, .login, .friend, .secureSignup])
+    package init(definitions: [FormDefinition]) {
+        self.definitions = definitions
+    }
 
-    var kinds: [String] { definitions.map(\.kind) }
+    package static let builtIn = FormCatalog(definitions: [.signup, .githubSignup, .login, .friend, .secureSignup])
 
-    func definition(_ kind: String) -> FormDefinition? {
+    package var kinds: [String] { definitions.map(\.kind) }
+
+    package func definition(_ kind: String) -> FormDefinition? {
         definitions.first { $0.kind == kind }
     }
 }

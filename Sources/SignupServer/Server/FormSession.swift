@@ -3,9 +3,9 @@ import SignupProtocol
 
 /// One open form on the wire: its id and its pipeline. A value, kept in the form table's slots,
 /// so that finding a form and editing it read no object of its own between the two.
-struct FormSession {
-    let id: String
-    let pipeline: FormPipeline
+package struct FormSession {
+    package let id: String
+    package let pipeline: FormPipeline
 
     /// Starts sending the form's events as notifications through `channel`: first its current
     /// results, then every change, until the form closes.
@@ -15,25 +15,25 @@ struct FormSession {
         _ = pipeline.attach(sender)
     }
 
-    func close() {
+    package func close() {
         pipeline.close()
     }
 }
 
 /// Where every form's notifications go, and the time they carry: one for all forms, so an event
 /// reads an object all forms share rather than more of its own form's.
-final class NotificationChannel {
+package final class NotificationChannel {
     private let sink: any MessageSink
     /// The time in milliseconds.
     private let clock: () -> Int64
 
-    init(sink: any MessageSink, clock: @escaping () -> Int64) {
+    package init(sink: any MessageSink, clock: @escaping () -> Int64) {
         self.sink = sink
         self.clock = clock
     }
 
     /// Sends `event` of `form` as a notification, stamped with the time now.
-    func send(_ event: consuming FormEvent, of form: String, submit: FormNotification.Submit) {
+    package func send(_ event: consuming FormEvent, of form: String, submit: FormNotification.Submit) {
         sink.send(event, of: form, at: clock(), submit: submit)
     }
 }

@@ -6,7 +6,7 @@ import SignupProtocol
 /// Every keystroke looks its form up, and in a `Dictionary` the keyed SipHash of the `String`
 /// id was most of that lookup's cost. Here an id is hashed by `FormIDHash`; an edit's id is
 /// hashed as its line is read (`FormEditLine.formHash`), on the reading thread.
-struct FormTable {
+package struct FormTable {
     private struct Slot {
         let hash: UInt64
         let session: FormSession
@@ -16,24 +16,24 @@ struct FormTable {
     /// (about 1.5 slots read per lookup at worst), and 10 000 forms fit in 16 384 slots (512 KiB,
     /// half of what a half-full bound takes), which matters when most lookups miss the cache.
     private var slots: [Slot?] = Array(repeating: nil, count: 16)
-    private(set) var count = 0
+    package private(set) var count = 0
     private let seed: UInt64
     /// Whether `seed` is the process's, so that a `FormIDHash.process` hash is this table's hash.
     private let hasProcessSeed: Bool
 
     /// `seed` is for tests, which need the same layout every run.
-    init(seed: UInt64 = FormIDHash.processSeed) {
+    package init(seed: UInt64 = FormIDHash.processSeed) {
         self.seed = seed
         hasProcessSeed = seed == FormIDHash.processSeed
     }
 
-    subscript(id: String) -> FormSession? {
+    package subscript(id: String) -> FormSession? {
         find(id)?.session
     }
 
     /// The pipeline of the form open under `id`. `processHash`, if given, is
     /// `FormIDHash.process(id)`; a table with another seed hashes `id` afresh.
-    func pipeline(_ id: String, processHash: UInt64? = nil) -> FormPipeline? {
+    package func pipeline(_ id: String, processHash: UInt64? = nil) -> FormPipeline? {
         withPipeline(id, processHash: processHash) { $0 }
     }
 
@@ -49,7 +49,7 @@ struct FormTable {
     }
 
     /// Adds a session under its id, which no open form may have.
-    mutating func insert(_ session: FormSession) {
+    package mutating func insert(_ session: FormSession) {
         precondition(self[session.id] == nil, "form id \(session.id) is already open")
         if (count + 1) * 4 > slots.count * 3 { grow() }
         place(Slot(hash: hash(of: session.id), session: session))
@@ -57,7 +57,7 @@ struct FormTable {
     }
 
     /// Removes and returns the session with `id`, if one is open.
-    mutating func remove(_ id: String) -> FormSession? {
+    package mutating func remove(_ id: String) -> FormSession? {
         guard let (index, session) = find(id) else { return nil }
         closeGap(at: index)
         count -= 1
@@ -86,12 +86,12 @@ struct FormTable {
         }
     }
 
-    mutating func removeAll() {
+    package mutating func removeAll() {
         self = FormTable(seed: seed)
     }
 
     /// The open sessions, in no particular order.
-    var values: [FormSession] { slots.compactMap { $0?.session } }
+    package var values: [FormSession] { slots.compactMap { $0?.session } }
 
     private mutating func place(_ slot: Slot) {
         var index = Int(truncatingIfNeeded: slot.hash) & (slots.count - 1)

@@ -2,7 +2,7 @@ import SignupProtocol
 
 extension KnownFieldNames {
     /// The field names of every kind in `catalog`.
-    init(_ catalog: FormCatalog) {
+    package init(_ catalog: FormCatalog) {
         self.init(catalog.definitions.lazy.flatMap { $0.fields.map(\.name) })
     }
 }

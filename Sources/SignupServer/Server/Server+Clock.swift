@@ -61,7 +61,7 @@ extension Server {
     /// have; in real time the caller waits (see `finishDraining`). Returns whether any remain
     /// that the caller should wait for: in virtual time none, as what is left is due past the
     /// horizon and never finishes.
-    func settleSubmissions() -> Bool {
+    package func settleSubmissions() -> Bool {
         guard let scheduler = virtualScheduler else { return hasSubmissionsInFlight }
         while hasSubmissionsInFlight, let next = scheduler.nextDueTime {
             scheduler.advance(to: next)
@@ -70,7 +70,7 @@ extension Server {
     }
 
     /// At the end of input in virtual time, runs the clock until nothing is pending.
-    func runToIdle() {
+    package func runToIdle() {
         virtualScheduler?.run()
     }
 }

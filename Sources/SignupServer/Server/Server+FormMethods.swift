@@ -53,7 +53,7 @@ extension Server {
     }
 
     /// A record to update: its `id`, and its other members as the opening values of the fields.
-    static func split(
+    package static func split(
         _ record: [(String, String)], into definition: FormDefinition, alongside values: [(String, String)]
     ) throws(RPCError) -> (id: String, values: [(String, String)]) {
         guard definition.submit.savesRecords else {
@@ -68,7 +68,7 @@ extension Server {
         return (id, record.filter { $0.0 != "id" })
     }
 
-    func edit(_ params: Params) throws(RPCError) -> ResultWriter {
+    package func edit(_ params: Params) throws(RPCError) -> ResultWriter {
         try advanceToMessageTime(params)
         let field = try params.requiredString("field")
         let value = try params.requiredString("value")
@@ -79,7 +79,7 @@ extension Server {
 
     /// `form.edit` as read by `FormEditLine`: its members already have the right types, so what
     /// is left to check comes in the same order as above.
-    func edit(_ request: FormEditLine) throws(RPCError) -> EditOutcome {
+    package func edit(_ request: FormEditLine) throws(RPCError) -> EditOutcome {
         if let at = request.at { try advanceToMessageTime(at) }
         if let id = request.form, let outcome = try forms.withPipeline(id, processHash: request.formHash, { pipeline throws(RPCError) in
             try edit(pipeline, id: id, field: request.field, value: request.value)
@@ -90,7 +90,7 @@ extension Server {
         return try edit(session.pipeline, id: session.id, field: request.field, value: request.value)
     }
 
-    func edit(_ pipeline: FormPipeline, id: String, field: String, value: String) throws(RPCError) -> EditOutcome {
+    package func edit(_ pipeline: FormPipeline, id: String, field: String, value: String) throws(RPCError) -> EditOutcome {
         guard let index = pipeline.index(ofField: field) else {
             let definition = pipeline.definition
             throw .unknownField(field, kind: definition.kind, fields: definition.fields.map(\.name))
@@ -106,11 +106,11 @@ extension Server {
     }
 
     /// The result of `form.edit`.
-    struct EditOutcome {
-        let form: String
-        let version: Int
+    package struct EditOutcome {
+        package let form: String
+        package let version: Int
 
-        func write(to result: inout JSONWriter) {
+        package func write(to result: inout JSONWriter) {
             result.object {
                 $0.key("form"); $0.string(form)
                 $0.key("version"); $0.int(version)
@@ -118,7 +118,7 @@ extension Server {
         }
     }
 
-    func submit(_ params: Params) throws(RPCError) -> ResultWriter {
+    package func submit(_ params: Params) throws(RPCError) -> ResultWriter {
         try advanceToMessageTime(params)
         let session = try form(params)
         var rejection: SubmitRejection?
@@ -134,7 +134,7 @@ extension Server {
         }
     }
 
-    func snapshot(_ params: Params) throws(RPCError) -> ResultWriter {
+    package func snapshot(_ params: Params) throws(RPCError) -> ResultWriter {
         try advanceToMessageTime(params)
         let session = try form(params)
         let snapshot = session.pipeline.snapshot
@@ -177,7 +177,7 @@ extension Server {
 
     /// The catalog for a requested locale (the default when none is asked for), and the request
     /// itself when it is not served and `en` stands in.
-    static func catalog(for requested: String?, default current: MessageCatalog) -> (MessageCatalog, unsupported: String?) {
+    package static func catalog(for requested: String?, default current: MessageCatalog) -> (MessageCatalog, unsupported: String?) {
         guard let requested else { return (current, nil) }
         guard let match = MessageCatalog.matching(requested) else { return (.english, requested) }
         return (match, nil)
@@ -193,12 +193,12 @@ extension Server {
     }
 
     /// The form a message addresses: the named one, or the default form, opened on first use.
-    func form(_ params: Params) throws(RPCError) -> FormSession {
+    package func form(_ params: Params) throws(RPCError) -> FormSession {
         try form(named: try params.string("form"))
     }
 
     /// The default form, named or not, is opened on first use; any other must be open.
-    func form(named id: String?) throws(RPCError) -> FormSession {
+    package func form(named id: String?) throws(RPCError) -> FormSession {
         let id = id ?? Self.defaultFormID
         if let session = forms[id] { return session }
         guard id == Self.defaultFormID else { throw .unknownForm(id) }

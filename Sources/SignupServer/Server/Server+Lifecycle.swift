@@ -3,7 +3,7 @@ import SignupProtocol
 
 /// `initialize`, `initialized`, `shutdown` and `exit`.
 extension Server {
-    func initialize(_ params: Params) throws(RPCError) -> ResultWriter {
+    package func initialize(_ params: Params) throws(RPCError) -> ResultWriter {
         guard !isInitialized else { throw .alreadyInitialized }
         // LSP clients send `null` when they have no process to name.
         let processID = params.value("processId") == .null ? nil : try params.count("processId")
@@ -77,13 +77,13 @@ extension Server {
     }
 
     /// Stops taking work. Submissions in flight finish first: the response is written after them.
-    func shutdown(_ params: Params) throws(RPCError) -> ResultWriter {
+    package func shutdown(_ params: Params) throws(RPCError) -> ResultWriter {
         isShuttingDown = true
         if settleSubmissions() { isHoldingOutput = true }
         return { $0.null() }
     }
 
-    func exit(_ request: Request) -> ResultWriter {
+    package func exit(_ request: Request) -> ResultWriter {
         exitCode = isShuttingDown ? 0 : 1
         return { $0.null() }
     }

@@ -5,13 +5,13 @@ import SignupProtocol
 ///
 /// It runs on the event loop only and never touches file descriptors itself, so tests and the
 /// fuzzer drive it in process with a virtual clock.
-final class Server {
+package final class Server {
     /// The clock the server runs on.
-    enum Clock {
+    package enum Clock {
         case virtual(VirtualTimeScheduler)
         case real(RealTimeScheduler)
 
-        var scheduler: any Scheduler {
+        package var scheduler: any Scheduler {
             switch self {
             case .virtual(let scheduler): return scheduler
             case .real(let scheduler): return scheduler
@@ -19,31 +19,31 @@ final class Server {
         }
     }
 
-    static let name = "signup-rpc"
-    static let version = "0.1.0"
+    package static let name = "signup-rpc"
+    package static let version = "0.1.0"
     static let protocolVersion = "1.0"
     /// The form that `form.*` methods address when they name none.
-    static let defaultFormID = "default"
+    package static let defaultFormID = "default"
 
-    let configuration: ServerConfiguration
-    let clock: Clock
+    package let configuration: ServerConfiguration
+    package let clock: Clock
     /// The clock's virtual scheduler when the client moves time (`--clock virtual`), advanced on
     /// every line that carries `at`. Nil in real time, and when a replay of a real-clock session
     /// moves a virtual clock itself (the client was told the clock is real, and is answered so).
     let virtualScheduler: VirtualTimeScheduler?
-    let catalog: FormCatalog
-    let logger: Logger
-    let services: FormServices
-    let sink: any MessageSink
-    let notifications: NotificationChannel
-    var forms = FormTable()
+    package let catalog: FormCatalog
+    package let logger: Logger
+    package let services: FormServices
+    package let sink: any MessageSink
+    package let notifications: NotificationChannel
+    package var forms = FormTable()
     var localizedForms: [LocalizedFormKey: LocalizedForm] = [:]
     /// The pattern matching the line being handled may still do, renewed for each line (a batch
     /// is one line): no line holds the loop for long, whatever its values and the forms' patterns.
     let matchBudget = MatchBudget()
     /// Told each form id opened, with its kind's definition, and each one closed (nil): what a
     /// recording follows to judge which fields of a form hold secrets.
-    var formsDidChange: ((_ id: String, _ definition: FormDefinition?) -> Void)?
+    package var formsDidChange: ((_ id: String, _ definition: FormDefinition?) -> Void)?
     var nextFormNumber = 1
     var isInitialized = false
     /// Whether `form.open` describes the form unless asked not to: the client's
@@ -53,7 +53,7 @@ final class Server {
     var defaultCatalog: MessageCatalog = .english
     var isShuttingDown = false
     /// Set once `exit` has been received: the code the process should exit with.
-    var exitCode: Int32?
+    package var exitCode: Int32?
     /// The client's process id from `initialize`, watched so the server never outlives its client.
     var clientProcessID: Int32?
     /// Output held back until submissions in flight at `shutdown` have finished (real clock).
@@ -63,7 +63,7 @@ final class Server {
     /// Whether a `shutdown` is waiting for submissions in flight; no new input is handled meanwhile.
     var isDraining: Bool { isHoldingOutput }
 
-    init(configuration: ServerConfiguration, clock: Clock, services: FormServices, sink: any MessageSink,
+    package init(configuration: ServerConfiguration, clock: Clock, services: FormServices, sink: any MessageSink,
          catalog: FormCatalog = .builtIn) {
         self.configuration = configuration
         self.clock = clock
@@ -97,7 +97,7 @@ final class Server {
     }
 
     /// Closes every open form, releasing its subscriptions; for a server that is being discarded.
-    func closeAllForms() {
+    package func closeAllForms() {
         let sessions = forms.values
         forms.removeAll()
         for session in sessions { session.close() }
@@ -106,7 +106,7 @@ final class Server {
     // MARK: Input
 
     /// Handles one unit of input from the line splitter.
-    func handle(_ item: consuming InputItem) {
+    package func handle(_ item: consuming InputItem) {
         #if DEBUG
         clock.scheduler.preconditionOnExecutor()
         #endif
@@ -120,7 +120,7 @@ final class Server {
 
     /// Answers one line (without its line terminator) through the full parser. Plain `form.edit`
     /// lines come as `InputItem.edit`, read where the line was cut (`MessageDecoder`).
-    func handle(line: UnsafeBufferPointer<UInt8>) {
+    package func handle(line: UnsafeBufferPointer<UInt8>) {
         guard exitCode == nil else { return }
         let message: JSON
         do throws(JSONParseError) {
@@ -137,7 +137,7 @@ final class Server {
     }
 
     /// Answers a `form.edit` line already read by `FormEditLine`.
-    func handle(_ edit: FormEditLine) {
+    package func handle(_ edit: FormEditLine) {
         guard exitCode == nil else { return }
         let response = answer(id: edit.id, method: "form.edit", { () throws(RPCError) in
             try checkAcceptingWork()
@@ -158,7 +158,7 @@ final class Server {
     /// Releases the held shutdown response once no submission is in flight (or when `force`d,
     /// at the drain deadline). Returns whether the drain is over.
     @discardableResult
-    func finishDraining(force: Bool = false) -> Bool {
+    package func finishDraining(force: Bool = false) -> Bool {
         guard isHoldingOutput else { return true }
         guard force || !hasSubmissionsInFlight else { return false }
         isHoldingOutput = false
@@ -267,6 +267,6 @@ final class Server {
 
 /// Names a form kind in one locale: forms opened from the same pair share their `LocalizedForm`.
 struct LocalizedFormKey: Hashable {
-    let kind: String
+    package let kind: String
     let locale: String
 }

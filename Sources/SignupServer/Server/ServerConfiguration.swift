@@ -3,7 +3,7 @@ import SignupCore
 import SignupProtocol
 
 /// How the server keeps time.
-enum ClockMode: String, CaseIterable {
+package enum ClockMode: String, CaseIterable {
     /// Debounce and backend latency in wall-clock time.
     case real
     /// Time moves only on `clock.advance` or a message's `at`; output is byte-identical run to run.
@@ -11,25 +11,28 @@ enum ClockMode: String, CaseIterable {
 }
 
 /// The limits the server enforces, each breach answered with its own error code.
-struct Limits: Equatable {
-    var maxLineBytes = 1 << 20
+package struct Limits: Equatable {
+    package var maxLineBytes = 1 << 20
     var maxValueLength = 4096
     /// Four bytes a character: any value of `maxValueLength` characters without combining marks fits.
     var maxValueBytes = 16_384
     var maxForms = 10_000
     var maxBatch = 1000
-    var maxDepth = JSONParser.defaultMaxDepth
+    package var maxDepth = JSONParser.defaultMaxDepth
+
+    /// Every limit at its default.
+    package init() {}
 
     /// Each limit by its name in `initialize`'s result and a recording's header, in that order,
     /// with the option that sets it (none for the nesting depth).
-    static var members: [(name: String, value: WritableKeyPath<Limits, Int>, option: String?)] {
+    package static var members: [(name: String, value: WritableKeyPath<Limits, Int>, option: String?)] {
         [("maxLineBytes", \.maxLineBytes, "--max-line-bytes"), ("maxValueLength", \.maxValueLength, "--max-value-length"),
          ("maxValueBytes", \.maxValueBytes, "--max-value-bytes"), ("maxForms", \.maxForms, "--max-forms"),
          ("maxBatch", \.maxBatch, "--max-batch"), ("maxDepth", \.maxDepth, nil)]
     }
 
     /// As `initialize` reports them, and a recording's header keeps them.
-    func write(to writer: inout JSONWriter) {
+    package func write(to writer: inout JSONWriter) {
         writer.object { limits in
             for member in Self.members {
                 limits.key(escaping: member.name); limits.int(self[keyPath: member.value])
@@ -39,7 +42,7 @@ struct Limits: Equatable {
 }
 
 /// The one source of truth for users, chosen on the command line.
-enum BackendChoice: Equatable {
+package enum BackendChoice: Equatable {
     /// The in-memory scripted directory (built in, or from `--directory`).
     case scripted
     /// The SQLite user store at a path (`--store PATH`).
@@ -52,7 +55,7 @@ enum BackendChoice: Equatable {
     case http(HTTPDirectory.Configuration)
 
     /// What a recording's header calls it.
-    var name: String {
+    package var name: String {
         switch self {
         case .scripted: "scripted"
         case .store: "sqlite"
@@ -63,36 +66,39 @@ enum BackendChoice: Equatable {
 }
 
 /// Everything the command line decides.
-struct ServerConfiguration {
-    var clock: ClockMode = .real
+package struct ServerConfiguration {
+    /// Every setting at its default.
+    package init() {}
+
+    package var clock: ClockMode = .real
     /// How messages are cut on stdin and stdout (`--framing`).
-    var framing: Framing = .auto
+    package var framing: Framing = .auto
     /// Where `--trace` writes every message in and out; opened by the command before serving.
     var traceFile: Int32?
     /// Where `--record` writes the session; opened by the command before serving.
     var recordFile: Int32?
-    var debounce: TimeSpan = .milliseconds(300)
+    package var debounce: TimeSpan = .milliseconds(300)
     /// Under `--listen`, the most clients connected at once; one more is closed as it connects.
     var maxConnections = 2048
     /// How many availability checks a session, and the store (every session of the process, or of
     /// every process on PostgreSQL), may ask per minute (`CheckBudget`); 0 for no bound.
-    var checkBudget = CheckBudgetLimits()
-    var backend: BackendChoice = .scripted
-    var script: ScriptedDirectory.Script = .builtIn
+    package var checkBudget = CheckBudgetLimits()
+    package var backend: BackendChoice = .scripted
+    package var script: ScriptedDirectory.Script = .builtIn
     /// Form kinds loaded from `--forms`, offered after the built-in ones.
-    var customForms: [FormDefinition] = []
+    package var customForms: [FormDefinition] = []
     /// The `--forms` documents the custom kinds were read from, for a recording's header.
-    var customFormDocuments: [JSON] = []
+    package var customFormDocuments: [JSON] = []
     /// The client's process id from `--parent-pid`; the server exits when it dies.
     var parentProcessID: Int32?
-    var limits = Limits()
-    var logLevel: LogLevel = .warning
+    package var limits = Limits()
+    package var logLevel: LogLevel = .warning
 }
 
 extension ScriptedDirectory.Script {
     /// The directory used when no `--directory` file is given: a few well-known names are taken,
     /// checks take 200 ms and registration 1 s, like the GitHubSignup sample's mock API.
-    static let builtIn = ScriptedDirectory.Script(
+    package static let builtIn = ScriptedDirectory.Script(
         takenNames: ["admin", "root", "octocat", "taken"],
         failingNames: ["servererror"],
         defaultVerdict: .available,
@@ -102,10 +108,15 @@ extension ScriptedDirectory.Script {
 
 /// The check budgets per minute (`--session-checks-per-minute`, `--store-checks-per-minute`): a
 /// person typing a name key by key asks a few checks a minute, a harvester thousands.
-struct CheckBudgetLimits: Equatable {
-    var session = 120
-    var store = 6000
-    static let window = TimeSpan.seconds(60)
+package struct CheckBudgetLimits: Equatable {
+    package var session = 120
+    package var store = 6000
+
+    package init(session: Int = 120, store: Int = 6000) {
+        self.session = session
+        self.store = store
+    }
+    package static let window = TimeSpan.seconds(60)
 
     /// The store's budget on `scheduler`, nil when it is unbounded; one for all of a process's sessions.
     func storeBudget(on scheduler: any Scheduler) -> CheckBudget? {

@@ -7,12 +7,12 @@ import SignupProtocol
 /// it (a signal, a client process that died), or when the client stops reading for good (EPIPE).
 /// Made, run and ended on the process's loop; whatever reaches it from another thread comes
 /// through a `LoopBound`, which checks that in release builds too.
-final class ClientSession {
+package final class ClientSession {
     /// How long the end (of input, or by signal) waits in real time for work in flight.
     static let drainTimeout: TimeSpan = .seconds(10)
 
     /// Where a client's messages come from and go to.
-    struct Endpoint {
+    package struct Endpoint {
         var readFD: Int32
         var writeFD: Int32
         /// A socket is shut down to wake its reader and writer as the session ends, and closed once
@@ -22,10 +22,10 @@ final class ClientSession {
         var recordFile: Int32?
     }
 
-    let loop: EventLoop
+    package let loop: EventLoop
     private let environment: SessionEnvironment
     private let endpoint: Endpoint
-    let server: Server
+    package let server: Server
     private let writer: StdoutWriter
     private let logger: Logger
     private var input = PendingInput()
@@ -37,15 +37,17 @@ final class ClientSession {
     private let framing: FramingChoice
     /// Every message in and out, when `--trace` or `--log-level debug` asks for it.
     private let tracer: Tracer?
-    /// The session, when `--record` asks for it.
-    private let recorder: SessionRecorder?
+    /// The session's recording, when `--record` asks for it.
+    private let recorder: (any SessionMirror)?
+    /// Every message as written, for the recording, on a clock where each is written in order.
+    private let tee: OutputTee?
     /// Why the session ends, for the recording's last line.
     private var endReason = "input"
     /// Told once, on the loop, when the session has ended, with the code its `exit` asked for.
     private let ended: (ClientSession, Int32) -> Void
 
     /// Builds the session on the loop.
-    init(environment: SessionEnvironment, endpoint: Endpoint, ended: @escaping (ClientSession, Int32) -> Void) {
+    package init(environment: SessionEnvironment, endpoint: Endpoint, ended: @escaping (ClientSession, Int32) -> Void) {
         let loop = environment.loop
         loop.assertOnLoop()
         let configuration = environment.configuration
@@ -59,22 +61,20 @@ final class ClientSession {
         // How it batches and whether it may conflate follow the clock (`ClockPolicy.swift`).
         // Where the writer writes every message, a recording copies each one as written.
         let tee = endpoint.recordFile != nil && configuration.clock.writesEveryMessageInOrder ? OutputTee() : nil
+        self.tee = tee
         writer = StdoutWriter(fd: endpoint.writeFD, clock: configuration.clock, framing: framing, tracer: tracer, tee: tee,
                               loop: loop)
         let clock = environment.makeSessionClock()
         var services = environment.servicesForOneSession(clock: clock)
         var sink: any MessageSink = writer
         if let recordFile = endpoint.recordFile {
+            guard let makeMirror = environment.makeMirror else { preconditionFailure("a process that records makes recorders") }
             let scheduler = clock.scheduler
-            let recorder = SessionRecorder(destination: .file(recordFile), configuration: configuration,
-                                           catalog: environment.catalog, services: services, tee: tee, logger: logger,
-                                           now: { scheduler.now.milliseconds })
-            recorder.flushSink = { [writer] in writer.handOverEverything() }
-            // In real time each piece of work's records are written when it is done, so a session
-            // killed outright loses at most the work it was in; virtual time writes as the buffer fills.
-            if configuration.clock == .real {
-                recorder.flushAfterWork = { flush in loop.executeTransferring(flush) }
-            }
+            let recorder = makeMirror(SessionMirrorContext(
+                file: recordFile, configuration: configuration, catalog: environment.catalog, services: services,
+                tee: tee, logger: logger, now: { scheduler.now.milliseconds },
+                handWriterEverything: { [writer] in writer.handOverEverything() },
+                afterWork: configuration.clock == .real ? { flush in loop.executeTransferring(flush) } : nil))
             (services, sink) = recorder.observing(services, sendingTo: writer)
             self.recorder = recorder
         } else {
@@ -82,11 +82,11 @@ final class ClientSession {
         }
         server = Server(configuration: configuration, clock: clock, services: services, sink: sink,
                         catalog: environment.catalog)
-        recorder?.findSecretFields(in: server)
+        recorder?.attach(to: server)
     }
 
     /// Starts reading; the session then runs until it ends and tells `ended`.
-    func start() {
+    package func start() {
         let bound = LoopBound(self, loop: loop)
         // A client that closes its end ends the session as a signal does: submissions in flight
         // finish (and are stored), and a recording gets every message sent and its end.
@@ -217,7 +217,7 @@ final class ClientSession {
         // holds) no more, so a stuck client cannot keep the process from ending.
         if !writer.flush(givingUpAfter: Self.drainTimeout) {
             logger.warning("the client has read nothing for \(Self.drainTimeout); ending without writing the rest")
-            recorder?.tee?.close()
+            tee?.close()
         }
         recorder?.recordEnd(endReason)
         ended(self, code)

@@ -14,7 +14,7 @@ struct PendingInput {
 
     var hasNext: Bool { next < items.count }
 
-    mutating func append(_ batch: consuming [InputItem], isEnd: Bool, done: @escaping @Sendable () -> Void) {
+    package mutating func append(_ batch: consuming [InputItem], isEnd: Bool, done: @escaping @Sendable () -> Void) {
         // Usually everything before has been handled: then the batch's storage is taken as it is,
         // not copied item by item (which retained and later released every string in it).
         if next == items.count {

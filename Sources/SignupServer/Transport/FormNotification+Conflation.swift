@@ -3,7 +3,7 @@ import SignupProtocol
 extension FormNotification {
     /// Only the latest field result, and the latest `submitEnabled`, of a form matter; submission
     /// events are never dropped.
-    var conflationKey: ConflationKey? {
+    package var conflationKey: ConflationKey? {
         switch content {
         case .event(.fieldChanged(let update)): ConflationKey(form: form, topic: update.field)
         case .event(.submitEnabledChanged): ConflationKey(form: form, topic: "")

@@ -3,7 +3,7 @@ import SignupProtocol
 
 /// How messages are cut on stdin and stdout: one per line, or LSP's base protocol
 /// (`Content-Length: N\r\n\r\n` and N bytes). `auto` takes whichever the client's first bytes use.
-enum Framing: String, CaseIterable, Sendable {
+package enum Framing: String, CaseIterable, Sendable {
     case auto, lines, lsp
 }
 
@@ -11,16 +11,16 @@ enum Framing: String, CaseIterable, Sendable {
 /// writer, which frames every message alike. Nothing is written before the first message is
 /// read, and the hand-over through the event loop orders the decision before any write.
 /// Atomic rather than locked: the writer reads it on every write.
-final class FramingChoice: Sendable {
+package final class FramingChoice: Sendable {
     private let choice: Atomic<Int>
     private static let framings = Framing.allCases
 
-    init(_ framing: Framing) {
+    package init(_ framing: Framing) {
         choice = Atomic(Self.framings.firstIndex(of: framing) ?? 0)
     }
 
     /// The framing decided, or `auto` while no input has decided it.
-    var current: Framing { Self.framings[choice.load(ordering: .acquiring)] }
+    package var current: Framing { Self.framings[choice.load(ordering: .acquiring)] }
 
     /// Settles `auto` on what the input uses; a forced framing stays as it is.
     func decide(_ framing: Framing) {

@@ -1,8 +1,9 @@
 import SignupProtocol
+
 /// Cuts stdin into messages by the framing in use: one per line (`LineSplitter`), or LSP's base
 /// protocol (`LSPFrameReader`). With `auto` the first bytes decide: a stream that starts with a
 /// `Content-Length` header (after an optional byte-order mark) is LSP, any other is lines.
-struct InputFramer {
+package struct InputFramer {
     /// The reader in use; nil under `auto` until enough bytes have come to tell.
     private var reader: Reader?
     private enum Reader { case lines, lsp }
@@ -13,7 +14,7 @@ struct InputFramer {
     private var frames: LSPFrameReader
     private let choice: FramingChoice
 
-    init(choice: FramingChoice, maxLineBytes: Int, decoder: MessageDecoder = .bytes) {
+    package init(choice: FramingChoice, maxLineBytes: Int, decoder: MessageDecoder = .bytes) {
         self.choice = choice
         lines = LineSplitter(maxLineBytes: maxLineBytes, decoder: decoder)
         frames = LSPFrameReader(maxLineBytes: maxLineBytes, decoder: decoder)
@@ -26,7 +27,7 @@ struct InputFramer {
 
     /// Cuts the messages `chunk` completes into `items`, keeping plain edits' lines in `kept` when
     /// given (for a recording).
-    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
+    package mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
         switch reader {
         case .lines?: lines.feed(chunk, into: &items, keepingEditsIn: kept)
         case .lsp?: frames.feed(chunk, into: &items, keepingEditsIn: kept)
@@ -37,7 +38,7 @@ struct InputFramer {
         }
     }
 
-    mutating func finish(into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
+    package mutating func finish(into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
         if reader == nil { decide(.lines, into: &items, keepingEditsIn: kept) }
         switch reader {
         case .lsp?: frames.finish(into: &items)
@@ -59,7 +60,7 @@ struct InputFramer {
     private static let header = Array("content-length:".utf8)
 
     /// The framing the first bytes show, or nil while they could still start either.
-    static func framing(startingWith bytes: [UInt8]) -> Framing? {
+    package static func framing(startingWith bytes: [UInt8]) -> Framing? {
         var start = bytes[...]
         if start.starts(with: LineSplitter.byteOrderMark) {
             start = start.dropFirst(3)

@@ -1,4 +1,5 @@
 import SignupProtocol
+
 /// Cuts a byte stream framed as LSP's base protocol into messages: header lines ending in
 /// `\r\n`, a blank line, then exactly `Content-Length` bytes. Other headers (`Content-Type`) are
 /// read past. Like `LineSplitter`, it never holds more than the line limit of one message.
@@ -9,8 +10,8 @@ import SignupProtocol
 /// header block over `maxHeaderBytes` is answered once as one and read past with its body; and a
 /// line starting with `{` or `[` where a header block would start is a JSON text served as a line.
 struct LSPFrameReader {
-    let maxLineBytes: Int
-    let decoder: MessageDecoder
+    package let maxLineBytes: Int
+    package let decoder: MessageDecoder
     /// The header block read so far, or the body once `bodyLength` is known.
     private var pending: [UInt8] = []
     private var bodyLength: Int?
@@ -24,13 +25,13 @@ struct LSPFrameReader {
     /// The longest header block read: far more than LSP's two headers need.
     static let maxHeaderBytes = 8192
 
-    init(maxLineBytes: Int, decoder: MessageDecoder = .bytes) {
+    package init(maxLineBytes: Int, decoder: MessageDecoder = .bytes) {
         self.maxLineBytes = maxLineBytes
         self.decoder = decoder
     }
 
     /// Cuts the messages `chunk` completes into `items`, keeping plain edits' bodies in `kept` when given.
-    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
+    package mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
         var index = 0
         while index < chunk.count {
             if skipping > 0 {
@@ -117,7 +118,7 @@ struct LSPFrameReader {
 
     /// Ends the stream: a message cut off is handed on as it is, for the parser to answer; a
     /// body cut off before its first byte too (`-32700` at offset 0, as for one cut later).
-    mutating func finish(into items: inout [InputItem]) {
+    package mutating func finish(into items: inout [InputItem]) {
         if bodyLength != nil || (!pending.isEmpty && !pending.allSatisfy(\.isJSONWhitespace)) {
             items.append(.line(pending))
         }

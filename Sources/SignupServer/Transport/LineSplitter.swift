@@ -12,20 +12,20 @@ import SignupProtocol
 /// Each line is handed to its `MessageDecoder` as it is cut, so that the decoding it does happens
 /// on the reading thread rather than the event loop.
 struct LineSplitter {
-    let maxLineBytes: Int
-    let decoder: MessageDecoder
+    package let maxLineBytes: Int
+    package let decoder: MessageDecoder
     /// The start of a line whose end has not arrived yet.
     private var pending: [UInt8] = []
     private var discarding = false
     private var atStreamStart = true
 
-    init(maxLineBytes: Int, decoder: MessageDecoder = .bytes) {
+    package init(maxLineBytes: Int, decoder: MessageDecoder = .bytes) {
         self.maxLineBytes = maxLineBytes
         self.decoder = decoder
     }
 
     /// Cuts the lines `chunk` completes into `items`, keeping plain edits' lines in `kept` when given.
-    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
+    package mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
         guard let base = chunk.baseAddress else { return }
         var start = 0
         while start < chunk.count {
@@ -57,7 +57,7 @@ struct LineSplitter {
 
     /// Ends the stream: bytes left without a newline are a last line like any other (the JSON
     /// Lines convention), so a message cut off there is answered as any line that is not JSON.
-    mutating func finish(into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
+    package mutating func finish(into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
         if discarding {
             items.append(.oversizeLine)
         } else if !pending.isEmpty {

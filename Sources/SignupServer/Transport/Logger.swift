@@ -8,25 +8,25 @@ import Darwin
 import SignupProtocol
 
 /// How much the server says on stderr.
-enum LogLevel: Int, Comparable, CaseIterable {
+package enum LogLevel: Int, Comparable, CaseIterable {
     case error, warning, info, debug
 
-    init?(name: String) {
+    package init?(name: String) {
         guard let level = Self.allCases.first(where: { "\($0)" == name }) else { return nil }
         self = level
     }
 
-    static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// Diagnostics on stderr, one line each, never on the protocol stream. Never given secret values.
-struct Logger: Sendable {
+package struct Logger: Sendable {
     var level: LogLevel
 
-    func error(_ message: @autoclosure () -> String) { log(.error, message) }
-    func warning(_ message: @autoclosure () -> String) { log(.warning, message) }
+    package func error(_ message: @autoclosure () -> String) { log(.error, message) }
+    package func warning(_ message: @autoclosure () -> String) { log(.warning, message) }
     func info(_ message: @autoclosure () -> String) { log(.info, message) }
-    func debug(_ message: @autoclosure () -> String) { log(.debug, message) }
+    package func debug(_ message: @autoclosure () -> String) { log(.debug, message) }
 
     private func log(_ messageLevel: LogLevel, _ message: () -> String) {
         guard messageLevel <= level else { return }

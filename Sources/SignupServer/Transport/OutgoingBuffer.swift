@@ -15,7 +15,7 @@ final class OutgoingBuffer: @unchecked Sendable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// Bytes held.
-    private(set) var count = 0
+    package private(set) var count = 0
     /// How far into the mapping bytes reached before `count` last went down (in `remove`); with
     /// `count`, how much of the mapping is resident since pages were last given back.
     private var touched = 0
@@ -25,7 +25,7 @@ final class OutgoingBuffer: @unchecked Sendable {
     /// Address space reserved up front; untouched pages cost no memory.
     static let initialCapacity = 16 << 20
 
-    init(capacity: Int = initialCapacity) {
+    package init(capacity: Int = initialCapacity) {
         self.capacity = Self.roundedToPages(capacity)
         base = Self.map(self.capacity)
     }
@@ -34,28 +34,28 @@ final class OutgoingBuffer: @unchecked Sendable {
         munmap(base, capacity)
     }
 
-    var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
 
-    func append(_ bytes: UnsafeRawBufferPointer) {
+    package func append(_ bytes: UnsafeRawBufferPointer) {
         reserve(bytes.count)
         if let source = bytes.baseAddress { (base + count).initialize(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
         count += bytes.count
     }
 
-    func append(_ byte: UInt8) {
+    package func append(_ byte: UInt8) {
         reserve(1)
         base[count] = byte
         count += 1
     }
 
     /// The bytes in `range`, valid until the buffer is next changed.
-    func bytes(in range: Range<Int>) -> UnsafeRawBufferPointer {
+    package func bytes(in range: Range<Int>) -> UnsafeRawBufferPointer {
         precondition(range.lowerBound >= 0 && range.upperBound <= count)
         return UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
     }
 
     /// Removes the bytes in `ranges` (ascending, not overlapping), moving what follows each down.
-    func remove(_ ranges: [Range<Int>]) {
+    package func remove(_ ranges: [Range<Int>]) {
         touched = max(touched, count)
         var kept = 0
         var start = 0
@@ -69,7 +69,7 @@ final class OutgoingBuffer: @unchecked Sendable {
     }
 
     /// Empties the buffer and gives back to the system the pages a burst touched beyond `residentBytes`.
-    func removeAll() {
+    package func removeAll() {
         let reached = max(touched, count)
         count = 0
         touched = 0

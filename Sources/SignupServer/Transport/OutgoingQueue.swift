@@ -3,8 +3,8 @@ import SignupProtocol
 
 /// Identifies events of which only the latest matters: one field's result, or one form's
 /// `submitEnabled`. Responses and submission events have none and are never dropped.
-struct ConflationKey: Hashable, Sendable {
-    var form: String
+package struct ConflationKey: Hashable, Sendable {
+    package var form: String
     var topic: String
 }
 
@@ -44,7 +44,7 @@ final class OutgoingQueue: @unchecked Sendable {
     /// (after the work that is sending now), so one wake-up (a futex call and a context switch)
     /// carries every message that work produced instead of one each. Without it each message
     /// that finds the writer idle wakes it at once.
-    init(conflationThreshold: Int?, deferWake: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil) {
+    package init(conflationThreshold: Int?, deferWake: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil) {
         self.conflationThreshold = conflationThreshold
         self.deferWake = deferWake
     }
@@ -233,7 +233,7 @@ final class OutgoingQueue: @unchecked Sendable {
         }
     }
 
-    func close() {
+    package func close() {
         condition.withLock {
             isClosed = true
             condition.broadcast()

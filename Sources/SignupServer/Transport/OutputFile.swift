@@ -19,7 +19,7 @@ enum OutputFile {
     ///
     /// Opened without waiting: a FIFO no process reads fails at once (ENXIO) instead of holding
     /// the process before it can take a signal. Writes then block as usual.
-    static func create(atPath path: String) -> Int32? {
+    package static func create(atPath path: String) -> Int32? {
         if let replaced = replacingRegularFile(at: path) { return replaced }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o600)
         guard fd >= 0 else { return nil }
@@ -34,7 +34,7 @@ enum OutputFile {
     }
 
     /// Why `create` failed, for `errno` as it left it.
-    static func reason(for error: Int32) -> String {
+    package static func reason(for error: Int32) -> String {
         error == ENXIO ? "it is a FIFO that no process has open for reading" : String(cString: strerror(error))
     }
 

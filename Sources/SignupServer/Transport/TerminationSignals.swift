@@ -9,7 +9,7 @@ import SignupProtocol
 /// signal went to that thread instead: before a handler was set it ended the process with the
 /// signal, and once its action was "ignore" (as Dispatch's signal sources need) it was dropped.
 enum TerminationSignals {
-    static let watched: [Int32] = [SIGTERM, SIGINT]
+    package static let watched: [Int32] = [SIGTERM, SIGINT]
 
     /// Blocks the watched signals on the calling thread and every thread it starts afterwards.
     static func block() {
@@ -19,7 +19,7 @@ enum TerminationSignals {
 
     /// Calls `handler` with each watched signal as it arrives (including one already pending),
     /// on a thread that does nothing else.
-    static func watch(_ handler: @escaping @Sendable (Int32) -> Void) {
+    package static func watch(_ handler: @escaping @Sendable (Int32) -> Void) {
         let thread = Thread {
             var set = signalSet()
             while true {

@@ -26,13 +26,13 @@ final class Tracer: @unchecked Sendable {
     private let redaction: SecretRedaction
     private let maxDepth: Int
 
-    static let secret = SecretRedaction.mask
+    package static let secret = SecretRedaction.mask
 
-    init(destinations: [Int32], forms: [FormDefinition], maxDepth: Int, logger: Logger? = nil) {
+    package init(destinations: [Int32], forms: [FormDefinition], maxDepth: Int, logger: Logger? = nil) {
         self.destinations = destinations.map(OutputDescriptor.init)
         self.logger = logger
         redaction = SecretRedaction(forms: forms)
-        namesAskedAbout = SecretField.namesAskedAbout(in: forms)
+        namesAskedAbout = SecretRedaction.namesAskedAbout(in: forms)
         self.maxDepth = maxDepth
         clock.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     }

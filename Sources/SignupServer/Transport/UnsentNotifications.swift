@@ -1,4 +1,5 @@
 import SignupProtocol
+
 /// Notifications sent during the loop's current work, handed to the writer's queue together at
 /// its end: one lock for them all rather than one each. Each is added in one call, so it costs
 /// one access to the writer's state.
@@ -8,7 +9,7 @@ struct UnsentNotifications {
     /// A batch that grows this long is handed over at once.
     static let largest = 1024
 
-    enum Added {
+    package enum Added {
         /// The first of a batch: its hand-over is to be arranged.
         case first
         /// One more.
@@ -17,7 +18,7 @@ struct UnsentNotifications {
         case full
     }
 
-    mutating func add(_ notification: consuming FormNotification) -> Added {
+    package mutating func add(_ notification: consuming FormNotification) -> Added {
         let isFirst = notifications.isEmpty
         // Room for a read's worth of keystrokes at once, so the batch is not regrown as it fills.
         if isFirst { notifications.reserveCapacity(Self.largest / 2) }
@@ -26,7 +27,7 @@ struct UnsentNotifications {
     }
 
     /// The batch, taking its storage as it is (the next batch starts a new one); nil when empty.
-    mutating func take() -> [FormNotification]? {
+    package mutating func take() -> [FormNotification]? {
         guard !notifications.isEmpty else { return nil }
         defer { notifications = [] }
         return notifications

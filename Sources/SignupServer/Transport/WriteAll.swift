@@ -22,16 +22,16 @@ func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
 /// A descriptor written whole until a write to it fails (a full disk, an I/O error), and not after,
 /// so what it holds is a whole prefix of what was meant for it, never one with holes. Used by one
 /// owner at a time (the recording's queue, the tracer's lock).
-final class OutputDescriptor: @unchecked Sendable {
-    let fd: Int32
+package final class OutputDescriptor: @unchecked Sendable {
+    package let fd: Int32
     private var hasFailed = false
 
-    init(_ fd: Int32) {
+    package init(_ fd: Int32) {
         self.fd = fd
     }
 
     /// Writes `bytes` unless a write failed before; the reason when this one fails.
-    func write(_ bytes: UnsafeRawBufferPointer) -> String? {
+    package func write(_ bytes: UnsafeRawBufferPointer) -> String? {
         guard !hasFailed, !writeAll(bytes, to: fd) else { return nil }
         let reason = String(cString: strerror(errno))
         hasFailed = true

@@ -1,6 +1,7 @@
 import SignupCore
 @testable import SignupServer
-import SignupProtocol
+@testable import SignupProtocol
+@testable import SignupTools
 
 /// Collects what the server sends, one line per message.
 final class CollectingSink: MessageSink {

@@ -1,0 +1,161 @@
+import SignupCore
+import SignupProtocol
+import SignupServer
+
+/// What a recording writes in place of secrets, and the secrets it has seen so far: each secret's
+/// placeholder (`SecretPlaceholders`), and the secrets that messages out, questions and answers may
+/// carry again (a backend's tokens, a secret field's value asked about as a name). Owned by the
+/// encoder and used on its queue only; the placeholders depend on the order secrets come in.
+struct RecordingSecrets {
+    private var placeholders: SecretPlaceholders
+    private let redaction: SecretRedaction
+    private let logger: Logger?
+    /// Placeholders made for edits lately, by field and value, to skip making a string of the
+    /// value and looking it up in `placeholders` for the same keystrokes again.
+    private var recentPlaceholders = [RecentPlaceholder?](repeating: nil, count: 256)
+    /// Secrets that messages out may carry, as their bytes: tokens from a backend, and secret
+    /// values asked about as names.
+    private var secretsInOutput: [[UInt8]] = []
+    /// Secret field values asked about as names (`SecretField.isAskedAbout`), as their fields see them.
+    private var askedSecrets: Set<String> = []
+    /// Warned once when a placeholder could not keep its secret's validity.
+    private var warnedApproximation = false
+
+    /// A real session's placeholders are keyed at random, so they tell nothing of their secrets; a
+    /// virtual one's repeat byte for byte, like the rest of its output.
+    package init(clock: ClockMode, redaction: SecretRedaction, logger: Logger?) {
+        placeholders = clock == .real ? SecretPlaceholders(key: UInt64.random(in: .min ... .max)) : SecretPlaceholders()
+        self.redaction = redaction
+        self.logger = logger
+    }
+
+    private struct RecentPlaceholder {
+        /// Held, so that no other field can take its identity while the entry is kept.
+        let field: SecretField
+        let value: [UInt8]
+        let placeholder: String
+    }
+
+    // MARK: Messages in
+
+    /// An edit's secret value's placeholder, as its field's rules judge it.
+    mutating func placeholder(for value: UnsafeRawBufferPointer, of field: SecretField) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(UInt(bitPattern: ObjectIdentifier(field).hashValue))
+        for byte in value { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let slot = Int(truncatingIfNeeded: hash >> 40) & (recentPlaceholders.count - 1)
+        if let recent = recentPlaceholders[slot], recent.field === field, recent.value.elementsEqual(value) {
+            return recent.placeholder
+        }
+        let made = placeholder(for: String(decoding: value, as: UTF8.self), of: field)
+        recentPlaceholders[slot] = RecentPlaceholder(field: field, value: Array(value), placeholder: made)
+        return made
+    }
+
+    /// A secret field's value's placeholder, the value taken as its rules see it (normalised), so
+    /// values that normalise alike, as a full-width repeat of a password does, keep matching. A
+    /// value also asked about as a name is watched for in questions, answers and messages out.
+    private mutating func placeholder(for value: String, of field: SecretField) -> String {
+        let secret = field.normalized(value)
+        let made = placeholder(for: secret, judgedBy: field.rules)
+        if field.isAskedAbout, !secret.isEmpty, askedSecrets.insert(secret).inserted { secretsInOutput.append(Array(secret.utf8)) }
+        return made
+    }
+
+    /// A message in, redacted, its secret fields' values replaced by placeholders.
+    mutating func hiding(in message: JSON, _ secretFields: [SecretRedaction.Place: SecretField]) -> JSON {
+        redaction.redacting(message) { text, place in secretFields[place].map { placeholder(for: text, of: $0) } }
+    }
+
+    // MARK: The backend
+
+    /// A question with its password and any secret asked about as a name replaced.
+    mutating func hiding(in question: BackendQuestion) -> BackendQuestion {
+        switch question {
+        case .availability(let username): .availability(username: askedName(username))
+        case .registration(let username, let password): .registration(username: askedName(username), password: placeholder(for: password))
+        case .login(let username, let password): .login(username: askedName(username), password: placeholder(for: password))
+        // What a check sends may be any field's value: each that a secret field held is masked.
+        case .check(let name, let inputs): .check(name: name, inputs: inputs.mapValues { placeholders.existing(for: $0) ?? $0 })
+        case .submission(let kind, let fields): .submission(kind: kind, fields: fields.mapValues { placeholders.existing(for: $0) ?? $0 })
+        default: question
+        }
+    }
+
+    /// An answer with the tokens and secrets it carries replaced.
+    mutating func hiding(in answer: BackendAnswer) -> BackendAnswer {
+        switch answer {
+        case .registration(.registered(let account)): .registration(.registered(account: hiding(in: account)))
+        case .login(.loggedIn(let token)): .login(.loggedIn(token: backendSecret(token)))
+        case .submission(.accepted(let result)): .submission(.accepted(hiding(in: result)))
+        case .submission(.refused(let status, let body)): .submission(.refused(status: status, body: body.map { hiding(in: $0) }))
+        default: answer
+        }
+    }
+
+    /// A name the forms asked the backend about: its placeholder when it is a secret field's value.
+    private func askedName(_ name: String) -> String {
+        askedSecrets.contains(name) ? placeholders.existing(for: name) ?? name : name
+    }
+
+    /// A token or other secret a backend gave out: its placeholder, and output carrying it is rewritten.
+    private mutating func backendSecret(_ secret: String) -> String {
+        if placeholders.existing(for: secret) == nil, !secret.isEmpty { secretsInOutput.append(Array(secret.utf8)) }
+        return placeholder(for: secret)
+    }
+
+    /// An account a backend returned, with the members that name a secret hidden.
+    private mutating func hiding(in account: JSONValue) -> JSONValue {
+        switch account {
+        case .object(let members):
+            var hidden: [String: JSONValue] = [:]
+            for (key, value) in members {
+                if case .string(let secret) = value, SecretRedaction.namesSecretMember(key) {
+                    hidden[key] = .string(backendSecret(secret))
+                } else if case .string(let text) = value, askedSecrets.contains(text) {
+                    hidden[key] = .string(askedName(text))
+                } else if case .string(let text) = value {
+                    hidden[key] = .string(hidingAskedSecrets(in: text))
+                } else {
+                    hidden[key] = hiding(in: value)
+                }
+            }
+            return .object(hidden)
+        case .array(let elements): return .array(elements.map { hiding(in: $0) })
+        case .string(let text): return .string(hidingAskedSecrets(in: text))
+        default: return account
+        }
+    }
+
+    /// A text a backend wrote (a message echoing what it was sent), with every secret value it
+    /// was asked about replaced by its placeholder.
+    private func hidingAskedSecrets(in text: String) -> String {
+        var hidden = text
+        for secret in askedSecrets where hidden.contains(secret) {
+            hidden = hidden.replacingOccurrences(of: secret, with: placeholders.existing(for: secret) ?? secret)
+        }
+        return hidden
+    }
+
+    /// A secret's placeholder, warning once when one cannot pass and fail exactly its rules.
+    private mutating func placeholder(for secret: String, judgedBy rules: SecretPlaceholders.Rules = .none) -> String {
+        let made = placeholders.placeholder(for: secret, judgedBy: rules)
+        if placeholders.approximations > 0, !warnedApproximation {
+            warnedApproximation = true
+            logger?.warning("recording: a secret's placeholder could not pass and fail exactly its rules; its replay may differ")
+        }
+        return made
+    }
+
+    // MARK: Messages out
+
+    /// Whether a message out may carry a secret seen so far: when not, it is written as it is.
+    var mayBeInOutput: Bool { !secretsInOutput.isEmpty }
+
+    /// A message the server sent, with every secret seen so far that it carries replaced; nil
+    /// when it carries none (or is not JSON), to be written as it is.
+    func hiding(inOut line: UnsafeBufferPointer<UInt8>) -> JSON? {
+        guard secretsInOutput.contains(where: { line.contains($0) }),
+              let parsed = try? JSONParser.parse(line, maxDepth: 10_000) else { return nil }
+        return parsed.mappingStrings { placeholders.existing(for: $0) ?? $0 }
+    }
+}

@@ -1,0 +1,128 @@
+import SignupCore
+import SignupProtocol
+import SignupServer
+
+/// Replays a recording on the virtual clock: its inputs at their recorded times, its backend
+/// answering as recorded, and compares what the server writes with what it wrote.
+struct Replayer {
+    /// Where a replay first differs from its recording.
+    struct Divergence {
+        /// The position of the message among the outputs, from 0.
+        package var index: Int
+        package var recorded: JSON?
+        var replayed: JSON?
+        /// When the recording wrote it (or, for a missing one, when the replay did).
+        package var time: Int64?
+        /// The recording's entries just before it.
+        var context: [Recording.Entry]
+    }
+
+    package struct Outcome {
+        var replayed: [JSON]
+        var divergence: Divergence?
+        var unrecordedQuestions: [BackendQuestion]
+        package var inputs: Int
+        package var answers: Int
+        var endTime: Int64
+    }
+
+    package let recording: Recording
+
+    /// The configuration the recorded server ran with.
+    static func configuration(for header: Recording.Header) throws(FormFile.Problem) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.clock = header.clock
+        configuration.debounce = .milliseconds(header.debounce)
+        configuration.limits = header.limits
+        configuration.checkBudget = header.checkBudget
+        configuration.logLevel = .error
+        for (index, document) in header.formFiles.enumerated() {
+            configuration.customForms.append(try FormFile.parse(document, file: "recorded form \(index + 1)"))
+        }
+        configuration.customFormDocuments = header.formFiles
+        return configuration
+    }
+
+    package func run() throws(FormFile.Problem) -> Outcome {
+        let configuration = try Self.configuration(for: recording.header)
+        var backend: ReplayedBackend?
+        let header = recording.header
+        let session = InProcessSession(configuration: configuration, services: { scheduler in
+            let replayed = ReplayedBackend(recording: recording, scheduler: scheduler)
+            backend = replayed
+            return FormServices(
+                availability: replayed, registration: replayed, authentication: header.logsIn ? replayed : nil,
+                friends: header.savesFriends ? replayed : nil)
+        }, recording: false)
+        let server = session.server
+        var inputs = 0
+        var answers = 0
+        var end: (time: Int64, reason: String)?
+        let inputsBeforeDueWork = recording.inputsBeforeDueWork
+        var inputNumber = 0
+        for entry in recording.entries {
+            switch entry {
+            case .input(let time, let input):
+                session.advance(to: time, holdingWorkDueThen: inputsBeforeDueWork[inputNumber])
+                inputNumber += 1
+                server.finishDraining()
+                guard server.exitCode == nil else { continue }
+                inputs += 1
+                backend?.inputsStarted = inputs
+                session.handle(Self.item(input))
+                backend?.releaseHeld()
+            case .answer: answers += 1
+            case .end(let time, let reason): end = (time, reason)
+            default: break
+            }
+        }
+        if let end {
+            session.advance(to: end.time)
+            server.finishDraining()
+            if header.clock == .virtual, server.exitCode == nil {
+                if end.reason == "input" { server.runToIdle() } else if end.reason == "signal" { _ = server.settleSubmissions() }
+            }
+        }
+        let replayed = session.messages.map { bytes in (try? JSONParser.parse(bytes, maxDepth: 10_000)) ?? .string(String(decoding: bytes, as: UTF8.self)) }
+        return Outcome(
+            replayed: replayed, divergence: Self.firstDifference(recording: recording, replayed: replayed),
+            unrecordedQuestions: backend?.unrecordedQuestions ?? [], inputs: inputs, answers: answers,
+            endTime: end?.time ?? session.scheduler.now.milliseconds)
+    }
+
+    /// The input as the server takes it from stdin.
+    static func item(_ input: Recording.Input) -> InputItem {
+        switch input {
+        case .message(let message):
+            var writer = JSONWriter()
+            writer.json(message)
+            return .line(writer.withBytes { Array($0) })
+        case .text(let bytes): return .line(bytes)
+        case .oversize: return .oversizeLine
+        }
+    }
+
+    static func firstDifference(recording: Recording, replayed: [JSON]) -> Divergence? {
+        var index = 0
+        var context: [Recording.Entry] = []
+        for entry in recording.entries {
+            guard case .output(let time, let message) = entry else {
+                if case .end = entry { continue }
+                context.append(entry)
+                if context.count > 4 { context.removeFirst() }
+                continue
+            }
+            guard index < replayed.count, replayed[index] == message else {
+                return Divergence(index: index, recorded: message, replayed: index < replayed.count ? replayed[index] : nil,
+                                  time: time, context: context)
+            }
+            context.append(entry)
+            if context.count > 4 { context.removeFirst() }
+            index += 1
+        }
+        guard index == replayed.count else {
+            return Divergence(index: index, recorded: nil, replayed: replayed[index], time: nil, context: context)
+        }
+        return nil
+    }
+}
