@@ -9,6 +9,7 @@ import Glibc
 /// disjoint descriptors and no shared state.
 final class ChildProcess: @unchecked Sendable {
     let pid: pid_t
+    let executable: String
     /// The write end of the child's stdin, or -1 when stdin is a file.
     private(set) var input: Int32
     /// The read end of the child's stdout.
@@ -22,6 +23,7 @@ final class ChildProcess: @unchecked Sendable {
     /// The pipes are close-on-exec, so a child started later does not inherit this one's ends
     /// (a second child holding the first one's stdin kept it from ever seeing end of input).
     init(_ executable: String, _ arguments: [String], inputFile: String? = nil) throws {
+        self.executable = executable
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
         guard Self.closeOnExecPipe(&fromChild) else { throw BenchError.system("pipe", errno) }

@@ -103,19 +103,27 @@ struct EndToEnd {
     /// Round-trip times in nanoseconds of `rpc` (with `arguments`) and of the echo, sorted: one
     /// edit sent and its answer awaited, `count` times each, the two taking turns trip by trip so
     /// that a busy phase of the host lands on both alike.
-    func latencies(_ arguments: [String], count: Int) throws -> (rpc: [UInt64], echo: [UInt64]) {
+    /// Round trips of one `form.edit` request at a time, each child in turn: signup-rpc with
+    /// `arguments`, the echo, and each of `loops` (plain JSON-lines loops doing the same work);
+    /// nanoseconds, sorted, per child.
+    func latencies(_ arguments: [String], count: Int, loops: [JSONLinesLoop] = [])
+        throws -> (rpc: [UInt64], echo: [UInt64], loops: [[UInt64]]) {
         let server = try ChildProcess(rpc, arguments + rpcOptions)
         let baseline = try ChildProcess(echo, [])
+        let loopChildren = try loops.map { try ChildProcess($0.executable, $0.arguments) }
         defer {
-            for child in [server, baseline] {
+            for child in [server, baseline] + loopChildren {
                 child.closeInput()
                 _ = child.drain()
                 child.wait()
             }
         }
-        server.send(Array(#"{"jsonrpc":"2.0","id":0,"method":"form.open","params":{"form":"l"}}"#.utf8) + [0x0A])
-        try awaitAnswer(server, id: 0)
-        var samples: (rpc: [UInt64], echo: [UInt64]) = ([], [])
+        let open = Array(#"{"jsonrpc":"2.0","id":0,"method":"form.open","params":{"form":"l"}}"#.utf8) + [0x0A]
+        for child in [server] + loopChildren {
+            child.send(open)
+            try awaitAnswer(child, id: 0)
+        }
+        var samples: (rpc: [UInt64], echo: [UInt64], loops: [[UInt64]]) = ([], [], loops.map { _ in [] })
         samples.rpc.reserveCapacity(count)
         samples.echo.reserveCapacity(count)
         let warmUp = min(1000, count / 10)
@@ -130,8 +138,14 @@ struct EndToEnd {
             baseline.send(line + [0x0A])
             guard baseline.readLine().map(Array.init) == line else { throw BenchError.unexpected("the echo did not echo") }
             if index > warmUp { samples.echo.append(now() - start) }
+            for (number, child) in loopChildren.enumerated() {
+                start = now()
+                child.send(line + [0x0A])
+                try awaitAnswer(child, id: index)
+                if index > warmUp { samples.loops[number].append(now() - start) }
+            }
         }
-        return (samples.rpc.sorted(), samples.echo.sorted())
+        return (samples.rpc.sorted(), samples.echo.sorted(), samples.loops.map { $0.sorted() })
     }
 
     /// Reads lines until the response to request `id`.
@@ -140,7 +154,7 @@ struct EndToEnd {
         while let line = child.readLine() {
             if line.starts(with: prefix) { return }
         }
-        throw BenchError.unexpected("signup-rpc ended before answering request \(id)")
+        throw BenchError.unexpected("\(child.executable) ended before answering request \(id)")
     }
 
     /// Nanoseconds from spawning to the first answer, sorted: `initialize` for `rpc`, a line for
