@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct InputBatchTests {
     @Test func theLoopTakesTheItemsInTheirOwnStorageAndLeavesTheBatchEmpty() {
-        let items: [InputItem] = [.line(Array("{}".utf8)), .oversizeLine, .oversizeLine]
+        let items: [InputItem] = [MessageDecoder.generic.message(Array("{}".utf8)), .oversizeLine, .oversizeLine]
         let storage = items.withUnsafeBufferPointer { $0.baseAddress }
         let batch = InputBatch(consume items)
         var taken = batch.take()

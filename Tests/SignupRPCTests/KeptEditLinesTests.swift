@@ -30,7 +30,7 @@ import Testing
         let open = #"{"jsonrpc":"2.0","method":"form.open","params":{"form":"f1"}}"#
         // The BOM and `\r` are not the line's; the canonical line is cut across two reads.
         let stream = Array("\u{FEFF}\(canonical)\r\n\(open)\n\(spaced)\n\(escaped)\n".utf8)
-        var splitter = LineSplitter(maxLineBytes: 4096, decoder: MessageDecoder(editsMaxDepth: 64))
+        var splitter = LineSplitter(maxLineBytes: 4096, decoder: MessageDecoder(maxDepth: 64))
         var items: [InputItem] = []
         let kept = KeptEditLines(readBytes: 16)
         stream.withUnsafeBufferPointer { bytes in
@@ -47,7 +47,7 @@ import Testing
     @Test func anLSPBodyIsKeptAsItsLine() {
         let body = #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"x","field":"username","value":"ada"}}"#
         let stream = Array("Content-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
-        var framer = InputFramer(choice: FramingChoice(.auto), maxLineBytes: 4096, decoder: MessageDecoder(editsMaxDepth: 64))
+        var framer = InputFramer(choice: FramingChoice(.auto), maxLineBytes: 4096, decoder: MessageDecoder(maxDepth: 64))
         var items: [InputItem] = []
         let kept = KeptEditLines()
         stream.withUnsafeBufferPointer { framer.feed($0, into: &items, keepingEditsIn: kept) }

@@ -96,7 +96,7 @@ import Testing
             framer.finish(into: &items)
             return items.map { item in
                 switch item {
-                case .line(let bytes): return String(decoding: bytes, as: UTF8.self)
+                case .message(_, let bytes), .malformed(let bytes, _): return String(decoding: bytes, as: UTF8.self)
                 case .edit(let edit): return "edit \(edit.field)"
                 case .oversizeLine: return "oversize"
                 }

@@ -4,18 +4,42 @@ import Testing
 @testable import SignupTools
 
 @Suite struct LineSplitterTests {
-    private func split(_ chunks: [[UInt8]], limit: Int = 16, editsMaxDepth: Int? = nil) -> [String] {
-        var splitter = LineSplitter(maxLineBytes: limit, decoder: MessageDecoder(editsMaxDepth: editsMaxDepth))
+    private func split(_ chunks: [[UInt8]], limit: Int = 16, readsEdits: Bool = false) -> [String] {
+        var splitter = LineSplitter(maxLineBytes: limit, decoder: MessageDecoder(maxDepth: 64, readsEdits: readsEdits))
         var items: [InputItem] = []
         for chunk in chunks { chunk.withUnsafeBufferPointer { splitter.feed($0, into: &items) } }
         splitter.finish(into: &items)
         return items.map { item in
             switch item {
-            case .line(let bytes): return "line " + String(decoding: bytes, as: UTF8.self)
+            case .message(_, let bytes), .malformed(let bytes, _): return "line " + String(decoding: bytes, as: UTF8.self)
             case .edit(let edit): return "edit \(edit.field)=\(edit.value)"
             case .oversizeLine: return "oversize"
             }
         }
+    }
+
+    /// Every message is decoded once, where it is cut: a JSON text into its value, anything
+    /// else into why reading it stopped, each with its bytes as they came.
+    @Test func decodesEveryMessageOnceAsItCutsIt() {
+        var splitter = LineSplitter(maxLineBytes: 200, decoder: MessageDecoder(maxDepth: 2, readsEdits: false))
+        var items: [InputItem] = []
+        let input = Array((#"{"jsonrpc":"2.0","id":1,"method":"form.snapshot"}"# + "\n" + #"{"a":[[1]]}"# + "\n?x\n").utf8)
+        input.withUnsafeBufferPointer { splitter.feed($0, into: &items) }
+        #expect(items.count == 3)
+        guard items.count == 3 else { return }
+        guard case .message(let message, let bytes) = items[0] else { Issue.record("\(items[0])"); return }
+        #expect(message == .object([
+            JSON.Member(key: "jsonrpc", value: .string("2.0")), JSON.Member(key: "id", value: .number("1")),
+            JSON.Member(key: "method", value: .string("form.snapshot"))]))
+        #expect(bytes == Array(#"{"jsonrpc":"2.0","id":1,"method":"form.snapshot"}"#.utf8))
+        guard case .malformed(let deep, let tooDeep) = items[1], case .malformed(let text, let notJSON) = items[2] else {
+            Issue.record("\(items)")
+            return
+        }
+        #expect(deep == Array(#"{"a":[[1]]}"#.utf8))
+        #expect(tooDeep == JSONParseError(.tooDeep(2), at: 6))
+        #expect(text == Array("?x".utf8))
+        #expect(notJSON == JSONParseError(.unexpectedCharacter(UInt8(ascii: "?")), at: 0))
     }
 
     @Test func splitsOnNewlinesAcceptingCRLFAndSkippingBlankLines() {
@@ -27,7 +51,7 @@ import Testing
         let edit = #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"username","value":"ann"}}"#
         let other = #"{"jsonrpc":"2.0","id":1,"method":"form.snapshot"}"#
         let input = [Array((edit + "\r\n" + other + "\n" + edit.replacingOccurrences(of: "ann", with: "a\\u006En") + "\n").utf8)]
-        #expect(split(input, limit: 200, editsMaxDepth: 64) == ["edit username=ann", "line " + other, "line " + edit.replacingOccurrences(of: "ann", with: "a\\u006En")])
+        #expect(split(input, limit: 200, readsEdits: true) == ["edit username=ann", "line " + other, "line " + edit.replacingOccurrences(of: "ann", with: "a\\u006En")])
         #expect(split(input, limit: 200) == ["line " + edit, "line " + other, "line " + edit.replacingOccurrences(of: "ann", with: "a\\u006En")])
     }
 
@@ -61,11 +85,11 @@ import Testing
         let edit = #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"username","value":"ann"}}"#
         let input: [UInt8] = [0xEF, 0xBB, 0xBF] + Array((edit + "\r\n\n  \n" + String(repeating: "z", count: 120) + "\r\n"
             + String(repeating: "w", count: 99) + "\r\n" + edit + "\n{\"tail\"").utf8)
-        let whole = split([input], limit: 99, editsMaxDepth: 64)
+        let whole = split([input], limit: 99, readsEdits: true)
         #expect(whole == ["edit username=ann", "oversize", "line " + String(repeating: "w", count: 99), "edit username=ann", "line {\"tail\""])
         for cut in 0...input.count {
-            #expect(split([Array(input[..<cut]), Array(input[cut...])], limit: 99, editsMaxDepth: 64) == whole, "cut at \(cut)")
+            #expect(split([Array(input[..<cut]), Array(input[cut...])], limit: 99, readsEdits: true) == whole, "cut at \(cut)")
         }
-        #expect(split(input.map { [$0] }, limit: 99, editsMaxDepth: 64) == whole)
+        #expect(split(input.map { [$0] }, limit: 99, readsEdits: true) == whole)
     }
 }

@@ -1,39 +1,59 @@
-/// One unit of input for the server.
+/// One message of input, decoded once, as the server, the trace and a recording all take it.
 package enum InputItem: Sendable {
-    /// A complete line without its `\n` (and without a `\r` before it).
-    case line([UInt8])
-    /// A complete line that was a `form.edit` request of the plain shape, already read.
+    /// A JSON text (a request, a notification or a batch), with its bytes as they came, without
+    /// the line's `\n` (and a `\r` before it): a recording keeps those bytes.
+    case message(JSON, bytes: [UInt8])
+    /// A message that is not JSON (or too deeply nested), with its bytes and why reading stopped.
+    case malformed([UInt8], JSONParseError)
+    /// A `form.edit` request of the plain shape, read straight into its typed form.
     case edit(FormEditLine)
     /// A line longer than the limit; its bytes were skipped, never buffered.
     case oversizeLine
 }
 
 /// What the connection hands each complete message to, on its reading thread: the codec's seam
-/// with the transport, which knows nothing more of messages than this value. It reads a
-/// `form.edit` of the plain shape at once (`FormEditLine`, with the session's field names) and
-/// keeps any other message as bytes for the full parser on the loop.
+/// with the transport, which knows nothing more of messages than this value. Every message is
+/// decoded here, once: a `form.edit` of the plain shape straight into its typed form
+/// (`FormEditLine`, with the session's field names), any other through `JSONParser`. The loop,
+/// the trace and the recording then take the decoded message.
 package struct MessageDecoder: Sendable {
-    /// Nil to keep every message as bytes.
-    package let editsMaxDepth: Int?
+    /// How deeply a message may nest.
+    package let maxDepth: Int
+    /// Whether plain edits are read into `FormEditLine`; a recording then needs their lines kept.
+    package let readsEdits: Bool
     package let fieldNames: KnownFieldNames
 
-    package init(editsMaxDepth: Int?, fieldNames: KnownFieldNames = KnownFieldNames()) {
-        self.editsMaxDepth = editsMaxDepth
+    package init(maxDepth: Int, readsEdits: Bool = true, fieldNames: KnownFieldNames = KnownFieldNames()) {
+        self.maxDepth = maxDepth
+        self.readsEdits = readsEdits
         self.fieldNames = fieldNames
     }
 
-    /// Keeps every message as bytes.
-    package static let bytes = MessageDecoder(editsMaxDepth: nil)
+    /// Decodes every message through `JSONParser`, at the default nesting limit.
+    package static let generic = MessageDecoder(maxDepth: JSONParser.defaultMaxDepth, readsEdits: false)
 
-    /// A complete message as the server takes it: already read when it is a `form.edit` of the
-    /// plain shape, otherwise its bytes. Such an edit's line is also kept in `kept`, when given,
-    /// for a recording.
+    /// A complete message as the server takes it. A `form.edit` of the plain shape read into its
+    /// typed form has its line kept in `kept` too, when given, for a recording.
     package func item(_ bytes: UnsafeBufferPointer<UInt8>, keepingEditsIn kept: KeptEditLines? = nil) -> InputItem {
-        guard let maxDepth = editsMaxDepth,
-              let (edit, parts) = FormEditLine.readWithParts(bytes, maxDepth: maxDepth, fieldNames: fieldNames) else {
-            return .line(Array(bytes))
+        if readsEdits, let (edit, parts) = FormEditLine.readWithParts(bytes, maxDepth: maxDepth, fieldNames: fieldNames) {
+            kept?.append(bytes, edit, parts)
+            return .edit(edit)
         }
-        kept?.append(bytes, edit, parts)
-        return .edit(edit)
+        return message(bytes)
+    }
+
+    /// A complete message read through `JSONParser` only, never into a `FormEditLine`: for
+    /// messages that come where no line is kept for a recording.
+    package func message(_ bytes: UnsafeBufferPointer<UInt8>) -> InputItem {
+        do throws(JSONParseError) {
+            return .message(try JSONParser.parse(bytes, maxDepth: maxDepth), bytes: Array(bytes))
+        } catch {
+            return .malformed(Array(bytes), error)
+        }
+    }
+
+    /// `message(_:)` of an array of bytes.
+    package func message(_ bytes: [UInt8]) -> InputItem {
+        bytes.withUnsafeBufferPointer { message($0) }
     }
 }

@@ -112,28 +112,36 @@ package final class Server {
         #endif
         matchBudget.renew()
         switch consume item {
-        case .line(let bytes): bytes.withUnsafeBufferPointer { handle(line: $0) }
+        case .message(let message, _): handle(decoded: message)
+        case .malformed(_, let error): handle(malformed: error)
         case .edit(let edit): handle(edit)
         case .oversizeLine: handleOversizeLine()
         }
     }
 
-    /// Answers one line (without its line terminator) through the full parser. Plain `form.edit`
-    /// lines come as `InputItem.edit`, read where the line was cut (`MessageDecoder`).
+    /// Answers one line (without its line terminator), decoded as the connection decodes it.
     package func handle(line: UnsafeBufferPointer<UInt8>) {
-        guard exitCode == nil else { return }
-        let message: JSON
-        do throws(JSONParseError) {
-            message = try JSONParser.parse(line, maxDepth: configuration.limits.maxDepth)
-        } catch {
-            respond(Responses.failure(id: .null, error: .parseError(error)))
-            return
+        switch MessageDecoder(maxDepth: configuration.limits.maxDepth, readsEdits: false).message(line) {
+        case .message(let message, _): handle(decoded: message)
+        case .malformed(_, let error): handle(malformed: error)
+        case .edit, .oversizeLine: preconditionFailure("a message read whole is JSON or not")
         }
+    }
+
+    /// Answers a message the codec decoded: a request, a notification or a batch.
+    private func handle(decoded message: JSON) {
+        guard exitCode == nil else { return }
         if case .array(let elements) = message {
             handleBatch(elements)
         } else if let response = handle(message) {
             respond(response)
         }
+    }
+
+    /// Answers a message that is not JSON.
+    private func handle(malformed error: JSONParseError) {
+        guard exitCode == nil else { return }
+        respond(Responses.failure(id: .null, error: .parseError(error)))
     }
 
     /// Answers a `form.edit` line already read by `FormEditLine`.

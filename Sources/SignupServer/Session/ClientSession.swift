@@ -101,7 +101,7 @@ package final class ClientSession {
         let isSocket = endpoint.isSocket
         let reader = StdinReader(
             fd: endpoint.readFD, framing: framing, maxLineBytes: limits.maxLineBytes,
-            decoder: MessageDecoder(editsMaxDepth: limits.maxDepth, fieldNames: KnownFieldNames(server.catalog)),
+            decoder: MessageDecoder(maxDepth: limits.maxDepth, fieldNames: KnownFieldNames(server.catalog)),
             keepsEditLines: recorder != nil
         ) { batch, isEnd, done in
             let receive: @Sendable () -> Void = {

@@ -14,7 +14,7 @@ package struct InputFramer {
     private var frames: LSPFrameReader
     private let choice: FramingChoice
 
-    package init(choice: FramingChoice, maxLineBytes: Int, decoder: MessageDecoder = .bytes) {
+    package init(choice: FramingChoice, maxLineBytes: Int, decoder: MessageDecoder = .generic) {
         self.choice = choice
         lines = LineSplitter(maxLineBytes: maxLineBytes, decoder: decoder)
         frames = LSPFrameReader(maxLineBytes: maxLineBytes, decoder: decoder)

@@ -25,7 +25,7 @@ struct LSPFrameReader {
     /// The longest header block read: far more than LSP's two headers need.
     static let maxHeaderBytes = 8192
 
-    package init(maxLineBytes: Int, decoder: MessageDecoder = .bytes) {
+    package init(maxLineBytes: Int, decoder: MessageDecoder = .generic) {
         self.maxLineBytes = maxLineBytes
         self.decoder = decoder
     }
@@ -75,7 +75,7 @@ struct LSPFrameReader {
                     // A JSON text written as a line where a header block would start is served as one.
                     if pending.last == 0x0A {
                         let line = pending.suffix(2).elementsEqual([0x0D, 0x0A]) ? pending.dropLast(2) : pending.dropLast()
-                        items.append(line.count > maxLineBytes ? .oversizeLine : .line(Array(line)))
+                        items.append(line.count > maxLineBytes ? .oversizeLine : decoder.message(Array(line)))
                         pending.removeAll()
                     } else if pending.count > maxLineBytes {
                         items.append(.oversizeLine)
@@ -120,7 +120,7 @@ struct LSPFrameReader {
     /// body cut off before its first byte too (`-32700` at offset 0, as for one cut later).
     package mutating func finish(into items: inout [InputItem]) {
         if bodyLength != nil || (!pending.isEmpty && !pending.allSatisfy(\.isJSONWhitespace)) {
-            items.append(.line(pending))
+            items.append(decoder.message(pending))
         }
         pending = []
         bodyLength = nil
@@ -132,7 +132,7 @@ struct LSPFrameReader {
     private mutating func endHeader(into items: inout [InputItem]) {
         let length = Self.contentLength(in: pending.dropLast(4))
         guard let length else {
-            items.append(.line(pending))
+            items.append(decoder.message(pending))
             pending.removeAll()
             return
         }
@@ -141,7 +141,7 @@ struct LSPFrameReader {
             items.append(.oversizeLine)
             skipping = length
         } else if length == 0 {
-            items.append(.line([]))
+            items.append(decoder.message([]))
         } else {
             bodyLength = length
         }

@@ -19,7 +19,7 @@ struct LineSplitter {
     private var discarding = false
     private var atStreamStart = true
 
-    package init(maxLineBytes: Int, decoder: MessageDecoder = .bytes) {
+    package init(maxLineBytes: Int, decoder: MessageDecoder = .generic) {
         self.maxLineBytes = maxLineBytes
         self.decoder = decoder
     }

@@ -19,7 +19,7 @@ final class StdinReader: Sendable {
     /// there once they have been handled.
     /// `decoder` is handed each complete message here, on the reading thread (`MessageDecoder`), and
     /// `keepsEditLines` their lines kept with each batch (`KeptEditLines`).
-    package init(fd: Int32 = 0, framing: FramingChoice = FramingChoice(.lines), maxLineBytes: Int, decoder: MessageDecoder = .bytes,
+    package init(fd: Int32 = 0, framing: FramingChoice = FramingChoice(.lines), maxLineBytes: Int, decoder: MessageDecoder = .generic,
          keepsEditLines: Bool = false,
          deliver: @escaping @Sendable (_ batch: InputBatch, _ isEnd: Bool, _ done: @escaping @Sendable () -> Void) -> Void) {
         self.fd = fd

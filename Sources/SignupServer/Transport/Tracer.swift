@@ -40,7 +40,8 @@ final class Tracer: @unchecked Sendable {
     /// A message as the loop takes it.
     func traceIn(_ item: borrowing InputItem) {
         switch item {
-        case .line(let bytes): trace("in", bytes.withUnsafeBufferPointer { message(in: $0, redactedBy: redactedIn) })
+        case .message(let message, _): trace("in", .message(redactedIn(message)))
+        case .malformed(let bytes, _): trace("in", bytes.withUnsafeBufferPointer(text(of:)))
         case .edit(let edit): trace("in", .message(redactedIn(Self.json(of: edit))))
         case .oversizeLine: trace("in", .oversize)
         }
@@ -63,13 +64,19 @@ final class Tracer: @unchecked Sendable {
         case oversize
     }
 
+    /// A message out, decoded from the bytes written (messages in come decoded).
     private func message(in line: UnsafeBufferPointer<UInt8>, redactedBy redacted: (JSON) -> JSON) -> Record {
         do throws(JSONParseError) {
             return .message(redacted(try JSONParser.parse(line, maxDepth: maxDepth)))
         } catch {
-            let masked = SecretRedaction.maskedText(Array(line), maxDepth: maxDepth)
-            return .text(String(decoding: masked.prefix(1000), as: UTF8.self))
+            return text(of: line)
         }
+    }
+
+    /// Input that is not JSON, masked as a recording masks it, its first 1 000 bytes.
+    private func text(of line: UnsafeBufferPointer<UInt8>) -> Record {
+        let masked = SecretRedaction.maskedText(Array(line), maxDepth: maxDepth)
+        return .text(String(decoding: masked.prefix(1000), as: UTF8.self))
     }
 
     private func trace(_ direction: StaticString, _ record: Record) {

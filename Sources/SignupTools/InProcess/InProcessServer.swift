@@ -29,7 +29,7 @@ public final class InProcessServer {
         }, recording: recording)
         splitter = InputFramer(
             choice: FramingChoice(configuration.framing), maxLineBytes: configuration.limits.maxLineBytes,
-            decoder: MessageDecoder(editsMaxDepth: configuration.limits.maxDepth, fieldNames: KnownFieldNames(session.server.catalog)))
+            decoder: MessageDecoder(maxDepth: configuration.limits.maxDepth, fieldNames: KnownFieldNames(session.server.catalog)))
     }
 
     /// Feeds input bytes; complete lines are handled at once.

@@ -66,7 +66,6 @@ package final class SessionRecorder: BackendObserver {
     private var keptLines: KeptEditLines?
     #endif
     private var nextQuestion = 1
-    private let maxDepth: Int
     private var isEnded = false
 
     /// Where the messages sent are taken from as written, when they are (`OutputTee`): then each
@@ -99,7 +98,6 @@ package final class SessionRecorder: BackendObserver {
                                 redaction: redaction,
                                 writesEachBatch: header.clock == .real, fieldTable: fieldResults.table, tee: tee, logger: logger)
         self.now = now
-        maxDepth = configuration.limits.maxDepth
     }
 
     /// What the server's forms are made with, so that every question, answer and message passes here.
@@ -151,8 +149,11 @@ package final class SessionRecorder: BackendObserver {
             keptLeft -= 1
             checkKeptLine(is: edit)
             didNote(full: records.appendKeptEdit(at: now()))
-        case .line(let line):
-            line.withUnsafeBufferPointer { recordIn(line: $0) }
+        case .message(let message, let bytes):
+            recordIn(message, bytes: bytes)
+        case .malformed(let bytes, _):
+            // Kept as read; the encoder masks it.
+            note(.line(bytes))
         case .oversizeLine:
             note(.oversizeLine)
         }
@@ -169,14 +170,12 @@ package final class SessionRecorder: BackendObserver {
         #endif
     }
 
-    /// A line the fast reader did not take: kept as read when it cannot name a secret (the encoder
-    /// masks it when it is not JSON); otherwise decoded here, where the server can say which of
-    /// its values are secret as the message comes, and redacted by the encoder.
-    private func recordIn(line: UnsafeBufferPointer<UInt8>) {
-        guard redaction.mayMentionSecret(inRaw: line) else { return note(.line(Array(line))) }
-        let message: JSON
-        do throws(JSONParseError) { message = try JSONParser.parse(line, maxDepth: maxDepth) } catch { return note(.line(Array(line))) }
-        guard redaction.mentionsSecret(message) else { return note(.line(Array(line))) }
+    /// A message that is not a plain edit: kept as it came when it names no secret; otherwise
+    /// with the secret fields its values belong to, found here, where the server can say which of
+    /// them are secret as the message comes, and redacted by the encoder.
+    private func recordIn(_ message: JSON, bytes: [UInt8]) {
+        let mayMentionSecret = bytes.withUnsafeBufferPointer { redaction.mayMentionSecret(inRaw: $0) }
+        guard mayMentionSecret, redaction.mentionsSecret(message) else { return note(.line(bytes)) }
         var secretFields: [SecretRedaction.Place: SecretField] = [:]
         _ = redaction.redacting(message) { _, place in
             if let definition = secretField(place.form, place.kind, place.field) {

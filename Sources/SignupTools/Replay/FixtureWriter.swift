@@ -41,10 +41,10 @@ enum FixtureWriter {
                 time = at
                 isHoldingDueWork = comesFirst
             }
-            switch Replayer.item(message) {
-            case .line(let bytes): bytes.withUnsafeBytes { input.verbatim($0) }
-            case .oversizeLine: Self.appendOversize(recording.header.limits.maxLineBytes, to: &input)
-            case .edit: break
+            if let bytes = Replayer.bytes(of: message) {
+                bytes.withUnsafeBytes { input.verbatim($0) }
+            } else {
+                Self.appendOversize(recording.header.limits.maxLineBytes, to: &input)
             }
             input.newline()
             if case .message(let json) = message { isShutDown = isShutDown || Self.asksToShutDown(json) }

@@ -55,6 +55,7 @@ struct Replayer {
                 friends: header.savesFriends ? replayed : nil)
         }, recording: false)
         let server = session.server
+        let decoder = MessageDecoder(maxDepth: configuration.limits.maxDepth, readsEdits: false)
         var inputs = 0
         var answers = 0
         var end: (time: Int64, reason: String)?
@@ -69,7 +70,7 @@ struct Replayer {
                 guard server.exitCode == nil else { continue }
                 inputs += 1
                 backend?.inputsStarted = inputs
-                session.handle(Self.item(input))
+                session.handle(Self.item(input, decoder: decoder))
                 backend?.releaseHeld()
             case .answer: answers += 1
             case .end(let time, let reason): end = (time, reason)
@@ -90,15 +91,20 @@ struct Replayer {
             endTime: end?.time ?? session.scheduler.now.milliseconds)
     }
 
-    /// The input as the server takes it from stdin.
-    static func item(_ input: Recording.Input) -> InputItem {
+    /// The input as the server takes it from its connection, decoded by `decoder`.
+    static func item(_ input: Recording.Input, decoder: MessageDecoder) -> InputItem {
+        bytes(of: input).map(decoder.message) ?? .oversizeLine
+    }
+
+    /// The input's bytes as the client sent them; nil for a line over the limit, which has none.
+    static func bytes(of input: Recording.Input) -> [UInt8]? {
         switch input {
         case .message(let message):
             var writer = JSONWriter()
             writer.json(message)
-            return .line(writer.withBytes { Array($0) })
-        case .text(let bytes): return .line(bytes)
-        case .oversize: return .oversizeLine
+            return writer.withBytes { Array($0) }
+        case .text(let bytes): return bytes
+        case .oversize: return nil
         }
     }
 

@@ -37,7 +37,7 @@ final class ServerHarness {
     /// Sends one line (bytes as given) as the stdin reader hands it over, and returns every
     /// message the server sent because of it.
     func send(_ bytes: [UInt8]) -> [String] {
-        bytes.withUnsafeBufferPointer { server.handle(MessageDecoder(editsMaxDepth: server.configuration.limits.maxDepth).item($0)) }
+        bytes.withUnsafeBufferPointer { server.handle(MessageDecoder(maxDepth: server.configuration.limits.maxDepth).item($0)) }
         return sink.take()
     }
 
