@@ -29,10 +29,13 @@ let package = Package(
         // The protocol's model and codec: messages to typed requests and results to bytes, with
         // no I/O of its own.
         .target(name: "SignupProtocol", dependencies: ["SignupCore"]),
-        .target(name: "SignupServer", dependencies: ["SignupCore", "SignupProtocol"]),
+        // Bytes and framing: cutting messages out of a byte stream (lines or LSP's base protocol),
+        // writing whole buffers to a descriptor. Knows nothing of messages or forms.
+        .target(name: "SignupTransport"),
+        .target(name: "SignupServer", dependencies: ["SignupCore", "SignupProtocol", "SignupTransport"]),
         // Beside the server, not in its path: recording (`--record`), replay, marble diagrams, and
         // the server driven in process that they, the fuzzer and the tests run on.
-        .target(name: "SignupTools", dependencies: ["SignupCore", "SignupProtocol", "SignupServer"]),
+        .target(name: "SignupTools", dependencies: ["SignupCore", "SignupProtocol", "SignupTransport", "SignupServer"]),
         // Blocks SIGTERM and SIGINT before main, so that none is lost while the process starts.
         .target(name: "CEarlySignals"),
         .executableTarget(name: "SignupRPC", dependencies: ["SignupServer", "SignupTools", "CEarlySignals"]),
@@ -47,7 +50,7 @@ let package = Package(
         .testTarget(name: "SignupCoreTests", dependencies: ["SignupCore", "SignupTestSupport"]),
         .testTarget(
             name: "SignupRPCTests",
-            dependencies: ["SignupServer", "SignupProtocol", "SignupTools", "SignupRPC", "SignupFuzz", "SignupBench", "SignupMarbles", "SignupCore", "SignupTestSupport"],
+            dependencies: ["SignupServer", "SignupProtocol", "SignupTransport", "SignupTools", "SignupRPC", "SignupFuzz", "SignupBench", "SignupMarbles", "SignupCore", "SignupTestSupport"],
             exclude: ["BadInput"]),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// What `signup-rpc` takes from the tools beside the server (`SignupTools`), which the
 /// executable hands it: the recorder for `--record`, and `replay`.

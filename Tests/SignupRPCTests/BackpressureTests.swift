@@ -6,6 +6,7 @@ import Testing
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 import SignupCore
 
 extension OutgoingQueue {

@@ -3,6 +3,7 @@ import Testing
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// Every file of the bad-input corpus gets its exact documented answer, and the valid request
 /// after it is still served.

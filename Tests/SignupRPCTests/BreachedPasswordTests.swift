@@ -5,6 +5,7 @@ import SignupTestSupport
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// Breached passwords, live (issue 38 §2): a password checked while typing against a Pwned
 /// Passwords range service (one of our own on loopback, speaking its documented format) with

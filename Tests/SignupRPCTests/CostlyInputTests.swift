@@ -3,6 +3,7 @@ import Testing
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// Issue 36 §3: no message stalls the server. Pattern matching is bounded by a step budget per
 /// line (the same steps on every machine, so these events are exact), values by bytes and

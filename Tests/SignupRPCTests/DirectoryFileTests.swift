@@ -3,6 +3,7 @@ import SignupCore
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// The scripted directory's file: accounts and friends load, and each bad member is named by its path.
 @Suite struct DirectoryFileTests {

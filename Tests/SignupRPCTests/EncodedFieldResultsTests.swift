@@ -3,6 +3,7 @@ import Testing
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// A field's result is encoded once per field, texts and state, and reads exactly as encoded afresh.
 @Suite struct EncodedFieldResultsTests {

@@ -5,6 +5,7 @@ import SignupTestSupport
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// Issue 36 §5: a fixture written from a real-clock recording gives the recorded events where a
 /// keystroke and the end of a quiet period, or a backend's answer, fell in the same millisecond.

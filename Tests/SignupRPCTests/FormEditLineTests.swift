@@ -3,6 +3,7 @@ import Testing
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// `form.edit` lines read straight from their bytes must be answered exactly as the full parser's
 /// path answers them, and every line of another shape must be left to that path.

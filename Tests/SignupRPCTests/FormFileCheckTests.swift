@@ -3,6 +3,7 @@ import SignupCore
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// Remote checks in form files (issue 37): `remoteChecks` with `http` checks load whole, and each
 /// bad member is refused with its JSON path.

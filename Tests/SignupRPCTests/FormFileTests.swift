@@ -5,6 +5,7 @@ import SignupCore
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// Custom form files: the example works, and each kind of bad definition is refused with its JSON path.
 @Suite struct FormFileTests {

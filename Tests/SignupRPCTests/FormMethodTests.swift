@@ -3,6 +3,7 @@ import SignupCore
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 @Suite struct FormMethodTests {
     private func quiet(_ configuration: inout ServerConfiguration) {

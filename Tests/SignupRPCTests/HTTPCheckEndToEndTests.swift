@@ -5,6 +5,7 @@ import SignupTestSupport
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// A form's own API asked live (issue 37): `http` checks through the whole server in real time,
 /// against a server on loopback, recorded and traced. The API's token (from the environment) and

@@ -2,6 +2,7 @@ import Testing
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 @Suite struct InputBatchTests {
     @Test func theLoopTakesTheItemsInTheirOwnStorageAndLeavesTheBatchEmpty() {

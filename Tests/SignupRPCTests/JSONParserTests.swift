@@ -2,6 +2,7 @@ import Testing
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 @Suite struct JSONParserTests {
     private func parse(_ text: String) throws(JSONParseError) -> JSON {

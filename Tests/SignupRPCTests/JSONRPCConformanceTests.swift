@@ -2,6 +2,7 @@ import Testing
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// JSON-RPC 2.0, rule by rule, with the exact bytes the server answers.
 @Suite struct JSONRPCConformanceTests {

@@ -3,6 +3,7 @@ import SignupCore
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// The writer's string escaping, which tests eight bytes at a time: against a byte-by-byte
 /// reference, at every position around the eight-byte boundaries.

@@ -3,6 +3,7 @@ import Testing
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// The plain edits' lines the reader keeps for a recording (`KeptEditLines`), and how the
 /// recording writes them.
@@ -30,14 +31,14 @@ import Testing
         let open = #"{"jsonrpc":"2.0","method":"form.open","params":{"form":"f1"}}"#
         // The BOM and `\r` are not the line's; the canonical line is cut across two reads.
         let stream = Array("\u{FEFF}\(canonical)\r\n\(open)\n\(spaced)\n\(escaped)\n".utf8)
-        var splitter = LineSplitter(maxLineBytes: 4096, decoder: MessageDecoder(maxDepth: 64))
-        var items: [InputItem] = []
+        var splitter = LineSplitter(maxLineBytes: 4096)
         let kept = KeptEditLines(readBytes: 16)
+        var messages = DecodedMessages(MessageDecoder(maxDepth: 64), keepingEditsIn: kept)
         stream.withUnsafeBufferPointer { bytes in
-            splitter.feed(UnsafeBufferPointer(rebasing: bytes[..<40]), into: &items, keepingEditsIn: kept)
-            splitter.feed(UnsafeBufferPointer(rebasing: bytes[40...]), into: &items, keepingEditsIn: kept)
+            splitter.feed(UnsafeBufferPointer(rebasing: bytes[..<40]), into: &messages)
+            splitter.feed(UnsafeBufferPointer(rebasing: bytes[40...]), into: &messages)
         }
-        #expect(items.map { if case .edit = $0 { "edit" } else { "line" } } == ["edit", "line", "edit", "line"])
+        #expect(messages.items.map { if case .edit = $0 { "edit" } else { "line" } } == ["edit", "line", "edit", "line"])
         #expect(Self.read(kept) == [
             #"\#(canonical) | form=f1 hash=\#(FormIDHash.process("f1")) field=password value="sé cret""#,
             #"\#(spaced) | form=nil hash=0 field=username value="v""#,
@@ -47,11 +48,11 @@ import Testing
     @Test func anLSPBodyIsKeptAsItsLine() {
         let body = #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"x","field":"username","value":"ada"}}"#
         let stream = Array("Content-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
-        var framer = InputFramer(choice: FramingChoice(.auto), maxLineBytes: 4096, decoder: MessageDecoder(maxDepth: 64))
-        var items: [InputItem] = []
+        var framer = InputFramer(choice: FramingChoice(.auto), maxLineBytes: 4096)
         let kept = KeptEditLines()
-        stream.withUnsafeBufferPointer { framer.feed($0, into: &items, keepingEditsIn: kept) }
-        #expect(items.count == 1)
+        var messages = DecodedMessages(MessageDecoder(maxDepth: 64), keepingEditsIn: kept)
+        stream.withUnsafeBufferPointer { framer.feed($0, into: &messages) }
+        #expect(messages.items.count == 1)
         #expect(Self.read(kept) == [#"\#(body) | form=x hash=\#(FormIDHash.process("x")) field=username value="ada""#])
     }
 

@@ -3,6 +3,7 @@ import Testing
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// LSP's base protocol on stdin and stdout: `Content-Length: N\r\n` headers, a blank line, N
 /// bytes; taken from the client's first bytes under `--framing auto`, or forced.
@@ -91,10 +92,10 @@ import Testing
     @Test func detectionReadsTheFirstBytesWhereverTheReadsCutThem() {
         func items(_ chunks: [[UInt8]]) -> [String] {
             var framer = InputFramer(choice: FramingChoice(.auto), maxLineBytes: 1000)
-            var items: [InputItem] = []
-            for chunk in chunks { chunk.withUnsafeBufferPointer { framer.feed($0, into: &items) } }
-            framer.finish(into: &items)
-            return items.map { item in
+            var messages = DecodedMessages(.generic)
+            for chunk in chunks { chunk.withUnsafeBufferPointer { framer.feed($0, into: &messages) } }
+            framer.finish(into: &messages)
+            return messages.items.map { item in
                 switch item {
                 case .message(_, let bytes), .malformed(let bytes, _): return String(decoding: bytes, as: UTF8.self)
                 case .edit(let edit): return "edit \(edit.field)"

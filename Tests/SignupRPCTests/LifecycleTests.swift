@@ -4,6 +4,7 @@ import SignupTestSupport
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,14 +2,15 @@ import Testing
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 @Suite struct LineSplitterTests {
     private func split(_ chunks: [[UInt8]], limit: Int = 16, readsEdits: Bool = false) -> [String] {
-        var splitter = LineSplitter(maxLineBytes: limit, decoder: MessageDecoder(maxDepth: 64, readsEdits: readsEdits))
-        var items: [InputItem] = []
-        for chunk in chunks { chunk.withUnsafeBufferPointer { splitter.feed($0, into: &items) } }
-        splitter.finish(into: &items)
-        return items.map { item in
+        var splitter = LineSplitter(maxLineBytes: limit)
+        var messages = DecodedMessages(MessageDecoder(maxDepth: 64, readsEdits: readsEdits))
+        for chunk in chunks { chunk.withUnsafeBufferPointer { splitter.feed($0, into: &messages) } }
+        splitter.finish(into: &messages)
+        return messages.items.map { item in
             switch item {
             case .message(_, let bytes), .malformed(let bytes, _): return "line " + String(decoding: bytes, as: UTF8.self)
             case .edit(let edit): return "edit \(edit.field)=\(edit.value)"
@@ -21,10 +22,11 @@ import Testing
     /// Every message is decoded once, where it is cut: a JSON text into its value, anything
     /// else into why reading it stopped, each with its bytes as they came.
     @Test func decodesEveryMessageOnceAsItCutsIt() {
-        var splitter = LineSplitter(maxLineBytes: 200, decoder: MessageDecoder(maxDepth: 2, readsEdits: false))
-        var items: [InputItem] = []
+        var splitter = LineSplitter(maxLineBytes: 200)
+        var messages = DecodedMessages(MessageDecoder(maxDepth: 2, readsEdits: false))
         let input = Array((#"{"jsonrpc":"2.0","id":1,"method":"form.snapshot"}"# + "\n" + #"{"a":[[1]]}"# + "\n?x\n").utf8)
-        input.withUnsafeBufferPointer { splitter.feed($0, into: &items) }
+        input.withUnsafeBufferPointer { splitter.feed($0, into: &messages) }
+        let items = messages.items
         #expect(items.count == 3)
         guard items.count == 3 else { return }
         guard case .message(let message, let bytes) = items[0] else { Issue.record("\(items[0])"); return }

@@ -7,6 +7,7 @@ import SignupTestSupport
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// `signup-marbles`: the diagram of a fixture holds its events as marbles, in their lanes, at
 /// their times; the SVG places them by time.

@@ -3,6 +3,7 @@ import Testing
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// The notifications are written from fixed text with their values set in; each must be exactly
 /// the message the structured writer builds, member by member, in the documented order.

@@ -4,6 +4,7 @@ import SignupTestSupport
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// How `--record` and `--trace` open their file (`OutputFile`): a regular file there is replaced by
 /// a new one, anything else is written in place.

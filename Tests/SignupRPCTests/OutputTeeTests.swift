@@ -2,6 +2,7 @@ import Testing
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// The lines stdout's writer wrote, as a recording takes them (`OutputTee`).
 @Suite struct OutputTeeTests {

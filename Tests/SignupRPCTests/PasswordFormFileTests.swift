@@ -4,6 +4,7 @@ import SignupCore
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// The NIST password and look-alike username rules in form files (issue 38): the example loads
 /// with every rule in place, and each change the contract suite's schema refuses, the server

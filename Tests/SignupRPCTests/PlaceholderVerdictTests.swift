@@ -4,6 +4,7 @@ import Testing
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// Issue 36 §2: a recording's placeholders give every local rule the secret's own verdict, so an
 /// unedited recording replays (exit 0) for every kind of rule, with a secret that passes and one

@@ -4,6 +4,7 @@ import Testing
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// `--store postgresql://…` against a real PostgreSQL server each test starts (Debian's
 /// `postgresql`; `.ci/run` installs it). Processes share the database as processes on several

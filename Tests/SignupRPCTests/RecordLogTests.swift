@@ -3,6 +3,7 @@ import Testing
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// What the loop notes for a recording reads back exactly, in order; and the encoder finds each
 /// open form's kind by its id's hash, ids that share a hash included.

@@ -5,6 +5,7 @@ import SignupTestSupport
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// `--record` and `signup-rpc replay`: real-clock sessions recorded against real backends replay
 /// on the virtual clock to the same events, and secrets never reach a recording.

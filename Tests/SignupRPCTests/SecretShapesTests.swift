@@ -4,6 +4,7 @@ import Testing
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// Issue 36 §1: no secret in a trace or a recording, whatever shape the message carrying it has
 /// (escaped names, refused requests, text that is not JSON, a secret asked about as a name), for

@@ -5,6 +5,7 @@ import SignupTestSupport
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// The built-in `signup-secure` kind end to end (issue 38 §6), on the real clock against a
 /// Pwned Passwords range service of our own on loopback: a person's password typed until it

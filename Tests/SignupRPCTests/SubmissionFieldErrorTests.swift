@@ -4,6 +4,7 @@ import SignupTestSupport
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// An `http` submission's field errors in each of the three formats (issue 37), through the whole
 /// server on the virtual clock: exactly what each field shows, and that editing a field clears its

@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// A directory file's `checks`: how each named remote check answers, by the value it is asked about.
 /// `{"inviteCode": {"rejected": ["X1"], "failing": ["X2"], "answers": {"OLD": {"code": "invite.expired",

@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// A directory file's `submissions`: how each form kind's `http` submissions answer.
 /// `{"invite-signup": {"cases": [{"when": {"email": "taken@example.com"}, "status": 422, "body": {…}},

@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// Reads a scripted directory from JSON:
 /// `{"taken": [..], "free": [..], "failing": [..], "defaultVerdict": "available",

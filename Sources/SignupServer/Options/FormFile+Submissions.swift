@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// An `http` submit action in a form file (protocol.md §13): the form's own API.
 extension FormFile.Reader {

@@ -1,6 +1,7 @@
 import Foundation
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// What the command line asks for.
 package enum Invocation {

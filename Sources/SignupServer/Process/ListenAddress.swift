@@ -1,4 +1,5 @@
 import SignupProtocol
+import SignupTransport
 
 /// Where `--listen` takes connections: a Unix-domain socket's path, or a TCP host and port.
 package enum ListenAddress: Equatable, CustomStringConvertible {

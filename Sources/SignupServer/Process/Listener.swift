@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import SignupProtocol
+import SignupTransport
 
 /// A listening socket (`--listen`) and the thread that accepts its connections.
 final class Listener: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import SignupProtocol
+import SignupTransport
 
 /// `--record PATH` under `--listen`: one recording per connection, numbered from 1 in the order
 /// they connect — `session.jsonl` gives `session-1.jsonl`, `session-2.jsonl`, …

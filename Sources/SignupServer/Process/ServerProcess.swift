@@ -1,6 +1,7 @@
 import Foundation
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// The process: the store and the backends every session shares, the clock, signals, start-up and
 /// exit. It serves one client on stdio, or every client that connects to a socket (`--listen`),

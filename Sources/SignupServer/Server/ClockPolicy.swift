@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// What the choice of clock decides, in one place. Virtual time must give output that depends on
 /// the input alone, byte for byte; real time must answer a keystroke promptly and keep up with a

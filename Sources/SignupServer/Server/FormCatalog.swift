@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// The form kinds clients can open.
 package struct FormCatalog {

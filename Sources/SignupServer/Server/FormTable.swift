@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// The open forms by id, in an open-addressing table.
 ///

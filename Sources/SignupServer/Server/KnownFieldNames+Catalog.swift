@@ -1,4 +1,5 @@
 import SignupProtocol
+import SignupTransport
 
 extension KnownFieldNames {
     /// The field names of every kind in `catalog`.

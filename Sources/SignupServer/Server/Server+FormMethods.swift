@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// `form.open`, `form.edit`, `form.submit`, `form.snapshot` and `form.close`, and the open forms they address.
 extension Server {

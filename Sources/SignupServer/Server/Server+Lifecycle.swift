@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// `initialize`, `initialized`, `shutdown` and `exit`.
 extension Server {

@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 extension Server {
     /// The secret field `field` of the form open under `form` (the default form when nil), or of

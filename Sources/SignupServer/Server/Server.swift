@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// The protocol engine: takes input lines, answers them, and sends the forms' events.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// How the server keeps time.
 package enum ClockMode: String, CaseIterable {

@@ -1,6 +1,7 @@
 import Foundation
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// One client: its connection's reader and writer, its `Server` (forms, `initialize` … `exit`),
 /// its trace and recording, and how it ends — at end of input, on `exit`, when the process stops

@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// The input a session has received and not yet handled: the items of the reader's batches, in
 /// order, whether the last batch ended the input, and how to let the reader go on.

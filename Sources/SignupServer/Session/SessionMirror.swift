@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// What a recording (`--record`) sees of one session, and the session's only seam with it: the
 /// session shows it every input item as the loop takes it and the session's end, and it sees

@@ -1,6 +1,7 @@
 import SignupCore
 import SignupProtocol
 import SignupServer
+import SignupTransport
 
 /// A virtual-clock server driven in process, byte for byte as stdin would be, for the fuzzer and
 /// benchmarks: bytes in, the exact bytes signup-rpc would have written out.
@@ -8,7 +9,7 @@ public final class InProcessServer {
     package let session: InProcessSession
     /// Either framing, as the input's first bytes say; the output stays one message per line.
     private var splitter: InputFramer
-    private var items: [InputItem] = []
+    private let decoder: MessageDecoder
 
     /// A server with the built-in scripted directory on a virtual clock, with the given debounce,
     /// recording itself as `--record` does when `recording`.
@@ -27,29 +28,29 @@ public final class InProcessServer {
         session = InProcessSession(configuration: configuration, services: { scheduler in
             FormServices(directory: ScriptedDirectory(script: script, scheduler: scheduler, tokens: tokens, recordsRequests: false))
         }, recording: recording)
-        splitter = InputFramer(
-            choice: FramingChoice(configuration.framing), maxLineBytes: configuration.limits.maxLineBytes,
-            decoder: MessageDecoder(maxDepth: configuration.limits.maxDepth, fieldNames: KnownFieldNames(session.server.catalog)))
+        splitter = InputFramer(choice: FramingChoice(configuration.framing), maxLineBytes: configuration.limits.maxLineBytes)
+        decoder = MessageDecoder(maxDepth: configuration.limits.maxDepth, fieldNames: KnownFieldNames(session.server.catalog))
     }
 
     /// Feeds input bytes; complete lines are handled at once.
     public func feed(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let kept = keptEditLines()
-        splitter.feed(bytes, into: &items, keepingEditsIn: kept)
-        drain(kept)
+        var messages = newMessages()
+        splitter.feed(bytes, into: &messages)
+        drain(messages)
     }
 
     /// Ends the input as end of file does: a partial last line is answered, the clock runs to idle.
     public func finish() {
-        let kept = keptEditLines()
-        splitter.finish(into: &items, keepingEditsIn: kept)
-        drain(kept)
+        var messages = newMessages()
+        splitter.finish(into: &messages)
+        drain(messages)
         if session.server.exitCode == nil { session.server.runToIdle() }
     }
 
-    /// Where plain edits' lines are kept for the recording, as stdin's reader keeps them.
-    private func keptEditLines() -> KeptEditLines? {
-        session.recorder == nil ? nil : KeptEditLines()
+    /// Where a feed's messages are decoded, their plain edits' lines kept for the recording as
+    /// stdin's reader keeps them.
+    private func newMessages() -> DecodedMessages {
+        DecodedMessages(decoder, keepingEditsIn: session.recorder == nil ? nil : KeptEditLines())
     }
 
     /// Everything written so far, one message per line.
@@ -73,10 +74,9 @@ public final class InProcessServer {
     /// The exit code requested by `exit`, if any.
     public var exitCode: Int32? { session.server.exitCode }
 
-    private func drain(_ kept: KeptEditLines?) {
-        if let kept { session.recorder?.willTake(kept) }
-        for item in items { session.handle(item) }
-        items.removeAll(keepingCapacity: true)
+    private func drain(_ messages: consuming DecodedMessages) {
+        if let kept = messages.kept { session.recorder?.willTake(kept) }
+        for item in messages.items { session.handle(item) }
     }
 
     /// Checks that output is what a client can rely on: every line one JSON object from JSON-RPC

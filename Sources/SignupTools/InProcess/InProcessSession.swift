@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// A server on a virtual clock, driven in process, optionally recording itself: what the fuzzer,

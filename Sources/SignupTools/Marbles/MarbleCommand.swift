@@ -1,6 +1,7 @@
 import Foundation
 import SignupCore
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// `signup-marbles FILE [--from MS] [--to MS] [--output FILE.svg]`: draws a session as a marble

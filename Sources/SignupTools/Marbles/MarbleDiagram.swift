@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// A session drawn as marbles on a shared time axis: for each form, a lane per field's value and

@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// Builds a diagram's lanes from a recording's entries, in order: each form's lanes, then the backend's.

@@ -1,4 +1,5 @@
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// Draws a `MarbleDiagram` as SVG 1.1: lanes top to bottom, time left to right, in plain

@@ -1,4 +1,5 @@
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// What the encoder judges the records after it by, noted among them but no line itself.

@@ -1,5 +1,6 @@
 import Foundation
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// How much may wait for a thread that works through what another hands it: the giver waits while

@@ -1,4 +1,5 @@
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// The kind of each open form, as the recorder tells the encoder (`EncodingContext.formKind`),

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SignupCore
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// Encodes a session's records as the JSON lines of protocol.md §15, in the order the loop noted

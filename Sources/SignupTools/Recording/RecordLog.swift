@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// One batch of records as the loop notes them, in order. The ones that come with nearly every

@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// What a recording writes in place of secrets, and the secrets it has seen so far: each secret's

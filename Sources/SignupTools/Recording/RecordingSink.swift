@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// Hands every message to the recorder, then to the real sink. When the recorder takes messages

@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// One line of a session recording as the event loop notes it: values, not yet JSON. The loop

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SignupCore
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// `--record FILE`: the session as JSON lines — a header, then every message in and out and every

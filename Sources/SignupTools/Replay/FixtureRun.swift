@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// A fixture (`X.jsonl`, with the flags of `X.flags`) run in process as

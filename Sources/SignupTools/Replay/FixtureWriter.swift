@@ -1,6 +1,7 @@
 import Foundation
 import SignupCore
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// Turns a recording into a fixture for the test suite: `PATH.jsonl` (the inputs, each after a

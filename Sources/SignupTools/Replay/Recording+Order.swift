@@ -1,4 +1,5 @@
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 extension Recording {

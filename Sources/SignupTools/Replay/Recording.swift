@@ -1,6 +1,7 @@
 import Foundation
 import SignupCore
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// A session recording read back (the format `SessionRecorder` writes; protocol.md §15).

@@ -1,6 +1,7 @@
 import Foundation
 import SignupCore
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// `signup-rpc replay FILE [--write-fixture PATH]`: replays a recording and says whether the

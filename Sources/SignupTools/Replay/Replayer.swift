@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 import SignupServer
 
 /// Replays a recording on the virtual clock: its inputs at their recorded times, its backend

@@ -2,6 +2,7 @@ import SignupCore
 @testable import SignupServer
 @testable import SignupProtocol
 @testable import SignupTools
+@testable import SignupTransport
 
 /// Collects what the server sends, one line per message.
 final class CollectingSink: MessageSink {

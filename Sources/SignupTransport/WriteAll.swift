@@ -3,11 +3,10 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import SignupProtocol
 
 /// Writes all of `bytes` to `fd`, going on after a signal interrupts or a pipe takes part of them
 /// (waiting while the reader is slow); false when the descriptor takes no more (a closed pipe).
-func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
+package func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
     guard let base = bytes.baseAddress else { return true }
     var offset = 0
     while offset < bytes.count {

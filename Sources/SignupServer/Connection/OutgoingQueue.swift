@@ -1,5 +1,6 @@
 import Foundation
 import SignupProtocol
+import SignupTransport
 
 /// Identifies events of which only the latest matters: one field's result, or one form's
 /// `submitEnabled`. Responses and submission events have none and are never dropped.

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import SignupProtocol
 
 /// Bytes waiting to be written, in memory mapped for the purpose.
 ///
@@ -11,7 +10,7 @@ import SignupProtocol
 /// without gathering them first. Once written, the pages a burst touched beyond `residentBytes`
 /// are given back to the system at once (`madvise`), which memory from `malloc` is not: a client
 /// that fell behind for a while leaves no lasting growth. Used under the queue's lock only.
-final class OutgoingBuffer: @unchecked Sendable {
+package final class OutgoingBuffer: @unchecked Sendable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// Bytes held.

@@ -1,5 +1,4 @@
 import Foundation
-import SignupProtocol
 
 /// What stdout's writer wrote, handed line by line to the recording's encoder: on the virtual
 /// clock, where every message is written and in the order sent, the recording copies each message
@@ -18,8 +17,10 @@ package final class OutputTee: @unchecked Sendable {
     private var current: [UInt8] = []
     private var offset = 0
 
+    package init() {}
+
     /// Keeps a run of whole lines, each ending in `\n`, as written; on the writer's thread.
-    func publish(_ run: UnsafeRawBufferPointer) {
+    package func publish(_ run: UnsafeRawBufferPointer) {
         guard !run.isEmpty else { return }
         let copy = [UInt8](run)
         condition.withLock {

@@ -1,5 +1,6 @@
 import Foundation
 import SignupProtocol
+import SignupTransport
 
 /// SIGTERM and SIGINT, taken by a thread of their own so that none is lost.
 ///

@@ -1,5 +1,4 @@
 import Synchronization
-import SignupProtocol
 
 /// How messages are cut on stdin and stdout: one per line, or LSP's base protocol
 /// (`Content-Length: N\r\n\r\n` and N bytes). `auto` takes whichever the client's first bytes use.

@@ -1,4 +1,3 @@
-import SignupProtocol
 
 /// Cuts stdin into messages by the framing in use: one per line (`LineSplitter`), or LSP's base
 /// protocol (`LSPFrameReader`). With `auto` the first bytes decide: a stream that starts with a
@@ -14,10 +13,10 @@ package struct InputFramer {
     private var frames: LSPFrameReader
     private let choice: FramingChoice
 
-    package init(choice: FramingChoice, maxLineBytes: Int, decoder: MessageDecoder = .generic) {
+    package init(choice: FramingChoice, maxLineBytes: Int) {
         self.choice = choice
-        lines = LineSplitter(maxLineBytes: maxLineBytes, decoder: decoder)
-        frames = LSPFrameReader(maxLineBytes: maxLineBytes, decoder: decoder)
+        lines = LineSplitter(maxLineBytes: maxLineBytes)
+        frames = LSPFrameReader(maxLineBytes: maxLineBytes)
         switch choice.current {
         case .lines: reader = .lines
         case .lsp: reader = .lsp
@@ -25,36 +24,36 @@ package struct InputFramer {
         }
     }
 
-    /// Cuts the messages `chunk` completes into `items`, keeping plain edits' lines in `kept` when
-    /// given (for a recording).
-    package mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
+    /// Hands the messages `chunk` completes to `receiver`.
+    package mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into receiver: inout some MessageReceiver) {
         switch reader {
-        case .lines?: lines.feed(chunk, into: &items, keepingEditsIn: kept)
-        case .lsp?: frames.feed(chunk, into: &items, keepingEditsIn: kept)
+        case .lines?: lines.feed(chunk, into: &receiver)
+        case .lsp?: frames.feed(chunk, into: &receiver)
         case nil:
             held.append(contentsOf: chunk)
             guard let decided = Self.framing(startingWith: held) else { return }
-            decide(decided, into: &items, keepingEditsIn: kept)
+            decide(decided, into: &receiver)
         }
     }
 
-    package mutating func finish(into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
-        if reader == nil { decide(.lines, into: &items, keepingEditsIn: kept) }
+    /// Ends the stream, handing `receiver` what is left.
+    package mutating func finish(into receiver: inout some MessageReceiver) {
+        if reader == nil { decide(.lines, into: &receiver) }
         switch reader {
-        case .lsp?: frames.finish(into: &items)
-        case .lines?, nil: lines.finish(into: &items, keepingEditsIn: kept)
+        case .lsp?: frames.finish(into: &receiver)
+        case .lines?, nil: lines.finish(into: &receiver)
         }
     }
 
     /// Settles the framing and feeds what was held to its reader.
-    private mutating func decide(_ decided: Framing, into items: inout [InputItem], keepingEditsIn kept: KeptEditLines?) {
+    private mutating func decide(_ decided: Framing, into receiver: inout some MessageReceiver) {
         choice.decide(decided)
         reader = decided == .lsp ? .lsp : .lines
         var bytes = held
         held = []
         // LSP's reader knows nothing of byte-order marks; the line splitter skips its own.
         if decided == .lsp && bytes.starts(with: LineSplitter.byteOrderMark) { bytes.removeFirst(3) }
-        bytes.withUnsafeBufferPointer { feed($0, into: &items, keepingEditsIn: kept) }
+        bytes.withUnsafeBufferPointer { feed($0, into: &receiver) }
     }
 
     private static let header = Array("content-length:".utf8)

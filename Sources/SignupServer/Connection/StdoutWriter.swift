@@ -7,6 +7,7 @@ import Foundation
 import SignupCore
 import Synchronization
 import SignupProtocol
+import SignupTransport
 
 /// The one writer of protocol messages: a thread that writes each message whole, followed by
 /// `\n`, so two messages can never interleave and a client that stops reading blocks only this

@@ -1,6 +1,7 @@
 import Foundation
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// `--trace FILE`, and `--log-level debug` on stderr: every message in and out as one JSON
 /// record a line, with the wall-clock time, so an integrator sees the traffic from the server's

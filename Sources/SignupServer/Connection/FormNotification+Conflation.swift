@@ -1,4 +1,5 @@
 import SignupProtocol
+import SignupTransport
 
 extension FormNotification {
     /// Only the latest field result, and the latest `submitEnabled`, of a form matter; submission

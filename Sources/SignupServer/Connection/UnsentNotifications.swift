@@ -1,4 +1,5 @@
 import SignupProtocol
+import SignupTransport
 
 /// Notifications sent during the loop's current work, handed to the writer's queue together at
 /// its end: one lock for them all rather than one each. Each is added in one call, so it costs

@@ -1,4 +1,3 @@
-import SignupProtocol
 
 /// Cuts a byte stream framed as LSP's base protocol into messages: header lines ending in
 /// `\r\n`, a blank line, then exactly `Content-Length` bytes. Other headers (`Content-Type`) are
@@ -11,7 +10,6 @@ import SignupProtocol
 /// line starting with `{` or `[` where a header block would start is a JSON text served as a line.
 struct LSPFrameReader {
     package let maxLineBytes: Int
-    package let decoder: MessageDecoder
     /// The header block read so far, or the body once `bodyLength` is known.
     private var pending: [UInt8] = []
     private var bodyLength: Int?
@@ -25,13 +23,12 @@ struct LSPFrameReader {
     /// The longest header block read: far more than LSP's two headers need.
     static let maxHeaderBytes = 8192
 
-    package init(maxLineBytes: Int, decoder: MessageDecoder = .generic) {
+    package init(maxLineBytes: Int) {
         self.maxLineBytes = maxLineBytes
-        self.decoder = decoder
     }
 
-    /// Cuts the messages `chunk` completes into `items`, keeping plain edits' bodies in `kept` when given.
-    package mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
+    /// Hands the messages `chunk` completes to `receiver`.
+    package mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into receiver: inout some MessageReceiver) {
         var index = 0
         while index < chunk.count {
             if skipping > 0 {
@@ -42,7 +39,7 @@ struct LSPFrameReader {
                 if pending.isEmpty && chunk.count - index >= length {
                     // The whole body is in this read: read it where it lies, without copying it.
                     let body = UnsafeBufferPointer(rebasing: chunk[index..<(index + length)])
-                    items.append(decoder.item(body, keepingEditsIn: kept))
+                    receiver.receive(body)
                     index += length
                     bodyLength = nil
                     continue
@@ -51,7 +48,7 @@ struct LSPFrameReader {
                 pending.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[index..<(index + count)]))
                 index += count
                 if pending.count == length {
-                    items.append(pending.withUnsafeBufferPointer { decoder.item($0, keepingEditsIn: kept) })
+                    pending.withUnsafeBufferPointer { receiver.receive($0) }
                     pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
                     bodyLength = nil
                 }
@@ -60,7 +57,7 @@ struct LSPFrameReader {
                 index = end.map { $0 + 1 } ?? chunk.count
                 skippingLine = end == nil
             } else if let overflow = headerOverflow {
-                index = readPast(overflow, in: chunk, from: index, into: &items)
+                index = readPast(overflow, in: chunk, from: index, into: &receiver)
             } else {
                 // Line ends between messages are read past, as lenient LSP servers do.
                 if pending.isEmpty && (chunk[index] == 0x0D || chunk[index] == 0x0A) {
@@ -75,22 +72,26 @@ struct LSPFrameReader {
                     // A JSON text written as a line where a header block would start is served as one.
                     if pending.last == 0x0A {
                         let line = pending.suffix(2).elementsEqual([0x0D, 0x0A]) ? pending.dropLast(2) : pending.dropLast()
-                        items.append(line.count > maxLineBytes ? .oversizeLine : decoder.message(Array(line)))
+                        if line.count > maxLineBytes {
+                            receiver.receiveOversize()
+                        } else {
+                            Array(line).withUnsafeBufferPointer { receiver.receive($0) }
+                        }
                         pending.removeAll()
                     } else if pending.count > maxLineBytes {
-                        items.append(.oversizeLine)
+                        receiver.receiveOversize()
                         pending.removeAll()
                         skippingLine = true
                     }
                 } else if pending.suffix(4).elementsEqual([0x0D, 0x0A, 0x0D, 0x0A]) {
-                    endHeader(into: &items)
+                    endHeader(into: &receiver)
                 } else if pending.count > Self.maxHeaderBytes {
                     // Answered once, then read past to its blank line, what was read of it first;
                     // its body, when one valid `Content-Length` is found on the way, is skipped too.
-                    items.append(.oversizeLine)
+                    receiver.receiveOversize()
                     let held = pending
                     pending.removeAll()
-                    _ = held.withUnsafeBufferPointer { readPast(HeaderOverflow(), in: $0, from: 0, into: &items) }
+                    _ = held.withUnsafeBufferPointer { readPast(HeaderOverflow(), in: $0, from: 0, into: &receiver) }
                 }
             }
         }
@@ -98,7 +99,7 @@ struct LSPFrameReader {
 
     /// Reads past the rest of a header block over the limit; returns where reading goes on.
     private mutating func readPast(_ overflow: HeaderOverflow, in chunk: UnsafeBufferPointer<UInt8>, from start: Int,
-                                  into items: inout [InputItem]) -> Int {
+                                  into receiver: inout some MessageReceiver) -> Int {
         var overflow = overflow
         var index = start
         while index < chunk.count {
@@ -118,9 +119,9 @@ struct LSPFrameReader {
 
     /// Ends the stream: a message cut off is handed on as it is, for the parser to answer; a
     /// body cut off before its first byte too (`-32700` at offset 0, as for one cut later).
-    package mutating func finish(into items: inout [InputItem]) {
-        if bodyLength != nil || (!pending.isEmpty && !pending.allSatisfy(\.isJSONWhitespace)) {
-            items.append(decoder.message(pending))
+    package mutating func finish(into receiver: inout some MessageReceiver) {
+        if bodyLength != nil || (!pending.isEmpty && !pending.allSatisfy(\.isBlank)) {
+            pending.withUnsafeBufferPointer { receiver.receive($0) }
         }
         pending = []
         bodyLength = nil
@@ -129,19 +130,19 @@ struct LSPFrameReader {
         headerOverflow = nil
     }
 
-    private mutating func endHeader(into items: inout [InputItem]) {
+    private mutating func endHeader(into receiver: inout some MessageReceiver) {
         let length = Self.contentLength(in: pending.dropLast(4))
         guard let length else {
-            items.append(decoder.message(pending))
+            pending.withUnsafeBufferPointer { receiver.receive($0) }
             pending.removeAll()
             return
         }
         pending.removeAll()
         if length > maxLineBytes {
-            items.append(.oversizeLine)
+            receiver.receiveOversize()
             skipping = length
         } else if length == 0 {
-            items.append(decoder.message([]))
+            receiver.receive(UnsafeBufferPointer(start: nil, count: 0))
         } else {
             bodyLength = length
         }
@@ -149,7 +150,7 @@ struct LSPFrameReader {
 
     /// The value of the one `Content-Length` header (names compared without case), or nil when
     /// it is missing, given twice, or not a whole number that fits.
-    static func contentLength(in header: ArraySlice<UInt8>) -> Int? {
+    package static func contentLength(in header: ArraySlice<UInt8>) -> Int? {
         var length: Int?
         for line in header.split(separator: 0x0A, omittingEmptySubsequences: false) {
             let line = line.last == 0x0D ? line.dropLast() : line

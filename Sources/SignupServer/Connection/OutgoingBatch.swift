@@ -1,4 +1,5 @@
 import SignupProtocol
+import SignupTransport
 
 /// What the writer takes in one go: messages each followed by `\n`, less the ranges of events
 /// that newer ones replaced, and notifications still to be encoded in between.

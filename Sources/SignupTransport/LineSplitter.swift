@@ -3,29 +3,25 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import SignupProtocol
 
 /// Cuts a byte stream into lines. Skips a byte-order mark at the very start and blank lines, and
 /// never holds more than `maxLineBytes` of one line: the rest of a longer line is discarded as it
 /// arrives, so a 100 MB line costs no more memory than a short one.
 ///
-/// Each line is handed to its `MessageDecoder` as it is cut, so that the decoding it does happens
-/// on the reading thread rather than the event loop.
+/// Each line is handed to the receiver as it is cut, where it lies in the read when it can be.
 struct LineSplitter {
     package let maxLineBytes: Int
-    package let decoder: MessageDecoder
     /// The start of a line whose end has not arrived yet.
     private var pending: [UInt8] = []
     private var discarding = false
     private var atStreamStart = true
 
-    package init(maxLineBytes: Int, decoder: MessageDecoder = .generic) {
+    package init(maxLineBytes: Int) {
         self.maxLineBytes = maxLineBytes
-        self.decoder = decoder
     }
 
-    /// Cuts the lines `chunk` completes into `items`, keeping plain edits' lines in `kept` when given.
-    package mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
+    /// Hands the lines `chunk` completes to `receiver`.
+    package mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into receiver: inout some MessageReceiver) {
         guard let base = chunk.baseAddress else { return }
         var start = 0
         while start < chunk.count {
@@ -38,15 +34,15 @@ struct LineSplitter {
             let tail = UnsafeBufferPointer(rebasing: chunk[start..<newline])
             if pending.isEmpty && !discarding {
                 // The whole line is in this chunk: read it where it lies, without copying it.
-                end(tail, into: &items, keepingEditsIn: kept)
+                end(tail, into: &receiver)
             } else {
                 append(tail)
                 if discarding {
-                    items.append(.oversizeLine)
+                    receiver.receiveOversize()
                     atStreamStart = false
                 } else {
                     let line = pending
-                    line.withUnsafeBufferPointer { end($0, into: &items, keepingEditsIn: kept) }
+                    line.withUnsafeBufferPointer { end($0, into: &receiver) }
                 }
                 pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
                 discarding = false
@@ -57,12 +53,12 @@ struct LineSplitter {
 
     /// Ends the stream: bytes left without a newline are a last line like any other (the JSON
     /// Lines convention), so a message cut off there is answered as any line that is not JSON.
-    package mutating func finish(into items: inout [InputItem], keepingEditsIn kept: KeptEditLines? = nil) {
+    package mutating func finish(into receiver: inout some MessageReceiver) {
         if discarding {
-            items.append(.oversizeLine)
+            receiver.receiveOversize()
         } else if !pending.isEmpty {
             let rest = pending
-            rest.withUnsafeBufferPointer { end($0, into: &items, keepingEditsIn: kept) }
+            rest.withUnsafeBufferPointer { end($0, into: &receiver) }
         }
         pending = []
         discarding = false
@@ -79,9 +75,9 @@ struct LineSplitter {
     }
 
     /// A whole line, without its `\n`.
-    private mutating func end(_ whole: UnsafeBufferPointer<UInt8>, into items: inout [InputItem], keepingEditsIn kept: KeptEditLines?) {
+    private mutating func end(_ whole: UnsafeBufferPointer<UInt8>, into receiver: inout some MessageReceiver) {
         if whole.count > maxLineBytes + Self.allowance {
-            items.append(.oversizeLine)
+            receiver.receiveOversize()
             atStreamStart = false
             return
         }
@@ -92,9 +88,9 @@ struct LineSplitter {
         }
         if line.last == 0x0D { line = line.dropLast() }
         if line.count > maxLineBytes {
-            items.append(.oversizeLine)
-        } else if !line.allSatisfy(\.isJSONWhitespace) {
-            items.append(decoder.item(UnsafeBufferPointer(rebasing: line), keepingEditsIn: kept))
+            receiver.receiveOversize()
+        } else if !line.allSatisfy(\.isBlank) {
+            receiver.receive(UnsafeBufferPointer(rebasing: line))
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// Reads standard input on its own thread with blocking `read(2)` and hands complete lines to
 /// the event loop, one batch per read. At most a few batches wait on the loop at once: when the
@@ -40,31 +41,31 @@ final class StdinReader: Sendable {
     }
 
     private func run() {
-        var splitter = InputFramer(choice: framing, maxLineBytes: maxLineBytes, decoder: decoder)
+        var splitter = InputFramer(choice: framing, maxLineBytes: maxLineBytes)
         let capacity = 64 * 1024
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         defer { buffer.deallocate() }
         while true {
             let count = read(fd, buffer, capacity)
             if count < 0 && errno == EINTR { continue }
-            var items: [InputItem] = []
-            let kept = keepsEditLines ? KeptEditLines(readBytes: count) : nil
+            var messages = DecodedMessages(decoder, keepingEditsIn: keepsEditLines ? KeptEditLines(readBytes: count) : nil)
             if count <= 0 {
-                splitter.finish(into: &items, keepingEditsIn: kept)
-                hand(consume items, kept, isEnd: true)
+                splitter.finish(into: &messages)
+                hand(messages, isEnd: true)
                 return
             }
             // Room for a read of keystroke-sized lines at once, so the array is not regrown as it fills.
-            items.reserveCapacity(count / Self.shortLineBytes + 1)
-            splitter.feed(UnsafeBufferPointer(start: buffer, count: count), into: &items, keepingEditsIn: kept)
-            if !items.isEmpty { hand(consume items, kept, isEnd: false) }
+            messages.items.reserveCapacity(count / Self.shortLineBytes + 1)
+            splitter.feed(UnsafeBufferPointer(start: buffer, count: count), into: &messages)
+            if !messages.items.isEmpty { hand(messages, isEnd: false) }
         }
     }
 
-    private func hand(_ items: consuming [InputItem], _ kept: KeptEditLines?, isEnd: Bool) {
+    private func hand(_ messages: consuming DecodedMessages, isEnd: Bool) {
         slots.wait()
         let slots = self.slots
-        deliver(InputBatch(items, keptEditLines: kept), isEnd) { slots.signal() }
+        let kept = messages.kept
+        deliver(InputBatch(messages.items, keptEditLines: kept), isEnd) { slots.signal() }
     }
 }
 

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import SignupProtocol
+import SignupTransport
 
 /// How much the server says on stderr.
 package enum LogLevel: Int, Comparable, CaseIterable {

@@ -4,7 +4,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import SignupProtocol
 
 /// A file the server writes from its start, a recording or a trace, readable by its owner only.
 ///
@@ -14,7 +13,7 @@ import SignupProtocol
 /// closes, in the way of its end. The old file's pages are freed on a thread that runs only when
 /// a core is idle. A path that is a link, a file with other names, or anything not a regular file
 /// is truncated and written in place, as asked.
-enum OutputFile {
+package enum OutputFile {
     /// A descriptor to write the file at `path` from its start, or nil with `errno` set.
     ///
     /// Opened without waiting: a FIFO no process reads fails at once (ENXIO) instead of holding
