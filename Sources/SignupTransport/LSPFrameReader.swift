@@ -1,4 +1,3 @@
-
 /// Cuts a byte stream framed as LSP's base protocol into messages: header lines ending in
 /// `\r\n`, a blank line, then exactly `Content-Length` bytes. Other headers (`Content-Type`) are
 /// read past. Like `LineSplitter`, it never holds more than the line limit of one message.
@@ -9,7 +8,7 @@
 /// header block over `maxHeaderBytes` is answered once as one and read past with its body; and a
 /// line starting with `{` or `[` where a header block would start is a JSON text served as a line.
 struct LSPFrameReader {
-    package let maxLineBytes: Int
+    let maxLineBytes: Int
     /// The header block read so far, or the body once `bodyLength` is known.
     private var pending: [UInt8] = []
     private var bodyLength: Int?
@@ -23,12 +22,12 @@ struct LSPFrameReader {
     /// The longest header block read: far more than LSP's two headers need.
     static let maxHeaderBytes = 8192
 
-    package init(maxLineBytes: Int) {
+    init(maxLineBytes: Int) {
         self.maxLineBytes = maxLineBytes
     }
 
     /// Hands the messages `chunk` completes to `receiver`.
-    package mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into receiver: inout some MessageReceiver) {
+    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into receiver: inout some MessageReceiver) {
         var index = 0
         while index < chunk.count {
             if skipping > 0 {
@@ -119,7 +118,7 @@ struct LSPFrameReader {
 
     /// Ends the stream: a message cut off is handed on as it is, for the parser to answer; a
     /// body cut off before its first byte too (`-32700` at offset 0, as for one cut later).
-    package mutating func finish(into receiver: inout some MessageReceiver) {
+    mutating func finish(into receiver: inout some MessageReceiver) {
         if bodyLength != nil || (!pending.isEmpty && !pending.allSatisfy(\.isBlank)) {
             pending.withUnsafeBufferPointer { receiver.receive($0) }
         }
@@ -150,7 +149,7 @@ struct LSPFrameReader {
 
     /// The value of the one `Content-Length` header (names compared without case), or nil when
     /// it is missing, given twice, or not a whole number that fits.
-    package static func contentLength(in header: ArraySlice<UInt8>) -> Int? {
+    static func contentLength(in header: ArraySlice<UInt8>) -> Int? {
         var length: Int?
         for line in header.split(separator: 0x0A, omittingEmptySubsequences: false) {
             let line = line.last == 0x0D ? line.dropLast() : line

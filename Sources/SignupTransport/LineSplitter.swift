@@ -10,18 +10,18 @@ import Musl
 ///
 /// Each line is handed to the receiver as it is cut, where it lies in the read when it can be.
 struct LineSplitter {
-    package let maxLineBytes: Int
+    let maxLineBytes: Int
     /// The start of a line whose end has not arrived yet.
     private var pending: [UInt8] = []
     private var discarding = false
     private var atStreamStart = true
 
-    package init(maxLineBytes: Int) {
+    init(maxLineBytes: Int) {
         self.maxLineBytes = maxLineBytes
     }
 
     /// Hands the lines `chunk` completes to `receiver`.
-    package mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into receiver: inout some MessageReceiver) {
+    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into receiver: inout some MessageReceiver) {
         guard let base = chunk.baseAddress else { return }
         var start = 0
         while start < chunk.count {
@@ -53,7 +53,7 @@ struct LineSplitter {
 
     /// Ends the stream: bytes left without a newline are a last line like any other (the JSON
     /// Lines convention), so a message cut off there is answered as any line that is not JSON.
-    package mutating func finish(into receiver: inout some MessageReceiver) {
+    mutating func finish(into receiver: inout some MessageReceiver) {
         if discarding {
             receiver.receiveOversize()
         } else if !pending.isEmpty {

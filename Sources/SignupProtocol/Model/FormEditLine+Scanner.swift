@@ -7,11 +7,11 @@ import Musl
 extension FormEditLine {
     /// Reads a line byte by byte, noting where the request's parts lie.
     struct Scanner {
-        package let bytes: UnsafeBufferPointer<UInt8>
-        package var index = 0
-        package private(set) var parts = Parts()
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+        private(set) var parts = Parts()
 
-        package init(bytes: UnsafeBufferPointer<UInt8>) {
+        init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
         }
 

@@ -1,5 +1,4 @@
 import SignupProtocol
-import SignupTransport
 
 extension FormNotification {
     /// Only the latest field result, and the latest `submitEnabled`, of a form matter; submission

@@ -5,8 +5,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SignupProtocol
-import SignupTransport
 
 /// How much the server says on stderr.
 package enum LogLevel: Int, Comparable, CaseIterable {

@@ -4,9 +4,9 @@ import SignupTransport
 /// What the writer takes in one go: messages each followed by `\n`, less the ranges of events
 /// that newer ones replaced, and notifications still to be encoded in between.
 struct OutgoingBatch: @unchecked Sendable {
-    package let buffer: OutgoingBuffer
+    let buffer: OutgoingBuffer
     /// In ascending order.
-    package let dropped: [Range<Int>]
+    let dropped: [Range<Int>]
     /// Runs of notifications, in ascending order of position; only in a batch without dropped ranges.
     let deferred: [(position: Int, notifications: [FormNotification])]
 
@@ -52,7 +52,7 @@ struct OutgoingBatch: @unchecked Sendable {
     }
 
     /// The messages, without their newlines (for tests).
-    package var messages: [[UInt8]] {
+    var messages: [[UInt8]] {
         var runs: [UInt8] = []
         forEachRun { runs.append(contentsOf: $0) }
         return runs.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map(Array.init)

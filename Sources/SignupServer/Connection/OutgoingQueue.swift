@@ -45,7 +45,7 @@ final class OutgoingQueue: @unchecked Sendable {
     /// (after the work that is sending now), so one wake-up (a futex call and a context switch)
     /// carries every message that work produced instead of one each. Without it each message
     /// that finds the writer idle wakes it at once.
-    package init(conflationThreshold: Int?, deferWake: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil) {
+    init(conflationThreshold: Int?, deferWake: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil) {
         self.conflationThreshold = conflationThreshold
         self.deferWake = deferWake
     }
@@ -234,7 +234,7 @@ final class OutgoingQueue: @unchecked Sendable {
         }
     }
 
-    package func close() {
+    func close() {
         condition.withLock {
             isClosed = true
             condition.broadcast()

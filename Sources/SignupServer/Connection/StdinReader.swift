@@ -20,7 +20,7 @@ final class StdinReader: Sendable {
     /// there once they have been handled.
     /// `decoder` is handed each complete message here, on the reading thread (`MessageDecoder`), and
     /// `keepsEditLines` their lines kept with each batch (`KeptEditLines`).
-    package init(fd: Int32 = 0, framing: FramingChoice = FramingChoice(.lines), maxLineBytes: Int, decoder: MessageDecoder = .generic,
+    init(fd: Int32 = 0, framing: FramingChoice = FramingChoice(.lines), maxLineBytes: Int, decoder: MessageDecoder = .generic,
          keepsEditLines: Bool = false,
          deliver: @escaping @Sendable (_ batch: InputBatch, _ isEnd: Bool, _ done: @escaping @Sendable () -> Void) -> Void) {
         self.fd = fd
@@ -34,7 +34,7 @@ final class StdinReader: Sendable {
     /// About the shortest `form.edit` line a client sends.
     private static let shortLineBytes = 64
 
-    package func start() {
+    func start() {
         let thread = Thread { [self] in run() }
         thread.name = "signup-rpc.stdin"
         thread.start()
@@ -77,15 +77,15 @@ final class InputBatch: @unchecked Sendable {
     // on the loop after that (the hand-over through the loop's queue orders the two).
     private var items: [InputItem]
     /// The lines of its plain edits, in order, when a recording keeps them.
-    package let keptEditLines: KeptEditLines?
+    let keptEditLines: KeptEditLines?
 
-    package init(_ items: consuming [InputItem], keptEditLines: KeptEditLines? = nil) {
+    init(_ items: consuming [InputItem], keptEditLines: KeptEditLines? = nil) {
         self.items = items
         self.keptEditLines = keptEditLines
     }
 
     /// The items, leaving the batch empty.
-    package func take() -> [InputItem] {
+    func take() -> [InputItem] {
         var taken: [InputItem] = []
         swap(&taken, &items)
         return taken

@@ -17,7 +17,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     static let highWater = 4 << 20
     static let lowWater = 1 << 20
 
-    package let queue: OutgoingQueue
+    let queue: OutgoingQueue
     private let loop: EventLoop
     private let fd: Int32
     private let writesDirectlyWhenIdle: Bool
@@ -56,7 +56,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// writer once that loop's current work is done.
     /// `tee`, given only where the clock has every message written in order, is handed every
     /// line before it is written.
-    package init(fd: Int32, clock: ClockMode, framing: FramingChoice = FramingChoice(.lines), tracer: Tracer? = nil, tee: OutputTee? = nil,
+    init(fd: Int32, clock: ClockMode, framing: FramingChoice = FramingChoice(.lines), tracer: Tracer? = nil, tee: OutputTee? = nil,
          loop: EventLoop) {
         precondition(tee == nil || clock.writesEveryMessageInOrder, "a tee sees every message written")
         self.tee = tee
@@ -75,7 +75,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         thread.start()
     }
 
-    package func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?) {
+    func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?) {
         handOverNotifications()
         if writesDirectlyWhenIdle, message.count < Self.atomicWriteSize, queue.claimIdleWriter() {
             if canWriteWithoutBlocking() {
@@ -89,7 +89,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
 
     /// A field's change is sent with its name and result from `fieldResults`, not its event:
     /// encoded once, and, for the writer to encode, holding no object both threads would count.
-    package func send(_ event: consuming FormEvent, of form: String, at time: Int64, submit: FormNotification.Submit) {
+    func send(_ event: consuming FormEvent, of form: String, at time: Int64, submit: FormNotification.Submit) {
         // The update is moved out of the event, not copied: that retained its texts once more.
         let notification: FormNotification
         switch consume event {
@@ -151,7 +151,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
 
     /// Writes what was sent so far, then ends the writer thread; on the loop only. A message sent
     /// after this is dropped.
-    package func close() {
+    func close() {
         handOverNotifications()
         queue.close()
     }

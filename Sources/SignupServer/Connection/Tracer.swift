@@ -27,9 +27,9 @@ final class Tracer: @unchecked Sendable {
     private let redaction: SecretRedaction
     private let maxDepth: Int
 
-    package static let secret = SecretRedaction.mask
+    static let secret = SecretRedaction.mask
 
-    package init(destinations: [Int32], forms: [FormDefinition], maxDepth: Int, logger: Logger? = nil) {
+    init(destinations: [Int32], forms: [FormDefinition], maxDepth: Int, logger: Logger? = nil) {
         self.destinations = destinations.map(OutputDescriptor.init)
         self.logger = logger
         redaction = SecretRedaction(forms: forms)

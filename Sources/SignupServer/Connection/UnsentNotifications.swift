@@ -1,5 +1,4 @@
 import SignupProtocol
-import SignupTransport
 
 /// Notifications sent during the loop's current work, handed to the writer's queue together at
 /// its end: one lock for them all rather than one each. Each is added in one call, so it costs
@@ -19,7 +18,7 @@ struct UnsentNotifications {
         case full
     }
 
-    package mutating func add(_ notification: consuming FormNotification) -> Added {
+    mutating func add(_ notification: consuming FormNotification) -> Added {
         let isFirst = notifications.isEmpty
         // Room for a read's worth of keystrokes at once, so the batch is not regrown as it fills.
         if isFirst { notifications.reserveCapacity(Self.largest / 2) }
@@ -28,7 +27,7 @@ struct UnsentNotifications {
     }
 
     /// The batch, taking its storage as it is (the next batch starts a new one); nil when empty.
-    package mutating func take() -> [FormNotification]? {
+    mutating func take() -> [FormNotification]? {
         guard !notifications.isEmpty else { return nil }
         defer { notifications = [] }
         return notifications

@@ -1,13 +1,12 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 
 /// A directory file's `checks`: how each named remote check answers, by the value it is asked about.
 /// `{"inviteCode": {"rejected": ["X1"], "failing": ["X2"], "answers": {"OLD": {"code": "invite.expired",
 /// "message": "…", "params": {…}}}, "latencyMs": 200}}`, every member optional; a value no member
 /// names passes.
 extension DirectoryFile {
-    package static func checks(_ value: JSON, _ path: String) throws(Problem) -> [String: ScriptedDirectory.Script.CheckScript] {
+    static func checks(_ value: JSON, _ path: String) throws(Problem) -> [String: ScriptedDirectory.Script.CheckScript] {
         guard case .object(let members) = value else { throw Problem(path: path, reason: "must be an object of check names") }
         var checks: [String: ScriptedDirectory.Script.CheckScript] = [:]
         for member in members {

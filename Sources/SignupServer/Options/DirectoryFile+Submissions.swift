@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 
 /// A directory file's `submissions`: how each form kind's `http` submissions answer.
 /// `{"invite-signup": {"cases": [{"when": {"email": "taken@example.com"}, "status": 422, "body": {…}},
@@ -8,7 +7,7 @@ import SignupTransport
 /// the first case whose fields all hold the values it names answers, else the kind's own `status`
 /// (201 by default) and `body` (`{}`); a 2xx status accepts, a 4xx refuses, any other is unavailable.
 extension DirectoryFile {
-    package static func submissions(_ value: JSON, _ path: String) throws(Problem) -> [String: ScriptedDirectory.Script.SubmissionScript] {
+    static func submissions(_ value: JSON, _ path: String) throws(Problem) -> [String: ScriptedDirectory.Script.SubmissionScript] {
         guard case .object(let kinds) = value else { throw Problem(path: path, reason: "must be an object of form kinds") }
         var scripts: [String: ScriptedDirectory.Script.SubmissionScript] = [:]
         for kind in kinds {

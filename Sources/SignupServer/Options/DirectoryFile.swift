@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 
 /// Reads a scripted directory from JSON:
 /// `{"taken": [..], "free": [..], "failing": [..], "defaultVerdict": "available",
@@ -13,12 +12,12 @@ import SignupTransport
 enum DirectoryFile {
     /// Why a directory file was refused: the JSON path of the offending member and what is wrong.
     package struct Problem: Error, Equatable, CustomStringConvertible {
-        package var path: String
-        package var reason: String
-        package var description: String { "\(path): \(reason)" }
+        var path: String
+        var reason: String
+        var description: String { "\(path): \(reason)" }
     }
 
-    package static func parse(_ bytes: [UInt8]) throws(Problem) -> ScriptedDirectory.Script {
+    static func parse(_ bytes: [UInt8]) throws(Problem) -> ScriptedDirectory.Script {
         let json: JSON
         do throws(JSONParseError) {
             json = try JSONParser.parse(bytes)
@@ -155,7 +154,7 @@ enum DirectoryFile {
         return result
     }
 
-    package static func names(_ value: JSON, _ path: String) throws(Problem) -> Set<String> {
+    static func names(_ value: JSON, _ path: String) throws(Problem) -> Set<String> {
         guard case .array(let elements) = value else { throw Problem(path: path, reason: "must be an array of strings") }
         var names = Set<String>()
         for (index, element) in elements.enumerated() {
@@ -167,7 +166,7 @@ enum DirectoryFile {
         return names
     }
 
-    package static func latency(_ value: JSON, _ path: String) throws(Problem) -> Latency {
+    static func latency(_ value: JSON, _ path: String) throws(Problem) -> Latency {
         if let milliseconds = value.int64, milliseconds >= 0 { return .fixed(.milliseconds(milliseconds)) }
         guard case .object = value, let low = value["min"]?.int64, let high = value["max"]?.int64,
               low >= 0, high >= low else {

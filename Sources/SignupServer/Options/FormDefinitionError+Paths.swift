@@ -1,6 +1,4 @@
 import SignupCore
-import SignupProtocol
-import SignupTransport
 
 /// Where a form file's coherence errors point (protocol.md §13): a reference to a field the form
 /// lacks at the member that names it, a bad check at its check, inside `anyOf` too.

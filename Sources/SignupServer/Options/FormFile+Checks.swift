@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 
 /// A field's remote checks in a form file (protocol.md §13): `remoteCheck`, one check, or
 /// `remoteChecks`, a list asked in order.

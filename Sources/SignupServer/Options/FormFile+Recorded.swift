@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 
 /// A form file as a recording keeps it: whole, so that its replay on another machine needs no
 /// other file. A password list the file names (`{"file": PATH}`) is written in as the list itself

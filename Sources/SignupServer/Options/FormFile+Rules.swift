@@ -1,7 +1,6 @@
 import Foundation
 import SignupCore
 import SignupProtocol
-import SignupTransport
 
 /// A form file's rules: each one check with the code and message of its failure (protocol.md §13).
 extension FormFile.Reader {

@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 
 /// An `http` submit action in a form file (protocol.md §13): the form's own API.
 extension FormFile.Reader {

@@ -1,7 +1,6 @@
 import Foundation
 import SignupCore
 import SignupProtocol
-import SignupTransport
 
 /// Reads form definitions from JSON files (format: protocol.md §13, schema: forms.schema.json).
 /// Every member is checked; an unknown or mistyped one is refused with its JSON path.

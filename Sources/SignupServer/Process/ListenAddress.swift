@@ -1,6 +1,3 @@
-import SignupProtocol
-import SignupTransport
-
 /// Where `--listen` takes connections: a Unix-domain socket's path, or a TCP host and port.
 package enum ListenAddress: Equatable, CustomStringConvertible {
     case unix(path: String)

@@ -1,23 +1,22 @@
 import Foundation
 import Synchronization
 import SignupProtocol
-import SignupTransport
 
 /// A listening socket (`--listen`) and the thread that accepts its connections.
 final class Listener: Sendable {
     /// The address as bound: a TCP port of 0 replaced by the one the system chose.
-    package let address: ListenAddress
+    let address: ListenAddress
     private let fd: Int32
     private let isClosed = Atomic<Bool>(false)
 
     /// Why a socket cannot listen; exits 69 (EX_UNAVAILABLE).
     package struct Problem: Error, CustomStringConvertible {
-        package var description: String
+        var description: String
     }
 
     /// Binds and listens at `address`. A Unix socket file that no process listens on any more (left
     /// by one that was killed) is replaced; one that a process still listens on is not.
-    package init(_ address: ListenAddress) throws(Problem) {
+    init(_ address: ListenAddress) throws(Problem) {
         switch address {
         case .unix(let path):
             fd = try Self.bindUnix(path)
@@ -58,7 +57,7 @@ final class Listener: Sendable {
     }
 
     /// Takes no more connections: wakes the accepting thread, which ends.
-    package func close() {
+    func close() {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         shutdown(fd, Int32(SHUT_RDWR))
     }

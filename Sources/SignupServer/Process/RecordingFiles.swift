@@ -1,14 +1,13 @@
 import Foundation
-import SignupProtocol
 import SignupTransport
 
 /// `--record PATH` under `--listen`: one recording per connection, numbered from 1 in the order
 /// they connect — `session.jsonl` gives `session-1.jsonl`, `session-2.jsonl`, …
 struct RecordingFiles {
-    package let path: String
+    let path: String
 
     /// The path of connection `number`'s recording.
-    package func path(number: Int) -> String {
+    func path(number: Int) -> String {
         let name = (path as NSString).lastPathComponent
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "\(path)-\(number)" }
         let directory = String(path.dropLast(name.utf8.count))
@@ -17,7 +16,7 @@ struct RecordingFiles {
 
     /// Creates connection `number`'s recording; nil, said on stderr, when it cannot be created
     /// (the connection is then refused, as a process would not start).
-    package func create(number: Int, logger: Logger) -> Int32? {
+    func create(number: Int, logger: Logger) -> Int32? {
         let path = path(number: number)
         guard let fd = OutputFile.create(atPath: path) else {
             logger.error("cannot create the recording '\(path)': \(OutputFile.reason(for: errno)); connection \(number) refused")

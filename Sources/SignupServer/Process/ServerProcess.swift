@@ -1,7 +1,5 @@
 import Foundation
 import SignupCore
-import SignupProtocol
-import SignupTransport
 
 /// The process: the store and the backends every session shares, the clock, signals, start-up and
 /// exit. It serves one client on stdio, or every client that connects to a socket (`--listen`),
@@ -20,7 +18,7 @@ final class ServerProcess {
 
     /// Opens the store and builds the shared backends, on the loop. Fails when the user store
     /// cannot be opened.
-    package init(configuration: ServerConfiguration, loop: EventLoop, sessionsHaveTheirOwnClock: Bool,
+    init(configuration: ServerConfiguration, loop: EventLoop, sessionsHaveTheirOwnClock: Bool,
          makeMirror: SessionMirrorMaker?) throws(StoreError) {
         loop.assertOnLoop()
         self.loop = loop
@@ -91,7 +89,7 @@ final class ServerProcess {
 
     /// Serves every client that connects to `listener`, each a session of its own, until a signal.
     /// `recordings`, when given, names each connection's recording by its number.
-    package func serve(_ listener: Listener, recordings: RecordingFiles?) {
+    func serve(_ listener: Listener, recordings: RecordingFiles?) {
         self.listener = listener
         let parent = environment.configuration.parentProcessID
         watchForTheEnd { [self] _ in

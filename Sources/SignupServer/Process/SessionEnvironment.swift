@@ -1,6 +1,4 @@
 import SignupCore
-import SignupProtocol
-import SignupTransport
 
 /// What the process gives each client session: the configuration, the loop, the form kinds, and
 /// the backends every session shares — the user directory or store, the login rate limiter and

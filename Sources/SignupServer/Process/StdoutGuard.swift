@@ -3,8 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import SignupProtocol
-import SignupTransport
 
 /// Keeps stdout for protocol messages only, as sourcekit-lsp does: messages go to a private
 /// duplicate of the real stdout, and descriptor 1 is pointed at stderr so a stray `print`

@@ -1,6 +1,4 @@
 import Foundation
-import SignupProtocol
-import SignupTransport
 
 /// SIGTERM and SIGINT, taken by a thread of their own so that none is lost.
 ///
@@ -10,7 +8,7 @@ import SignupTransport
 /// signal went to that thread instead: before a handler was set it ended the process with the
 /// signal, and once its action was "ignore" (as Dispatch's signal sources need) it was dropped.
 enum TerminationSignals {
-    package static let watched: [Int32] = [SIGTERM, SIGINT]
+    static let watched: [Int32] = [SIGTERM, SIGINT]
 
     /// Blocks the watched signals on the calling thread and every thread it starts afterwards.
     static func block() {
@@ -20,7 +18,7 @@ enum TerminationSignals {
 
     /// Calls `handler` with each watched signal as it arrives (including one already pending),
     /// on a thread that does nothing else.
-    package static func watch(_ handler: @escaping @Sendable (Int32) -> Void) {
+    static func watch(_ handler: @escaping @Sendable (Int32) -> Void) {
         let thread = Thread {
             var set = signalSet()
             while true {

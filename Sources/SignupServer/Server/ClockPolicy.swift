@@ -1,5 +1,4 @@
 import SignupCore
-import SignupProtocol
 import SignupTransport
 
 /// What the choice of clock decides, in one place. Virtual time must give output that depends on

@@ -1,6 +1,4 @@
 import SignupCore
-import SignupProtocol
-import SignupTransport
 
 /// The form kinds clients can open.
 package struct FormCatalog {

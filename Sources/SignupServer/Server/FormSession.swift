@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 
 /// One open form on the wire: its id and its pipeline. A value, kept in the form table's slots,
 /// so that finding a form and editing it read no object of its own between the two.

@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 
 /// The open forms by id, in an open-addressing table.
 ///

@@ -1,5 +1,4 @@
 import SignupProtocol
-import SignupTransport
 
 extension KnownFieldNames {
     /// The field names of every kind in `catalog`.

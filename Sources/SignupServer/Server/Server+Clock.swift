@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 
 /// The clock policy: virtual time moves only when a message says so (`at`, `clock.advance`) or
 /// input ends; real time moves by itself, and waits are the caller's. A replay of a real-clock

@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 
 /// `form.open`, `form.edit`, `form.submit`, `form.snapshot` and `form.close`, and the open forms they address.
 extension Server {

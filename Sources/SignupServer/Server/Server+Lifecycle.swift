@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 
 /// `initialize`, `initialized`, `shutdown` and `exit`.
 extension Server {

@@ -1,6 +1,4 @@
 import SignupCore
-import SignupProtocol
-import SignupTransport
 
 extension Server {
     /// The secret field `field` of the form open under `form` (the default form when nil), or of

@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 
 /// The protocol engine: takes input lines, answers them, and sends the forms' events.
 ///
@@ -276,6 +275,6 @@ package final class Server {
 
 /// Names a form kind in one locale: forms opened from the same pair share their `LocalizedForm`.
 struct LocalizedFormKey: Hashable {
-    package let kind: String
+    let kind: String
     let locale: String
 }

@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 
 /// The input a session has received and not yet handled: the items of the reader's batches, in
 /// order, whether the last batch ended the input, and how to let the reader go on.
@@ -15,7 +14,7 @@ struct PendingInput {
 
     var hasNext: Bool { next < items.count }
 
-    package mutating func append(_ batch: consuming [InputItem], isEnd: Bool, done: @escaping @Sendable () -> Void) {
+    mutating func append(_ batch: consuming [InputItem], isEnd: Bool, done: @escaping @Sendable () -> Void) {
         // Usually everything before has been handled: then the batch's storage is taken as it is,
         // not copied item by item (which retained and later released every string in it).
         if next == items.count {

@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// A server on a virtual clock, driven in process, optionally recording itself: what the fuzzer,
@@ -66,9 +65,9 @@ package final class InProcessSession {
 
 /// Collects output bytes in memory, each message followed by its newline.
 final class BufferSink: MessageSink {
-    package private(set) var bytes: [UInt8] = []
+    private(set) var bytes: [UInt8] = []
 
-    package func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?) {
+    func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?) {
         bytes.append(contentsOf: message)
         bytes.append(0x0A)
     }

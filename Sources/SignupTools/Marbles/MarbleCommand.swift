@@ -1,7 +1,6 @@
 import Foundation
 import SignupCore
 import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// `signup-marbles FILE [--from MS] [--to MS] [--output FILE.svg]`: draws a session as a marble

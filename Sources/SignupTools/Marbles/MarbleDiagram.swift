@@ -1,6 +1,4 @@
 import SignupCore
-import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// A session drawn as marbles on a shared time axis: for each form, a lane per field's value and
@@ -15,8 +13,8 @@ struct MarbleDiagram: Equatable {
     }
 
     struct Marble: Equatable {
-        package var time: Int64
-        package var label: String
+        var time: Int64
+        var label: String
         var tone: Tone
     }
 
@@ -32,34 +30,34 @@ struct MarbleDiagram: Equatable {
     }
 
     struct Bar: Equatable {
-        package var start: Int64
-        package var end: Int64
-        package var label: String
+        var start: Int64
+        var end: Int64
+        var label: String
         var ending: Ending
-        package var answer: String
+        var answer: String
     }
 
     /// A stretch during which submit was enabled.
     struct Span: Equatable {
-        package var start: Int64
-        package var end: Int64
+        var start: Int64
+        var end: Int64
     }
 
     struct Lane: Equatable {
         var title: String
         var marbles: [Marble] = []
         var bars: [Bar] = []
-        package var spans: [Span] = []
+        var spans: [Span] = []
     }
 
-    package var from: Int64
-    package var to: Int64
+    var from: Int64
+    var to: Int64
     var lanes: [Lane]
 }
 
 extension MarbleDiagram {
     /// The diagram of `recording`, windowed to `from`…`to` when given.
-    package init(_ recording: Recording, from: Int64? = nil, to: Int64? = nil, secretFields: Set<String>) {
+    init(_ recording: Recording, from: Int64? = nil, to: Int64? = nil, secretFields: Set<String>) {
         let times = recording.entries.map(\.time)
         let last = times.max() ?? 0
         let start = from ?? times.min() ?? 0
@@ -70,7 +68,7 @@ extension MarbleDiagram {
         self.init(from: start, to: end, lanes: builder.lanes(endingAt: last).map { $0.windowed(start, end) })
     }
 
-    package static func label(_ question: BackendQuestion) -> String {
+    static func label(_ question: BackendQuestion) -> String {
         switch question {
         case .availability(let username): "availability \(username)"
         case .registration(let username, _): "register \(username)"
@@ -82,7 +80,7 @@ extension MarbleDiagram {
         }
     }
 
-    package static func label(_ answer: BackendAnswer) -> String {
+    static func label(_ answer: BackendAnswer) -> String {
         switch answer {
         case .availability(let availability): availability.rawValue
         case .registration(.registered): "registered"

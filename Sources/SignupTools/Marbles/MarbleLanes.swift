@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// Builds a diagram's lanes from a recording's entries, in order: each form's lanes, then the backend's.
@@ -31,11 +30,11 @@ struct MarbleLanes {
     /// Every value each field had, with when: to tell stale answers.
     private var history: [(time: Int64, form: String, field: String, value: String)] = []
 
-    package init(secretFields: Set<String>) {
+    init(secretFields: Set<String>) {
         self.secretFields = secretFields
     }
 
-    package mutating func take(_ entry: Recording.Entry) {
+    mutating func take(_ entry: Recording.Entry) {
         switch entry {
         case .input(let taken, .message(let message)):
             let requests: [JSON] = if case .array(let elements) = message { elements } else { [message] }

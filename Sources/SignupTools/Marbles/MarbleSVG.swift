@@ -1,5 +1,3 @@
-import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// Draws a `MarbleDiagram` as SVG 1.1: lanes top to bottom, time left to right, in plain
@@ -16,13 +14,13 @@ struct MarbleSVG {
     static let barRowHeight = 26.0
 
     /// Where `time` falls on the x axis.
-    package func x(_ time: Int64) -> Double {
+    func x(_ time: Int64) -> Double {
         let span = Double(max(1, diagram.to - diagram.from))
         return Self.laneTitleWidth + Double(time - diagram.from) / span * Self.plotWidth
     }
 
     /// The stacking row of each backend bar, so bars that overlap in time sit one above another.
-    package static func rows(of bars: [MarbleDiagram.Bar]) -> [Int] {
+    static func rows(of bars: [MarbleDiagram.Bar]) -> [Int] {
         var rowEnds: [Int64] = []
         return bars.map { bar in
             if let row = rowEnds.firstIndex(where: { $0 < bar.start }) {
@@ -165,7 +163,7 @@ struct MarbleSVG {
     }
 
     /// A coordinate with at most one decimal, the same on every machine.
-    package static func number(_ value: Double) -> String {
+    static func number(_ value: Double) -> String {
         let tenths = (value * 10).rounded()
         let whole = Int64(tenths) / 10, fraction = abs(Int64(tenths) % 10)
         return fraction == 0 ? "\(whole)" : "\(tenths < 0 && whole == 0 ? "-" : "")\(whole).\(fraction)"

@@ -1,5 +1,4 @@
 import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// What the encoder judges the records after it by, noted among them but no line itself.

@@ -1,6 +1,4 @@
 import Foundation
-import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// How much may wait for a thread that works through what another hands it: the giver waits while
@@ -12,12 +10,12 @@ final class InFlightBudget: @unchecked Sendable {
     // Guarded by `condition`.
     private var used = 0
 
-    package init(limit: Int) {
+    init(limit: Int) {
         self.limit = limit
     }
 
     /// Waits until `amount` more fits, then counts it.
-    package func take(_ amount: Int) {
+    func take(_ amount: Int) {
         condition.withLock {
             while mustWait(for: amount) { condition.wait() }
             used += amount

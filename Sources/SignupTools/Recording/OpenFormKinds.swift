@@ -1,5 +1,4 @@
 import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// The kind of each open form, as the recorder tells the encoder (`EncodingContext.formKind`),
@@ -16,12 +15,12 @@ struct OpenFormKinds {
     private var sharingHash: [String: SecretFieldsOfKind] = [:]
     private let hash: (String) -> UInt64
 
-    package init(hash: @escaping (String) -> UInt64 = FormIDHash.process) {
+    init(hash: @escaping (String) -> UInt64 = FormIDHash.process) {
         self.hash = hash
     }
 
     /// The form `id` is open as a form of `kind`, or closed (nil).
-    package mutating func set(_ kind: SecretFieldsOfKind?, ofForm id: String) {
+    mutating func set(_ kind: SecretFieldsOfKind?, ofForm id: String) {
         let hash = hash(id)
         if forms[hash]?.id == id { forms[hash] = nil }
         sharingHash[id] = nil
@@ -34,7 +33,7 @@ struct OpenFormKinds {
     }
 
     /// The kind of the form whose id is `id` (UTF-8) and hashes to `hash`; nil when it is not open.
-    package func kind(ofForm id: UnsafeRawBufferPointer, hash: UInt64) -> SecretFieldsOfKind? {
+    func kind(ofForm id: UnsafeRawBufferPointer, hash: UInt64) -> SecretFieldsOfKind? {
         if let open = forms[hash], open.id.utf8.withContiguousStorageIfAvailable({ $0.elementsEqual(id) }) == true {
             return open.kind
         }

@@ -16,11 +16,11 @@ struct RecordLog: ~Copyable {
     private var base: UnsafeMutableRawPointer
     private var capacity: Int
     /// Bytes written.
-    package private(set) var byteCount = 0
+    private(set) var byteCount = 0
     private var values: [SessionRecord] = []
     private var contexts: [EncodingContext] = []
     /// Records noted.
-    package private(set) var count = 0
+    private(set) var count = 0
     /// A log with this many records, or bytes, is full: its owner hands it over.
     private let fullCount: Int
     private let fullBytes: Int
@@ -30,7 +30,7 @@ struct RecordLog: ~Copyable {
     }
 
     /// A log of `capacity` bytes to start with, full at `fullCount` records or `fullBytes` bytes.
-    package init(capacity: Int, fullCount: Int = .max, fullBytes: Int = .max) {
+    init(capacity: Int, fullCount: Int = .max, fullBytes: Int = .max) {
         self.fullCount = fullCount
         self.fullBytes = fullBytes
         self.capacity = max(capacity, 64)
@@ -52,7 +52,7 @@ struct RecordLog: ~Copyable {
 
     /// About what the log holds in memory: its bytes, each value at its size, and for each record
     /// whose line is held elsewhere (`KeptEditLines`, `OutputTee`) a line of about a keystroke's size.
-    package var size: Int {
+    var size: Int {
         byteCount + values.count * MemoryLayout<SessionRecord>.stride + contexts.count * MemoryLayout<EncodingContext>.stride
             + linesHeldElsewhere * Self.lineBytes
     }
@@ -100,7 +100,7 @@ struct RecordLog: ~Copyable {
 
     /// Any other record.
     @discardableResult
-    package mutating func append(_ record: SessionRecord) -> Bool {
+    mutating func append(_ record: SessionRecord) -> Bool {
         appendByte(Tag.value.rawValue)
         values.append(record)
         count += 1
@@ -109,7 +109,7 @@ struct RecordLog: ~Copyable {
 
     /// What the encoder judges the records after this by.
     @discardableResult
-    package mutating func append(_ context: EncodingContext) -> Bool {
+    mutating func append(_ context: EncodingContext) -> Bool {
         appendByte(Tag.context.rawValue)
         contexts.append(context)
         count += 1
@@ -168,15 +168,15 @@ struct RecordLog: ~Copyable {
 
     /// A field's change: the form's id as UTF-8, and the rest as sent.
     struct FieldChanged {
-        package let form: UnsafeRawBufferPointer
+        let form: UnsafeRawBufferPointer
         /// Its number in the recorder's `EncodedFieldTable`.
         let fieldResult: Int
         let version: Int
-        package let at: Int64
+        let at: Int64
     }
 
     /// Calls `body` with each record, in the order noted.
-    package func forEach(_ body: (Entry) -> Void) {
+    func forEach(_ body: (Entry) -> Void) {
         do {
             var reader = Reader(bytes: UnsafeRawBufferPointer(start: base, count: byteCount))
             var nextValue = 0
@@ -239,14 +239,14 @@ final class RecordBatch: @unchecked Sendable {
     // Set on the loop before it is handed over; taken once, on the encoder's thread.
     private var log: RecordLog?
     /// What the log held when it was handed over (`RecordLog.size`).
-    package let size: Int
+    let size: Int
 
-    package init(_ log: consuming RecordLog) {
+    init(_ log: consuming RecordLog) {
         size = log.size
         self.log = consume log
     }
 
-    package func take() -> RecordLog {
+    func take() -> RecordLog {
         guard let log = log.take() else { preconditionFailure("a record batch is taken once") }
         return log
     }

@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// What a recording writes in place of secrets, and the secrets it has seen so far: each secret's
@@ -24,7 +23,7 @@ struct RecordingSecrets {
 
     /// A real session's placeholders are keyed at random, so they tell nothing of their secrets; a
     /// virtual one's repeat byte for byte, like the rest of its output.
-    package init(clock: ClockMode, redaction: SecretRedaction, logger: Logger?) {
+    init(clock: ClockMode, redaction: SecretRedaction, logger: Logger?) {
         placeholders = clock == .real ? SecretPlaceholders(key: UInt64.random(in: .min ... .max)) : SecretPlaceholders()
         self.redaction = redaction
         self.logger = logger

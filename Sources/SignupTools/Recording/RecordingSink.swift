@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// Hands every message to the recorder, then to the real sink. When the recorder takes messages
@@ -12,17 +11,17 @@ final class RecordingSink: MessageSink {
     private let sink: any MessageSink
     private let recorder: SessionRecorder
 
-    package init(_ sink: any MessageSink, recorder: SessionRecorder) {
+    init(_ sink: any MessageSink, recorder: SessionRecorder) {
         self.sink = sink
         self.recorder = recorder
     }
 
-    package func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?) {
+    func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?) {
         if recorder.tee != nil { recorder.recordTeedOut() } else { recorder.recordOut(message) }
         sink.send(message, conflationKey: conflationKey())
     }
 
-    package func send(_ event: consuming FormEvent, of form: String, at time: Int64, submit: FormNotification.Submit) {
+    func send(_ event: consuming FormEvent, of form: String, at time: Int64, submit: FormNotification.Submit) {
         if recorder.tee != nil {
             recorder.recordTeedOut()
         } else if case .fieldChanged(let update) = event, let entry = recorder.fieldResults.entry(for: update) {

@@ -1,6 +1,4 @@
 import SignupCore
-import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// A secret field as its placeholders are made: normalised, then judged by its rules (compiled once).

@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// The secret field an edit of a form of one kind names, by the field's name, resolved as

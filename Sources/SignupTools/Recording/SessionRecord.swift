@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// One line of a session recording as the event loop notes it: values, not yet JSON. The loop
@@ -9,7 +8,7 @@ import SignupServer
 /// the recording's own queue.
 struct SessionRecord: Sendable {
     /// The server's clock when the loop took it, in milliseconds.
-    package let time: Int64
+    let time: Int64
     let content: Content
 
     package enum Content: Sendable {

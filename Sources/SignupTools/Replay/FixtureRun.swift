@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// A fixture (`X.jsonl`, with the flags of `X.flags`) run in process as

@@ -1,7 +1,6 @@
 import Foundation
 import SignupCore
 import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// Turns a recording into a fixture for the test suite: `PATH.jsonl` (the inputs, each after a
@@ -10,7 +9,7 @@ import SignupServer
 /// `PATH.out.jsonl`, the fixture's own output.
 enum FixtureWriter {
     package struct Problem: Error, CustomStringConvertible {
-        package var description: String
+        var description: String
     }
 
     /// Whether a message, or a message of a batch, is `shutdown`.
@@ -19,7 +18,7 @@ enum FixtureWriter {
         return message["method"] == .string("shutdown")
     }
 
-    package static func write(_ recording: Recording, to path: String) throws(Problem) {
+    static func write(_ recording: Recording, to path: String) throws(Problem) {
         let name = (path as NSString).lastPathComponent
         var input = JSONWriter(capacity: 1 << 16)
         var time: Int64 = 0

@@ -1,5 +1,3 @@
-import SignupProtocol
-import SignupTransport
 import SignupServer
 
 extension Recording {

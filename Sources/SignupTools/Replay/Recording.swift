@@ -1,7 +1,6 @@
 import Foundation
 import SignupCore
 import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// A session recording read back (the format `SessionRecorder` writes; protocol.md §15).
@@ -40,7 +39,7 @@ package struct Recording {
         case cancel(time: Int64, number: Int)
         case end(time: Int64, reason: String)
 
-        package var time: Int64 {
+        var time: Int64 {
             switch self {
             case .input(let time, _), .output(let time, _), .ask(let time, _, _), .answer(let time, _, _),
                  .cancel(let time, _), .end(let time, _):

@@ -1,7 +1,6 @@
 import Foundation
 import SignupCore
 import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// `signup-rpc replay FILE [--write-fixture PATH]`: replays a recording and says whether the

@@ -1,6 +1,4 @@
 import SignupCore
-import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// A backend that answers as a recording says: each question is matched to the first recorded
@@ -11,8 +9,8 @@ import SignupServer
 final class ReplayedBackend: UsernameAvailabilityChecking, RemoteChecking, SubmissionSending, AccountRegistering, Authenticating,
     FriendSaving {
     struct RecordedAnswer {
-        package var time: Int64
-        package var answer: BackendAnswer
+        var time: Int64
+        var answer: BackendAnswer
         /// How many inputs the recording took before this answer.
         var inputsBefore: Int
         /// Its place among the recorded answers.

@@ -1,6 +1,5 @@
 import SignupCore
 import SignupProtocol
-import SignupTransport
 import SignupServer
 
 /// Replays a recording on the virtual clock: its inputs at their recorded times, its backend
@@ -9,11 +8,11 @@ struct Replayer {
     /// Where a replay first differs from its recording.
     struct Divergence {
         /// The position of the message among the outputs, from 0.
-        package var index: Int
-        package var recorded: JSON?
+        var index: Int
+        var recorded: JSON?
         var replayed: JSON?
         /// When the recording wrote it (or, for a missing one, when the replay did).
-        package var time: Int64?
+        var time: Int64?
         /// The recording's entries just before it.
         var context: [Recording.Entry]
     }
@@ -22,12 +21,12 @@ struct Replayer {
         var replayed: [JSON]
         var divergence: Divergence?
         var unrecordedQuestions: [BackendQuestion]
-        package var inputs: Int
-        package var answers: Int
+        var inputs: Int
+        var answers: Int
         var endTime: Int64
     }
 
-    package let recording: Recording
+    let recording: Recording
 
     /// The configuration the recorded server ran with.
     static func configuration(for header: Recording.Header) throws(FormFile.Problem) -> ServerConfiguration {
@@ -44,7 +43,7 @@ struct Replayer {
         return configuration
     }
 
-    package func run() throws(FormFile.Problem) -> Outcome {
+    func run() throws(FormFile.Problem) -> Outcome {
         let configuration = try Self.configuration(for: recording.header)
         var backend: ReplayedBackend?
         let header = recording.header
