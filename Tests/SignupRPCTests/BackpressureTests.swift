@@ -22,7 +22,7 @@ extension OutgoingQueue {
 
     @Test func belowTheThresholdNothingIsConflated() {
         let queue = OutgoingQueue(conflationThreshold: 100)
-        let key = ConflationKey(form: "f", topic: "username")
+        let key = ConflationKey(group: "f", topic: "username")
         queue.enqueue(Array("a1".utf8), key: key)
         queue.enqueue(Array("r1".utf8), key: nil)
         queue.enqueue(Array("a2".utf8), key: key)
@@ -31,8 +31,8 @@ extension OutgoingQueue {
 
     @Test func aboveTheThresholdTheNewestEventOfAKeyReplacesTheWaitingOneAtTheBack() {
         let queue = OutgoingQueue(conflationThreshold: 4)
-        let username = ConflationKey(form: "f", topic: "username")
-        let password = ConflationKey(form: "f", topic: "password")
+        let username = ConflationKey(group: "f", topic: "username")
+        let password = ConflationKey(group: "f", topic: "password")
         queue.enqueue(Array("u1".utf8), key: username)
         queue.enqueue(Array("p1".utf8), key: password)
         queue.enqueue(Array("r1".utf8), key: nil)
@@ -46,8 +46,8 @@ extension OutgoingQueue {
 
     @Test func theSpaceOfReplacedEventsIsFreedAndLaterReplacementsStillFindTheirEvents() {
         let queue = OutgoingQueue(conflationThreshold: 0)
-        let a = ConflationKey(form: "f", topic: "a")
-        let b = ConflationKey(form: "f", topic: "b")
+        let a = ConflationKey(group: "f", topic: "a")
+        let b = ConflationKey(group: "f", topic: "b")
         for index in 0..<1000 {
             queue.enqueue(Array("a\(index)".utf8), key: a)
             queue.enqueue(Array("b\(index)".utf8), key: b)
@@ -60,7 +60,7 @@ extension OutgoingQueue {
 
     @Test func withoutAThresholdNothingIsEverDropped() {
         let queue = OutgoingQueue(conflationThreshold: nil)
-        let key = ConflationKey(form: "f", topic: "username")
+        let key = ConflationKey(group: "f", topic: "username")
         for index in 0..<1000 { queue.enqueue(Array("u\(index)".utf8), key: key) }
         #expect(queue.takeAll()?.messages.count == 1000)
     }
@@ -83,13 +83,13 @@ extension OutgoingQueue {
         let first = notification("username", version: 1, at: 5)
         let second = notification("password", version: 2, at: 7)
         queue.enqueue(Array("r1".utf8), key: nil)
-        queue.enqueue(contentsOf: [first, second])
+        queue.enqueue(deferred: DeferredNotifications([first, second], fields: EncodedFieldTable()))
         queue.enqueue(Array("r2".utf8), key: nil)
-        #expect(queue.queuedBytes == 6 + 2 * OutgoingQueue.deferredNotificationBytes)
+        #expect(queue.queuedBytes == 6 + 2 * OutgoingQueue.deferredMessageBytes)
         let batch = try #require(queue.takeAll())
-        var scratch = JSONWriter()
+        var scratch: [UInt8] = []
         var runs: [String] = []
-        batch.forEachRun(encodingInto: &scratch, fields: nil) { runs.append(String(decoding: $0, as: UTF8.self)) }
+        batch.forEachRun(gatheringIn: &scratch) { runs.append(String(decoding: $0, as: UTF8.self)) }
         #expect(runs == ["r1\n" + encoded(first) + "\n" + encoded(second) + "\nr2\n"])
         #expect(encoded(first).hasPrefix(#"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"f1","field":"username","state":"ok","code":"username.ok""#))
         #expect(queue.queuedBytes == 0)
@@ -99,15 +99,15 @@ extension OutgoingQueue {
         let queue = OutgoingQueue(conflationThreshold: nil)
         let notifications = (0..<2000).map { notification("username", version: $0, at: Int64($0)) }
         for (index, notification) in notifications.enumerated() {
-            queue.enqueue(contentsOf: [notification])
+            queue.enqueue(deferred: DeferredNotifications([notification], fields: EncodedFieldTable()))
             if index.isMultiple(of: 500) { queue.enqueue(Array("r\(index)".utf8), key: nil) }
         }
         let batch = try #require(queue.takeAll())
-        var scratch = JSONWriter()
+        var scratch: [UInt8] = []
         var runs: [[UInt8]] = []
-        batch.forEachRun(encodingInto: &scratch, fields: nil) { runs.append(Array($0)) }
+        batch.forEachRun(gatheringIn: &scratch) { runs.append(Array($0)) }
         #expect(runs.count > 1)
-        #expect(runs.allSatisfy { $0.last == 0x0A && $0.count <= OutgoingBatch.encodedRunBytes + 4096 })
+        #expect(runs.allSatisfy { $0.last == 0x0A && $0.count <= OutgoingBatch.gatheredRunBytes + 4096 })
         var expected: [String] = []
         for (index, notification) in notifications.enumerated() {
             expected.append(encoded(notification))
@@ -146,12 +146,12 @@ extension OutgoingQueue {
         writer.start()
         while !queue.isWriterWaiting { sched_yield() }
         let handedOver = notification("username", version: 1, at: 3)
-        queue.enqueue(contentsOf: [handedOver])
+        queue.enqueue(deferred: DeferredNotifications([handedOver], fields: EncodedFieldTable()))
         while taken.get() == nil { sched_yield() }
         #expect(wakes.get()?.count == 0)
-        var scratch = JSONWriter()
+        var scratch: [UInt8] = []
         var runs: [String] = []
-        taken.get()!.forEachRun(encodingInto: &scratch, fields: nil) { runs.append(String(decoding: $0, as: UTF8.self)) }
+        taken.get()!.forEachRun(gatheringIn: &scratch) { runs.append(String(decoding: $0, as: UTF8.self)) }
         #expect(runs == [encoded(handedOver) + "\n"])
     }
 

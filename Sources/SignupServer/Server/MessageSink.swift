@@ -1,5 +1,6 @@
 import SignupCore
 import SignupProtocol
+import SignupTransport
 
 /// Where the server's outgoing messages go, one complete JSON text at a time.
 package protocol MessageSink: AnyObject {

@@ -1,6 +1,7 @@
 import SignupCore
 import SignupProtocol
 import SignupServer
+import SignupTransport
 
 /// A server on a virtual clock, driven in process, optionally recording itself: what the fuzzer,
 /// a replay, a fixture run and a marble diagram run on.

@@ -1,6 +1,7 @@
 import SignupCore
 import SignupProtocol
 import SignupServer
+import SignupTransport
 
 /// Hands every message to the recorder, then to the real sink. When the recorder takes messages
 /// from its tee, as the sink's writer wrote them, only their time is noted; otherwise a

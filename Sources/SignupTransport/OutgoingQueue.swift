@@ -1,21 +1,12 @@
 import Foundation
-import SignupProtocol
-import SignupTransport
-
-/// Identifies events of which only the latest matters: one field's result, or one form's
-/// `submitEnabled`. Responses and submission events have none and are never dropped.
-package struct ConflationKey: Hashable, Sendable {
-    package var form: String
-    var topic: String
-}
 
 /// Messages waiting for the writer thread, each followed by `\n`, in one buffer. Once more than
 /// `conflationThreshold` bytes wait (the client is not keeping up), a newer event with the same
 /// conflation key replaces the older one still waiting (the newer goes to the back, so the order
 /// of causes is kept), which bounds the queue by the number of live fields, not by how much
 /// happens. Without a threshold nothing is ever dropped: output then depends on the input alone,
-/// and notifications may wait unencoded, for the writer thread to encode.
-final class OutgoingQueue: @unchecked Sendable {
+/// and messages may wait unencoded (`DeferredOutput`), for the writer thread to encode.
+package final class OutgoingQueue: @unchecked Sendable {
     private let conflationThreshold: Int?
     private let condition = NSCondition()
     // The state below is guarded by `condition`.
@@ -24,12 +15,12 @@ final class OutgoingQueue: @unchecked Sendable {
     private var spare: OutgoingBuffer?
     /// Ranges of `pending` holding events that newer ones replaced.
     private var dropped: [Range<Int>] = []
-    /// Notifications the writer encodes, each with the position in `pending` its text goes at.
-    private var deferred: [(position: Int, notifications: [FormNotification])] = []
+    /// Messages the writer encodes, each run with the position in `pending` its text goes at.
+    private var deferred: [(position: Int, output: any DeferredOutput)] = []
     /// Where the latest waiting event of each key is in `pending`.
     private var positions: [ConflationKey: Range<Int>] = [:]
-    /// Bytes of the events still to be written (an estimate for each deferred notification); the
-    /// rest of `pending` is dropped ranges.
+    /// Bytes of the events still to be written (an estimate for each deferred message); the rest
+    /// of `pending` is dropped ranges.
     private var bytes = 0
     private var isClosed = false
     private var isWriting = false
@@ -39,28 +30,28 @@ final class OutgoingQueue: @unchecked Sendable {
     private var drainWaiters: [(limit: Int, action: @Sendable () -> Void)] = []
 
     /// Above this many waiting bytes an idle writer is woken at once rather than deferred.
-    static let wakeAtOnceBytes = 64 << 10
+    package static let wakeAtOnceBytes = 64 << 10
 
     /// `deferWake`, when given, runs the writer's wake-up later on the producer's own executor
     /// (after the work that is sending now), so one wake-up (a futex call and a context switch)
     /// carries every message that work produced instead of one each. Without it each message
     /// that finds the writer idle wakes it at once.
-    init(conflationThreshold: Int?, deferWake: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil) {
+    package init(conflationThreshold: Int?, deferWake: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil) {
         self.conflationThreshold = conflationThreshold
         self.deferWake = deferWake
     }
 
     /// Whether the writer is waiting for messages (for tests).
-    var isWriterWaiting: Bool { condition.withLock { writerIsWaiting } }
+    package var isWriterWaiting: Bool { condition.withLock { writerIsWaiting } }
 
     /// Bytes waiting to be written, newlines included.
-    var queuedBytes: Int { condition.withLock { bytes } }
+    package var queuedBytes: Int { condition.withLock { bytes } }
 
     /// Bytes held for writing, replaced events not yet freed included (for tests).
-    var bufferedBytes: Int { condition.withLock { pending.count } }
+    package var bufferedBytes: Int { condition.withLock { pending.count } }
 
     /// Copies a message in; the key is asked for only when the queue conflates.
-    func enqueue(_ message: UnsafeRawBufferPointer, key: @autoclosure () -> ConflationKey?) {
+    package func enqueue(_ message: UnsafeRawBufferPointer, key: @autoclosure () -> ConflationKey?) {
         condition.withLock {
             let key = conflationThreshold == nil ? nil : key()
             if let key, let old = positions[key], bytes > conflationThreshold! {
@@ -77,23 +68,23 @@ final class OutgoingQueue: @unchecked Sendable {
         }
     }
 
-    /// What a deferred notification counts for in `queuedBytes`: about four times a field
+    /// What a deferred message counts for in `queuedBytes`: about four times a field
     /// notification's encoded length, so that few wait unencoded under the high-water mark and
     /// the storage they leave behind stays small (figure 4's "no growth").
-    static let deferredNotificationBytes = 1024
+    package static let deferredMessageBytes = 1024
 
-    /// Whether notifications may wait unencoded, for the writer to encode: only in a queue that
-    /// never conflates, as conflating replaces one message's bytes with another's.
-    var takesUnencodedNotifications: Bool { conflationThreshold == nil }
+    /// Whether messages may wait unencoded, for the writer to encode: only in a queue that never
+    /// conflates, as conflating replaces one message's bytes with another's.
+    package var takesDeferredOutput: Bool { conflationThreshold == nil }
 
-    /// Keeps notifications for the writer to encode, after everything enqueued before them. A
-    /// waiting writer is woken at once: the sender hands them over when its work is done (see
-    /// `StdoutWriter`), so deferring the wake-up would only cost another turn of its executor.
-    func enqueue(contentsOf notifications: [FormNotification]) {
-        precondition(takesUnencodedNotifications, "a conflating queue needs each message's bytes")
+    /// Keeps messages for the writer to encode, after everything enqueued before them. A waiting
+    /// writer is woken at once: the sender hands them over when its work is done, so deferring
+    /// the wake-up would only cost another turn of its executor.
+    package func enqueue(deferred output: any DeferredOutput) {
+        precondition(takesDeferredOutput, "a conflating queue needs each message's bytes")
         condition.withLock {
-            deferred.append((pending.count, notifications))
-            bytes += notifications.count * Self.deferredNotificationBytes
+            deferred.append((pending.count, output))
+            bytes += output.count * Self.deferredMessageBytes
             if writerIsWaiting { condition.signal() }
         }
     }
@@ -144,7 +135,7 @@ final class OutgoingQueue: @unchecked Sendable {
 
     /// Waits for messages and takes all of them, or returns nil once closed and empty. The writer
     /// gives the batch's buffer back with `didWrite(returning:)`.
-    func takeAll() -> OutgoingBatch? {
+    package func takeAll() -> OutgoingBatch? {
         condition.withLock {
             while isEmpty && !isClosed {
                 writerIsWaiting = true
@@ -169,7 +160,7 @@ final class OutgoingQueue: @unchecked Sendable {
 
     /// Claims the writer's turn when nothing is waiting and nothing is being written, so the
     /// caller may write a message itself; it must then call `didWrite()` or `releaseClaim()`.
-    func claimIdleWriter() -> Bool {
+    package func claimIdleWriter() -> Bool {
         condition.withLock {
             guard isEmpty, !isWriting, !isClosed else { return false }
             isWriting = true
@@ -178,7 +169,7 @@ final class OutgoingQueue: @unchecked Sendable {
     }
 
     /// Gives back a claim from `claimIdleWriter()` without having written.
-    func releaseClaim() {
+    package func releaseClaim() {
         condition.withLock {
             isWriting = false
             condition.broadcast()
@@ -186,14 +177,14 @@ final class OutgoingQueue: @unchecked Sendable {
     }
 
     /// Called by the writer once a batch is written, with the batch's buffer to use again.
-    func didWrite(returning buffer: OutgoingBuffer) {
+    package func didWrite(returning buffer: OutgoingBuffer) {
         buffer.removeAll()
         condition.withLock { spare = buffer }
         didWrite()
     }
 
     /// Called once what was taken or claimed is written.
-    func didWrite() {
+    package func didWrite() {
         let ready: [@Sendable () -> Void] = condition.withLock {
             isWriting = false
             let ready = drainWaiters.filter { bytes <= $0.limit }
@@ -205,7 +196,7 @@ final class OutgoingQueue: @unchecked Sendable {
     }
 
     /// Runs `action` (on the writer thread) once at most `limit` bytes are waiting; at once if so now.
-    func whenDrained(below limit: Int, _ action: @escaping @Sendable () -> Void) {
+    package func whenDrained(below limit: Int, _ action: @escaping @Sendable () -> Void) {
         let now: Bool = condition.withLock {
             if bytes <= limit { return true }
             drainWaiters.append((limit, action))
@@ -216,14 +207,14 @@ final class OutgoingQueue: @unchecked Sendable {
 
     /// Wakes a waiting writer now for what waits to be written: for a caller about to wait on
     /// something that waits on the writer, behind which a deferred wake-up would never run.
-    func wakeWriterNow() {
+    package func wakeWriterNow() {
         condition.withLock {
             if writerIsWaiting && !isEmpty { condition.broadcast() }
         }
     }
 
     /// Blocks until everything enqueued so far has been written, or until `deadline`; says which.
-    func waitUntilWritten(before deadline: Date) -> Bool {
+    package func waitUntilWritten(before deadline: Date) -> Bool {
         condition.withLock {
             // A deferred wake-up may be queued behind the caller; wake the writer now.
             condition.broadcast()
@@ -234,7 +225,7 @@ final class OutgoingQueue: @unchecked Sendable {
         }
     }
 
-    func close() {
+    package func close() {
         condition.withLock {
             isClosed = true
             condition.broadcast()

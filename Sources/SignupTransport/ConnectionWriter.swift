@@ -1,0 +1,184 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+import Synchronization
+
+/// The one writer of a connection's messages: a thread that writes each message whole, followed
+/// by `\n` (or framed as LSP), so two messages can never interleave and a client that stops
+/// reading blocks only this thread, never the sender. What waits is held by an `OutgoingQueue`;
+/// messages may also come unencoded (`DeferredOutput`), encoded here as they are written.
+package final class ConnectionWriter: Sendable {
+    /// Above this many waiting bytes, the connection stops reading until the queue drains.
+    package static let highWater = 4 << 20
+    package static let lowWater = 1 << 20
+
+    package let queue: OutgoingQueue
+    private let fd: Int32
+    private let writesDirectlyWhenIdle: Bool
+    /// Set once a write finds the client gone: from then on messages are taken and mirrored as
+    /// before but not written, so that everything waiting on the writer still goes on while the
+    /// connection's owner ends it. Written by whichever thread writes (the writer, or a sender
+    /// writing directly with the writer's claim), hence atomic.
+    private let isClientGone = Atomic<Bool>(false)
+    /// Runs of messages written so far, for `flush` to tell a slow client from one that reads nothing.
+    private let runsWritten = Atomic<Int>(0)
+    /// What `whenStopped` was given: run on the writer thread as it ends, after `close()`.
+    private let stoppedAction = Mutex<(@Sendable () -> Void)?>(nil)
+    /// What `whenClientGone` was given, taken out when it runs, so it runs once.
+    private let clientGoneAction = Mutex<(@Sendable () -> Void)?>(nil)
+    /// One message per line, or each with LSP's `Content-Length` header instead of its newline.
+    private let framing: FramingChoice
+    /// The connection's one mirror of what it writes: every run of whole lines, before it is
+    /// written (after the client has gone too), on the thread that writes it.
+    private let mirror: (@Sendable (UnsafeRawBufferPointer) -> Void)?
+
+    /// Conflating, field events are conflated while more than `lowWater` bytes wait; otherwise
+    /// nothing is dropped and messages may be deferred. Writing directly when idle, a small
+    /// message that finds nothing waiting is written at once by its sender when the descriptor
+    /// can take it, sparing the writer thread's wake-up. `deferWake` runs a wake-up later on the
+    /// sender's executor (see `OutgoingQueue`).
+    package init(fd: Int32, conflates: Bool, writesDirectlyWhenIdle: Bool, framing: FramingChoice,
+                 mirror: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil,
+                 deferWake: (@Sendable (@escaping @Sendable () -> Void) -> Void)?) {
+        self.fd = fd
+        self.framing = framing
+        self.mirror = mirror
+        self.writesDirectlyWhenIdle = writesDirectlyWhenIdle
+        queue = OutgoingQueue(conflationThreshold: conflates ? Self.lowWater : nil, deferWake: deferWake)
+        let thread = Thread { [self] in
+            run()
+            stoppedAction.withLock { $0.take() }?()
+        }
+        thread.name = "signup-rpc.stdout"
+        thread.start()
+    }
+
+    /// Writes `message` at once when the writer is idle and the descriptor can take it, or queues it.
+    package func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?) {
+        if writesDirectlyWhenIdle, message.count < Self.atomicWriteSize, queue.claimIdleWriter() {
+            if canWriteWithoutBlocking() {
+                writeDirectly(message)
+                return
+            }
+            queue.releaseClaim()
+        }
+        queue.enqueue(message, key: conflationKey())
+    }
+
+    /// Whether messages may be deferred: only where nothing is conflated.
+    package var takesDeferredOutput: Bool { queue.takesDeferredOutput }
+
+    /// Keeps messages for the writer thread to encode, after everything sent before them.
+    package func send(deferred output: any DeferredOutput) {
+        queue.enqueue(deferred: output)
+    }
+
+    /// Wakes the writer now for what waits, rather than after the sender's current work.
+    package func wakeNow() {
+        queue.wakeWriterNow()
+    }
+
+    /// Runs `action` once no more than `limit` bytes wait to be written.
+    package func whenDrained(below limit: Int, _ action: @escaping @Sendable () -> Void) {
+        queue.whenDrained(below: limit, action)
+    }
+
+    /// Runs `action` on the writer thread as it ends, after `close()`: from then on nothing writes
+    /// to the descriptor, which its owner may close. Set before `close()`.
+    package func whenStopped(_ action: @escaping @Sendable () -> Void) {
+        stoppedAction.withLock { $0 = action }
+    }
+
+    /// Writes what was sent so far, then ends the writer thread. A message sent after this is dropped.
+    package func close() {
+        queue.close()
+    }
+
+    /// POSIX makes pipe writes of up to PIPE_BUF bytes atomic, and Linux reports a pipe writable
+    /// only with a page (4096 bytes, its PIPE_BUF) free: a message and its newline below that fit.
+    private static let atomicWriteSize = 4096
+
+    private func canWriteWithoutBlocking() -> Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLOUT) != 0
+    }
+
+    private func writeDirectly(_ message: UnsafeRawBufferPointer) {
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: message.count + 1) { line in
+            _ = line.initialize(from: message)
+            line[message.count] = 0x0A
+            return write(UnsafeRawBufferPointer(line))
+        }
+        queue.didWrite()
+        if !written { clientHasGone() }
+    }
+
+    /// Blocks until everything sent so far is written (or the client has gone), or until the
+    /// client has taken nothing for `stall`; says whether it was all written.
+    package func flush(givingUpAfter stall: Duration) -> Bool {
+        let seconds = Double(stall.components.seconds) + Double(stall.components.attoseconds) / 1e18
+        var written = runsWritten.load(ordering: .relaxed)
+        while !queue.waitUntilWritten(before: Date(timeIntervalSinceNow: seconds)) {
+            let now = runsWritten.load(ordering: .relaxed)
+            if now == written { return false }
+            written = now
+        }
+        return true
+    }
+
+    private func run() {
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(OutgoingBatch.gatheredRunBytes)
+        while let batch = queue.takeAll() {
+            batch.forEachRun(gatheringIn: &scratch) { run in
+                if !write(run) { clientHasGone() }
+            }
+            queue.didWrite(returning: batch.buffer)
+        }
+    }
+
+    /// Runs `action` once, on the thread that finds it, when a write finds that the client has
+    /// closed its end (at once if one already has). Messages are no longer written from then on.
+    package func whenClientGone(_ action: @escaping @Sendable () -> Void) {
+        clientGoneAction.withLock { $0 = action }
+        if isClientGone.load(ordering: .acquiring) { runClientGoneAction() }
+    }
+
+    /// Stops writing, and says so.
+    private func clientHasGone() {
+        isClientGone.store(true, ordering: .releasing)
+        runClientGoneAction()
+    }
+
+    private func runClientGoneAction() {
+        clientGoneAction.withLock { $0.take() }?()
+    }
+
+    /// Writes whole messages, each followed by `\n`, in the framing in use; false when the
+    /// client has gone (and nothing once it is known to have). Every run is mirrored first.
+    private func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        mirror?(bytes)
+        guard !isClientGone.load(ordering: .acquiring) else { return true }
+        defer { runsWritten.add(1, ordering: .relaxed) }
+        guard framing.current == .lsp else { return writeAll(bytes, to: fd) }
+        // A message never holds a raw newline (JSON escapes it), so the newlines cut the messages.
+        // The run is framed whole into one buffer and written at once, not a write per message.
+        var framed: [UInt8] = []
+        framed.reserveCapacity(bytes.count + bytes.count / 4 + 32)
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            framed.append(contentsOf: Self.contentLength)
+            framed.append(contentsOf: String(end - start).utf8)
+            framed.append(contentsOf: [0x0D, 0x0A, 0x0D, 0x0A])
+            framed.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+            start = end + 1
+        }
+        return framed.withUnsafeBytes { writeAll($0, to: fd) }
+    }
+
+    private static let contentLength = Array("Content-Length: ".utf8)
+}
