@@ -1,7 +1,7 @@
 /// Where a framer (`LineSplitter`, `LSPFrameReader`, `InputFramer`) hands each message it cuts
 /// out of the byte stream, in order: the transport's seam with whatever decodes messages, of
 /// which it knows nothing more than this.
-package protocol MessageReceiver {
+package protocol MessageReceiver: SendableMetatype {
     /// A complete message without its framing (a line's `\n`, an LSP header); `bytes` is valid
     /// only during the call.
     mutating func receive(_ bytes: UnsafeBufferPointer<UInt8>)

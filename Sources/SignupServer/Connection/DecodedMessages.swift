@@ -14,6 +14,16 @@ package struct DecodedMessages: MessageReceiver {
         self.kept = kept
     }
 
+    /// For a read of `readBytes` bytes: room for as many keystroke-sized messages at once, so the
+    /// array is not regrown as it fills, and their lines kept when `keepsEditLines`.
+    init(_ decoder: MessageDecoder, readBytes: Int, keepsEditLines: Bool) {
+        self.init(decoder, keepingEditsIn: keepsEditLines ? KeptEditLines(readBytes: readBytes) : nil)
+        items.reserveCapacity(readBytes / Self.shortMessageBytes + 1)
+    }
+
+    /// About the shortest `form.edit` line a client sends.
+    private static let shortMessageBytes = 64
+
     package mutating func receive(_ bytes: UnsafeBufferPointer<UInt8>) {
         items.append(decoder.item(bytes, keepingEditsIn: kept))
     }

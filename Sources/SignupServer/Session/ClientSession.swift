@@ -100,11 +100,14 @@ package final class ClientSession {
         let handsOverSynchronously = server.configuration.clock.handsInputOverSynchronously
         let limits = server.configuration.limits
         let isSocket = endpoint.isSocket
-        let reader = StdinReader(
+        let decoder = MessageDecoder(maxDepth: limits.maxDepth, fieldNames: KnownFieldNames(server.catalog))
+        let keepsEditLines = recorder != nil
+        let reader = ConnectionReader(
             fd: endpoint.readFD, framing: framing, maxLineBytes: limits.maxLineBytes,
-            decoder: MessageDecoder(maxDepth: limits.maxDepth, fieldNames: KnownFieldNames(server.catalog)),
-            keepsEditLines: recorder != nil
-        ) { batch, isEnd, done in
+            makeReceiver: { DecodedMessages(decoder, readBytes: $0, keepsEditLines: keepsEditLines) }
+        ) { messages, isEnd, done in
+            let kept = messages.kept
+            let batch = InputBatch(messages.items, keptEditLines: kept)
             let receive: @Sendable () -> Void = {
                 bound.value.receive(batch, isEnd: isEnd, done: done)
                 if isEnd && isSocket { bound.value.partStopped() }
