@@ -33,15 +33,22 @@ final class Listener: Sendable {
         let isTCP = if case .tcp = address { true } else { false }
         let thread = Thread { [self] in
             var number = 0
+            var failuresInARow = 0
             while !isClosed.load(ordering: .acquiring) {
                 let connection = accept(fd, nil, nil)
                 guard connection >= 0 else {
+                    failuresInARow += 1
                     if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
                         // Out of descriptors: the ones of connections ending free some.
                         usleep(50_000)
+                    } else if errno != EINTR && errno != ECONNABORTED && failuresInARow > 1 {
+                        // An error that comes again at once waits a while, so that one that
+                        // persists costs a wake-up every 10 ms, not a core.
+                        usleep(10_000)
                     }
                     continue
                 }
+                failuresInARow = 0
                 _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
                 if isTCP {
                     // A keystroke's answer is one small write, sent at once rather than coalesced.
