@@ -195,6 +195,32 @@ import SignupTestSupport
         }
     }
 
+    @Test func everyConnectionIsTracedUnderItsNumber() throws {
+        let folder = try TemporaryDirectory()
+        let server = try ListeningServer(unixAddress(folder), ["--trace", folder.path("trace.jsonl")])
+        let exit = #"{"jsonrpc":"2.0","method":"exit"}"#
+        for id in [1, 2] {
+            let client = try server.connect()
+            client.send([Self.request(id, "shutdown"), exit])
+            #expect(client.readToEnd() == [#"{"jsonrpc":"2.0","id":\#(id),"result":null}"#])
+        }
+        #expect(server.terminate() == 0)
+        // Each record whole, its time taken out; each direction in the order it happened.
+        let records = try String(contentsOfFile: folder.path("trace.jsonl"), encoding: .utf8).split(separator: "\n")
+            .map { $0.replacingOccurrences(of: #"^\{"time":"[^"]*","#, with: "{", options: .regularExpression) }
+        #expect(records.count == 6)
+        for number in [1, 2] {
+            let traced = records.filter { $0.hasPrefix(#"{"connection":\#(number),"#) }
+            #expect(traced.filter { $0.contains(#""dir":"in""#) } == [
+                #"{"connection":\#(number),"dir":"in","message":\#(Self.request(number, "shutdown"))}"#,
+                #"{"connection":\#(number),"dir":"in","message":\#(exit)}"#,
+            ])
+            #expect(traced.filter { $0.contains(#""dir":"out""#) } == [
+                #"{"connection":\#(number),"dir":"out","message":{"jsonrpc":"2.0","id":\#(number),"result":null}}"#,
+            ])
+        }
+    }
+
     @Test func aConnectionPastTheLimitIsClosedAndTheOthersAreServed() throws {
         let server = try ListeningServer("tcp:127.0.0.1:0", ["--max-connections", "1"])
         let first = try server.connect()

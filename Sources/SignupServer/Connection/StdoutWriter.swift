@@ -28,16 +28,17 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// the virtual clock nothing is dropped, output is batched, and notifications are encoded by
     /// the writer thread, off the loop. Other messages sent on `loop` wake the writer once that
     /// loop's current work is done. `tee`, given only where the clock has every message written
-    /// in order, is handed every run of lines before it is written; `tracer` too.
-    init(fd: Int32, clock: ClockMode, framing: FramingChoice = FramingChoice(.lines), tracer: Tracer? = nil,
+    /// in order, is handed every run of lines before it is written; `tracer` too (`Tracer.traceOut`).
+    init(fd: Int32, clock: ClockMode, framing: FramingChoice = FramingChoice(.lines),
+         tracer: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil,
          tee: OutputTee? = nil, loop: EventLoop) {
         precondition(tee == nil || clock.writesEveryMessageInOrder, "a tee sees every message written")
         self.loop = loop
         let mirror: (@Sendable (UnsafeRawBufferPointer) -> Void)? = switch (tee, tracer) {
         case (nil, nil): nil
         case (let tee?, nil): { tee.publish($0) }
-        case (nil, let tracer?): { tracer.traceOut($0) }
-        case (let tee?, let tracer?): { run in tee.publish(run); tracer.traceOut(run) }
+        case (nil, let tracer?): tracer
+        case (let tee?, let tracer?): { run in tee.publish(run); tracer(run) }
         }
         connection = ConnectionWriter(
             fd: fd, conflates: clock.conflatesOutput, writesDirectlyWhenIdle: clock.writesDirectlyWhenIdle,

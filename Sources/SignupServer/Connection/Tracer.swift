@@ -11,7 +11,8 @@ import SignupTransport
 /// does any string that is the value of a secret field the forms ask about as a name (a custom
 /// kind whose username field is secret).
 ///
-/// Records: `{"time":"…Z","dir":"in"|"out","message":…}`; input that is not JSON is traced as
+/// Records: `{"time":"…Z","dir":"in"|"out","message":…}`, with `"connection":N` after the time
+/// under `--listen` (the connection's number, as a recording's file is numbered); input that is not JSON is traced as
 /// `"text"` (its first 1 000 bytes, masked as `SecretRedaction.maskedText` masks it), a line over
 /// the limit as `"oversize":true`.
 final class Tracer: @unchecked Sendable {
@@ -39,22 +40,22 @@ final class Tracer: @unchecked Sendable {
     }
 
     /// A message as the loop takes it.
-    func traceIn(_ item: borrowing InputItem) {
+    func traceIn(_ item: borrowing InputItem, connection: Int? = nil) {
         switch item {
-        case .message(let message, _): trace("in", .message(redactedIn(message)))
-        case .malformed(let bytes, _): trace("in", bytes.withUnsafeBufferPointer(text(of:)))
-        case .edit(let edit): trace("in", .message(redactedIn(Self.json(of: edit))))
-        case .oversizeLine: trace("in", .oversize)
+        case .message(let message, _): trace("in", .message(redactedIn(message)), connection: connection)
+        case .malformed(let bytes, _): trace("in", bytes.withUnsafeBufferPointer(text(of:)), connection: connection)
+        case .edit(let edit): trace("in", .message(redactedIn(Self.json(of: edit))), connection: connection)
+        case .oversizeLine: trace("in", .oversize, connection: connection)
         }
     }
 
     /// Whole messages as the writer writes them, each followed by `\n`.
-    func traceOut(_ bytes: UnsafeRawBufferPointer) {
+    func traceOut(_ bytes: UnsafeRawBufferPointer, connection: Int? = nil) {
         var start = 0
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
             let line = UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[start..<end])
-            trace("out", message(in: line, redactedBy: redactedOut))
+            trace("out", message(in: line, redactedBy: redactedOut), connection: connection)
             start = end + 1
         }
     }
@@ -80,11 +81,12 @@ final class Tracer: @unchecked Sendable {
         return .text(String(decoding: masked.prefix(1000), as: UTF8.self))
     }
 
-    private func trace(_ direction: StaticString, _ record: Record) {
+    private func trace(_ direction: StaticString, _ record: Record, connection: Int?) {
         lock.withLock {
             var writer = JSONWriter(capacity: 256)
             writer.object { body in
                 body.key("time"); body.string(clock.string(from: Date()))
+                if let connection { body.key("connection"); body.int(Int64(connection)) }
                 body.key("dir"); body.string("\(direction)")
                 switch record {
                 case .message(let json): body.key("message"); body.json(json)

@@ -115,7 +115,7 @@ final class ServerProcess {
             guard let file = recordings.create(number: number, logger: logger) else { close(fd); return }
             recordFile = file
         }
-        let endpoint = ClientSession.Endpoint(readFD: fd, writeFD: fd, isSocket: true, recordFile: recordFile)
+        let endpoint = ClientSession.Endpoint(readFD: fd, writeFD: fd, isSocket: true, recordFile: recordFile, number: number)
         let session = ClientSession(environment: environment, endpoint: endpoint) { [self] session, _ in
             if let recordFile { close(recordFile) }
             sessionEnded(session)

@@ -21,6 +21,8 @@ package final class ClientSession {
         var isSocket: Bool
         /// Where `--record` writes this client's session.
         var recordFile: Int32?
+        /// The connection's number under `--listen`, from 1 as they connect; nil on stdio.
+        var number: Int? = nil
     }
 
     package let loop: EventLoop
@@ -63,7 +65,10 @@ package final class ClientSession {
         // Where the writer writes every message, a recording copies each one as written.
         let tee = endpoint.recordFile != nil && configuration.clock.writesEveryMessageInOrder ? OutputTee() : nil
         self.tee = tee
-        writer = StdoutWriter(fd: endpoint.writeFD, clock: configuration.clock, framing: framing, tracer: tracer, tee: tee,
+        let connection = endpoint.number
+        var traceOut: (@Sendable (UnsafeRawBufferPointer) -> Void)?
+        if let tracer { traceOut = { tracer.traceOut($0, connection: connection) } }
+        writer = StdoutWriter(fd: endpoint.writeFD, clock: configuration.clock, framing: framing, tracer: traceOut, tee: tee,
                               loop: loop)
         let clock = environment.makeSessionClock()
         var services = environment.servicesForOneSession(clock: clock)
@@ -137,7 +142,7 @@ package final class ClientSession {
         var exitCode: Int32?
         while taken.hasNext && !server.isDraining {
             let item = taken.takeNext()
-            tracer?.traceIn(item)
+            tracer?.traceIn(item, connection: endpoint.number)
             recorder?.recordIn(item)
             server.handle(consume item)
             exitCode = server.exitCode
