@@ -12,9 +12,9 @@ import SignupTransport
 /// kind whose username field is secret).
 ///
 /// Records: `{"time":"…Z","dir":"in"|"out","message":…}`, with `"connection":N` after the time
-/// under `--listen` (the connection's number, as a recording's file is numbered); input that is not JSON is traced as
-/// `"text"` (its first 1 000 bytes, masked as `SecretRedaction.maskedText` masks it), a line over
-/// the limit as `"oversize":true`.
+/// under `--listen` (the connection's number, as a recording's file is numbered); input that is
+/// not JSON is traced as `"text"` (its first 1 000 bytes, masked as `SecretRedaction.maskedText`
+/// masks it), a line over the limit as `"oversize":true`.
 final class Tracer: @unchecked Sendable {
     // Guarded by `lock`: records come from the loop (in) and the writer thread (out).
     private let lock = NSLock()
