@@ -87,6 +87,12 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         }
     }
 
+    /// Runs `body`, the messages it sends written together when it is done
+    /// (`ConnectionWriter.gatheringWrites`); on the loop only.
+    func gatheringWrites(_ body: () -> Void) {
+        connection.gatheringWrites(body)
+    }
+
     /// Hands the notifications sent so far to the writer; on the loop only.
     func handOverNotifications() {
         guard let batch = unsent.take() else { return }

@@ -140,13 +140,17 @@ package final class ClientSession {
         var taken = PendingInput()
         swap(&taken, &input)
         var exitCode: Int32?
-        while taken.hasNext && !server.isDraining {
-            let item = taken.takeNext()
-            tracer?.traceIn(item, connection: endpoint.number)
-            recorder?.recordIn(item)
-            server.handle(consume item)
-            exitCode = server.exitCode
-            if exitCode != nil { break }
+        // What the batch's messages cause is written together as they are done: a request's
+        // events and its response in one write, on the real clock.
+        writer.gatheringWrites {
+            while taken.hasNext && !server.isDraining {
+                let item = taken.takeNext()
+                tracer?.traceIn(item, connection: endpoint.number)
+                recorder?.recordIn(item)
+                server.handle(consume item)
+                exitCode = server.exitCode
+                if exitCode != nil { break }
+            }
         }
         swap(&taken, &input)
         if let exitCode {

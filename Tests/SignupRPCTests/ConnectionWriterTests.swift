@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import SignupTransport
+import SignupTestSupport
+
+/// The connection's writer gathers what one piece of work sends into one write.
+@Suite struct ConnectionWriterTests {
+    /// A writer on a pipe that writes directly when idle, as on the real clock, and the runs its
+    /// mirror saw, one per write.
+    private func writer() -> (ConnectionWriter, runs: LockedValue<[String]>, pipe: Pipe) {
+        let pipe = Pipe()
+        let runs = LockedValue<[String]>()
+        runs.set([])
+        let writer = ConnectionWriter(
+            fd: pipe.fileHandleForWriting.fileDescriptor, conflates: true, writesDirectlyWhenIdle: true,
+            framing: FramingChoice(.lines), mirror: { run in runs.update { $0?.append(String(decoding: run, as: UTF8.self)) } },
+            deferWake: nil)
+        return (writer, runs, pipe)
+    }
+
+    private func send(_ text: String, to writer: ConnectionWriter) {
+        Array(text.utf8).withUnsafeBytes { writer.send($0, conflationKey: nil) }
+    }
+
+    @Test func messagesSentWhileGatheringAreWrittenTogetherWhenTheWorkIsDone() {
+        let (writer, runs, pipe) = writer()
+        writer.gatheringWrites {
+            send("a", to: writer)
+            send("b", to: writer)
+            #expect(runs.get() == [], "nothing is written before the work is done")
+        }
+        #expect(runs.get() == ["a\nb\n"])
+        send("c", to: writer)
+        #expect(runs.get() == ["a\nb\n", "c\n"], "outside gathering, a message is written at once")
+        #expect(writer.flush(givingUpAfter: .seconds(10)))
+        writer.close()
+        #expect(String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self) == "a\nb\nc\n")
+    }
+
+    @Test func gatheredMessagesTooLongForOneAtomicWriteGoThroughTheQueueInOrder() {
+        let (writer, runs, pipe) = writer()
+        let long = String(repeating: "x", count: 5000)
+        writer.gatheringWrites {
+            send("a", to: writer)
+            send(long, to: writer)
+            send("b", to: writer)
+        }
+        #expect(writer.flush(givingUpAfter: .seconds(10)))
+        #expect(runs.get()?.joined() == "a\n\(long)\nb\n")
+        writer.close()
+        let drained = pipe.fileHandleForReading.readData(ofLength: 5005)
+        #expect(String(decoding: drained, as: UTF8.self) == "a\n\(long)\nb\n")
+    }
+
+    @Test func aFlushInsideTheWorkWritesWhatWasGatheredFirst() {
+        let (writer, runs, pipe) = writer()
+        writer.gatheringWrites {
+            send("a", to: writer)
+            #expect(writer.flush(givingUpAfter: .seconds(10)))
+            #expect(runs.get() == ["a\n"])
+            send("b", to: writer)
+        }
+        #expect(runs.get() == ["a\n", "b\n"])
+        writer.close()
+        #expect(String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self) == "a\nb\n")
+    }
+}
