@@ -17,7 +17,8 @@ package final class ConnectionWriter: Sendable {
 
     package let queue: OutgoingQueue
     private let fd: Int32
-    private let writesDirectlyWhenIdle: Bool
+    /// Whether a sender's small messages are written by the sender when the writer is idle.
+    package let writesDirectlyWhenIdle: Bool
     /// Set once a write finds the client gone: from then on messages are taken and mirrored as
     /// before but not written, so that everything waiting on the writer still goes on while the
     /// connection's owner ends it. Written by whichever thread writes (the writer, or a sender
@@ -34,18 +35,6 @@ package final class ConnectionWriter: Sendable {
     /// The connection's one mirror of what it writes: every run of whole lines, before it is
     /// written (after the client has gone too), on the thread that writes it.
     private let mirror: (@Sendable (UnsafeRawBufferPointer) -> Void)?
-    /// Messages sent while their sender gathers them (`gatheringWrites`). Touched by the sending
-    /// thread only, so its lock is never contended.
-    private let gathered = Mutex(Gathered())
-
-    private struct Gathered {
-        var isOn = false
-        /// Whole messages, each followed by `\n`.
-        var bytes: [UInt8] = []
-        /// Where each message ends in `bytes` (after its newline), and its conflation key.
-        var messages: [(end: Int, key: ConflationKey?)] = []
-    }
-
     /// Conflating, field events are conflated while more than `lowWater` bytes wait; otherwise
     /// nothing is dropped and messages may be deferred. Writing directly when idle, a small
     /// message that finds nothing waiting is written at once by its sender when the descriptor
@@ -67,83 +56,43 @@ package final class ConnectionWriter: Sendable {
         thread.start()
     }
 
-    /// Writes `message` at once when the writer is idle and the descriptor can take it, or queues
-    /// it; while its sender gathers writes, keeps it to write with the others.
+    /// Writes `message` at once when the writer is idle and the descriptor can take it, or queues it.
     package func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?) {
-        if writesDirectlyWhenIdle {
-            let isGathered = gathered.withLock { gathered in
-                guard gathered.isOn else { return false }
-                gathered.bytes.append(contentsOf: message)
-                gathered.bytes.append(0x0A)
-                gathered.messages.append((gathered.bytes.count, conflationKey()))
-                return true
+        let isWritten = writesDirectlyWhenIdle && message.count < Self.atomicWriteSize && writeIfIdle {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: message.count + 1) { line in
+                _ = line.initialize(from: message)
+                line[message.count] = 0x0A
+                return write(UnsafeRawBufferPointer(line))
             }
-            if isGathered { return }
         }
-        if writesDirectlyWhenIdle, message.count < Self.atomicWriteSize, queue.claimIdleWriter() {
-            if canWriteWithoutBlocking() {
-                writeDirectly(message)
-                return
-            }
+        if !isWritten { queue.enqueue(message, key: conflationKey()) }
+    }
+
+    /// Whole messages, each followed by `\n`, with where each ends (after its newline) and its
+    /// conflation key: written in one `write(2)` when they fit one and the writer is idle,
+    /// otherwise queued one by one, in order, as `send` would have queued them.
+    package func send(lines: UnsafeRawBufferPointer, ending messages: [(end: Int, key: ConflationKey?)]) {
+        if writesDirectlyWhenIdle, lines.count <= Self.atomicWriteSize, writeIfIdle({ write(lines) }) { return }
+        var start = 0
+        for (end, key) in messages {
+            queue.enqueue(UnsafeRawBufferPointer(rebasing: lines[start..<(end - 1)]), key: key)
+            start = end
+        }
+    }
+
+    /// Runs `writeNow` (which writes and says whether the client took it) when nothing waits, nothing
+    /// is being written and the descriptor can take more, sparing the writer thread's wake-up;
+    /// whether it ran.
+    private func writeIfIdle(_ writeNow: () -> Bool) -> Bool {
+        guard queue.claimIdleWriter() else { return false }
+        guard canWriteWithoutBlocking() else {
             queue.releaseClaim()
+            return false
         }
-        queue.enqueue(message, key: conflationKey())
-    }
-
-    /// Runs `body`, gathering the messages it sends (where a sender may write directly), then
-    /// writes them together: in one `write(2)` when they fit one and the writer is idle, otherwise
-    /// queued one by one, in order, as they would have been. A message sent in reply to another
-    /// then costs no write of its own. Nested, only the outermost writes.
-    package func gatheringWrites(_ body: () -> Void) {
-        guard writesDirectlyWhenIdle else { return body() }
-        let isNested = gathered.withLock { gathered in
-            defer { gathered.isOn = true }
-            return gathered.isOn
-        }
-        body()
-        guard !isNested else { return }
-        gathered.withLock { $0.isOn = false }
-        writeGathered()
-    }
-
-    /// Writes what was gathered so far, directly or through the queue.
-    private func writeGathered() {
-        guard writesDirectlyWhenIdle else { return }
-        var taken = Gathered()
-        gathered.withLock { gathered in
-            guard !gathered.bytes.isEmpty else { return }
-            swap(&taken.bytes, &gathered.bytes)
-            swap(&taken.messages, &gathered.messages)
-        }
-        guard !taken.bytes.isEmpty else { return }
-        if taken.bytes.count <= Self.atomicWriteSize, queue.claimIdleWriter() {
-            if canWriteWithoutBlocking() {
-                let written = taken.bytes.withUnsafeBytes { write($0) }
-                queue.didWrite()
-                if !written { clientHasGone() }
-                return reuse(&taken)
-            }
-            queue.releaseClaim()
-        }
-        taken.bytes.withUnsafeBytes { bytes in
-            var start = 0
-            for (end, key) in taken.messages {
-                queue.enqueue(UnsafeRawBufferPointer(rebasing: bytes[start..<(end - 1)]), key: key)
-                start = end
-            }
-        }
-        reuse(&taken)
-    }
-
-    /// Gives the storage of what was written back for the next gathering, rather than allocate anew.
-    private func reuse(_ taken: inout Gathered) {
-        taken.bytes.removeAll(keepingCapacity: true)
-        taken.messages.removeAll(keepingCapacity: true)
-        gathered.withLock { gathered in
-            guard gathered.bytes.isEmpty, gathered.bytes.capacity < taken.bytes.capacity else { return }
-            swap(&taken.bytes, &gathered.bytes)
-            swap(&taken.messages, &gathered.messages)
-        }
+        let written = writeNow()
+        queue.didWrite()
+        if !written { clientHasGone() }
+        return true
     }
 
     /// Whether messages may be deferred: only where nothing is conflated.
@@ -156,13 +105,11 @@ package final class ConnectionWriter: Sendable {
 
     /// Wakes the writer now for what waits, rather than after the sender's current work.
     package func wakeNow() {
-        writeGathered()
         queue.wakeWriterNow()
     }
 
     /// Runs `action` once no more than `limit` bytes wait to be written.
     package func whenDrained(below limit: Int, _ action: @escaping @Sendable () -> Void) {
-        writeGathered()
         queue.whenDrained(below: limit, action)
     }
 
@@ -174,7 +121,6 @@ package final class ConnectionWriter: Sendable {
 
     /// Writes what was sent so far, then ends the writer thread. A message sent after this is dropped.
     package func close() {
-        writeGathered()
         queue.close()
     }
 
@@ -187,20 +133,9 @@ package final class ConnectionWriter: Sendable {
         return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLOUT) != 0
     }
 
-    private func writeDirectly(_ message: UnsafeRawBufferPointer) {
-        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: message.count + 1) { line in
-            _ = line.initialize(from: message)
-            line[message.count] = 0x0A
-            return write(UnsafeRawBufferPointer(line))
-        }
-        queue.didWrite()
-        if !written { clientHasGone() }
-    }
-
     /// Blocks until everything sent so far is written (or the client has gone), or until the
     /// client has taken nothing for `stall`; says whether it was all written.
     package func flush(givingUpAfter stall: Duration) -> Bool {
-        writeGathered()
         let seconds = Double(stall.components.seconds) + Double(stall.components.attoseconds) / 1e18
         var written = runsWritten.load(ordering: .relaxed)
         while !queue.waitUntilWritten(before: Date(timeIntervalSinceNow: seconds)) {

@@ -74,7 +74,7 @@ struct LSPFrameReader {
                         if line.count > maxLineBytes {
                             receiver.receiveOversize()
                         } else {
-                            Array(line).withUnsafeBufferPointer { receiver.receive($0) }
+                            line.withUnsafeBufferPointer { receiver.receive($0) }
                         }
                         pending.removeAll()
                     } else if pending.count > maxLineBytes {

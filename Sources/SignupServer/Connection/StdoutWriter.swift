@@ -22,6 +22,10 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// What notifications carry in place of their field results. Touched on the loop only; the
     /// writer thread reads its `table`.
     private let fieldResults = EncodedFieldResults()
+    /// Messages sent while the loop's current work gathers them (`gatheringWrites`), nil when it
+    /// does not; between gatherings, the storage waits in `spareGathered`. On the loop only.
+    private var gathered: GatheredMessages?
+    private var spareGathered: GatheredMessages? = GatheredMessages()
 
     /// With the real clock, where timeliness counts, field events are conflated while the client
     /// lags and a small message that finds nothing waiting is written at once by the loop. With
@@ -47,7 +51,11 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
 
     func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?) {
         handOverNotifications()
-        connection.send(message, conflationKey: conflationKey())
+        if gathered != nil {
+            gathered!.append(message, key: conflationKey())
+        } else {
+            connection.send(message, conflationKey: conflationKey())
+        }
     }
 
     /// A field's change is sent with its name and result from `fieldResults`, not its event:
@@ -87,10 +95,23 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         }
     }
 
-    /// Runs `body`, the messages it sends written together when it is done
-    /// (`ConnectionWriter.gatheringWrites`); on the loop only.
+    /// Runs `body`, gathering the messages it sends where the loop may write them itself (the
+    /// real clock), then hands them to the connection together (`ConnectionWriter.send(lines:ending:)`):
+    /// in one `write(2)` when they fit one and the writer is idle, so a message sent in reply to
+    /// another costs no write of its own. Nested, only the outermost hands over. On the loop only.
     func gatheringWrites(_ body: () -> Void) {
-        connection.gatheringWrites(body)
+        guard connection.writesDirectlyWhenIdle, gathered == nil else { return body() }
+        swap(&gathered, &spareGathered)
+        body()
+        handOverGathered()
+        swap(&gathered, &spareGathered)
+    }
+
+    /// Hands what was gathered so far to the connection, and goes on gathering; on the loop only.
+    private func handOverGathered() {
+        guard gathered?.bytes.isEmpty == false else { return }
+        gathered!.bytes.withUnsafeBytes { connection.send(lines: $0, ending: gathered!.messages) }
+        gathered!.removeAll()
     }
 
     /// Hands the notifications sent so far to the writer; on the loop only.
@@ -103,12 +124,14 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// current work; on the loop only, before it waits on something that waits on the writer.
     func handOverEverything() {
         handOverNotifications()
+        handOverGathered()
         connection.wakeNow()
     }
 
     /// Runs `action` once no more than `limit` bytes wait to be written; on the loop only.
     func whenDrained(below limit: Int, _ action: @escaping @Sendable () -> Void) {
         handOverNotifications()
+        handOverGathered()
         connection.whenDrained(below: limit, action)
     }
 
@@ -126,6 +149,7 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// after this is dropped.
     func close() {
         handOverNotifications()
+        handOverGathered()
         connection.close()
     }
 
@@ -133,6 +157,26 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// client has taken nothing for `stall`; says whether it was all written. On the loop only.
     func flush(givingUpAfter stall: TimeSpan) -> Bool {
         handOverNotifications()
+        handOverGathered()
         return connection.flush(givingUpAfter: .milliseconds(stall.milliseconds))
+    }
+}
+
+/// Whole messages, each followed by `\n`, with where each ends (after its newline) and its
+/// conflation key, as the connection takes them together.
+struct GatheredMessages {
+    private(set) var bytes: [UInt8] = []
+    private(set) var messages: [(end: Int, key: ConflationKey?)] = []
+
+    mutating func append(_ message: UnsafeRawBufferPointer, key: ConflationKey?) {
+        bytes.append(contentsOf: message)
+        bytes.append(0x0A)
+        messages.append((bytes.count, key))
+    }
+
+    /// Empties it, keeping its storage.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        messages.removeAll(keepingCapacity: true)
     }
 }

@@ -111,20 +111,20 @@ package final class Server {
         clock.scheduler.preconditionOnExecutor()
         #endif
         matchBudget.renew()
+        answer(item)
+    }
+
+    /// Answers one line (without its line terminator), decoded as the connection decodes it.
+    package func handle(line: UnsafeBufferPointer<UInt8>) {
+        answer(MessageDecoder(maxDepth: configuration.limits.maxDepth, readsEdits: false).message(line))
+    }
+
+    private func answer(_ item: consuming InputItem) {
         switch consume item {
         case .message(let message, _): handle(decoded: message)
         case .malformed(_, let error): handle(malformed: error)
         case .edit(let edit): handle(edit)
         case .oversizeLine: handleOversizeLine()
-        }
-    }
-
-    /// Answers one line (without its line terminator), decoded as the connection decodes it.
-    package func handle(line: UnsafeBufferPointer<UInt8>) {
-        switch MessageDecoder(maxDepth: configuration.limits.maxDepth, readsEdits: false).message(line) {
-        case .message(let message, _): handle(decoded: message)
-        case .malformed(_, let error): handle(malformed: error)
-        case .edit, .oversizeLine: preconditionFailure("a message read whole is JSON or not")
         }
     }
 

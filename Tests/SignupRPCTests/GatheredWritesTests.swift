@@ -1,24 +1,25 @@
 import Foundation
 import Testing
+import SignupCore
+@testable import SignupServer
 @testable import SignupTransport
 import SignupTestSupport
 
-/// The connection's writer gathers what one piece of work sends into one write.
-@Suite struct ConnectionWriterTests {
-    /// A writer on a pipe that writes directly when idle, as on the real clock, and the runs its
-    /// mirror saw, one per write.
-    private func writer() -> (ConnectionWriter, runs: LockedValue<[String]>, pipe: Pipe) {
+/// A session's writer gathers what one piece of the loop's work sends into one write.
+@Suite struct GatheredWritesTests {
+    /// A real-clock writer on a pipe, which the loop may write to directly when idle, and the runs
+    /// written, one per write (as the trace sees them).
+    private func writer() -> (StdoutWriter, runs: LockedValue<[String]>, pipe: Pipe) {
         let pipe = Pipe()
         let runs = LockedValue<[String]>()
         runs.set([])
-        let writer = ConnectionWriter(
-            fd: pipe.fileHandleForWriting.fileDescriptor, conflates: true, writesDirectlyWhenIdle: true,
-            framing: FramingChoice(.lines), mirror: { run in runs.update { $0?.append(String(decoding: run, as: UTF8.self)) } },
-            deferWake: nil)
+        let writer = StdoutWriter(
+            fd: pipe.fileHandleForWriting.fileDescriptor, clock: .real,
+            tracer: { run in runs.update { $0?.append(String(decoding: run, as: UTF8.self)) } }, loop: EventLoop())
         return (writer, runs, pipe)
     }
 
-    private func send(_ text: String, to writer: ConnectionWriter) {
+    private func send(_ text: String, to writer: StdoutWriter) {
         Array(text.utf8).withUnsafeBytes { writer.send($0, conflationKey: nil) }
     }
 
@@ -32,7 +33,7 @@ import SignupTestSupport
         #expect(runs.get() == ["a\nb\n"])
         send("c", to: writer)
         #expect(runs.get() == ["a\nb\n", "c\n"], "outside gathering, a message is written at once")
-        #expect(writer.flush(givingUpAfter: .seconds(10)))
+        #expect(writer.flush(givingUpAfter: .milliseconds(10_000)))
         writer.close()
         #expect(String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self) == "a\nb\nc\n")
     }
@@ -45,7 +46,7 @@ import SignupTestSupport
             send(long, to: writer)
             send("b", to: writer)
         }
-        #expect(writer.flush(givingUpAfter: .seconds(10)))
+        #expect(writer.flush(givingUpAfter: .milliseconds(10_000)))
         #expect(runs.get()?.joined() == "a\n\(long)\nb\n")
         writer.close()
         let drained = pipe.fileHandleForReading.readData(ofLength: 5005)
@@ -56,7 +57,7 @@ import SignupTestSupport
         let (writer, runs, pipe) = writer()
         writer.gatheringWrites {
             send("a", to: writer)
-            #expect(writer.flush(givingUpAfter: .seconds(10)))
+            #expect(writer.flush(givingUpAfter: .milliseconds(10_000)))
             #expect(runs.get() == ["a\n"])
             send("b", to: writer)
         }
