@@ -3,15 +3,15 @@ import SignupCore
 /// What the process gives each client session: the configuration, the loop, the form kinds, and
 /// the backends every session shares — the user directory or store, the login rate limiter and
 /// the store's check budget.
-package struct SessionEnvironment {
-    package let configuration: ServerConfiguration
-    package let loop: EventLoop
-    package let logger: Logger
-    package let catalog: FormCatalog
+struct SessionEnvironment {
+    let configuration: ServerConfiguration
+    let loop: EventLoop
+    let logger: Logger
+    let catalog: FormCatalog
     /// The backends, shared by every session.
-    package let services: FormServices
+    let services: FormServices
     /// The process's clock, which the shared backends run on.
-    package let clock: Server.Clock
+    let clock: Server.Clock
     /// The store's check budget, counted across sessions (`--store-checks-per-minute`).
     let storeBudget: CheckBudget?
     /// Where every session's messages in and out are traced, one whole line at a time, when

@@ -8,7 +8,7 @@ import SignupTransport
 /// it (a signal, a client process that died), or when the client stops reading for good (EPIPE).
 /// Made, run and ended on the process's loop; whatever reaches it from another thread comes
 /// through a `LoopBound`, which checks that in release builds too.
-package final class ClientSession {
+final class ClientSession {
     /// How long the end (of input, or by signal) waits in real time for work in flight.
     static let drainTimeout: TimeSpan = .seconds(10)
 
@@ -25,10 +25,10 @@ package final class ClientSession {
         var number: Int? = nil
     }
 
-    package let loop: EventLoop
+    let loop: EventLoop
     private let environment: SessionEnvironment
     private let endpoint: Endpoint
-    package let server: Server
+    let server: Server
     private let writer: StdoutWriter
     private let logger: Logger
     private var input = PendingInput()
@@ -50,7 +50,7 @@ package final class ClientSession {
     private let ended: (ClientSession, Int32) -> Void
 
     /// Builds the session on the loop.
-    package init(environment: SessionEnvironment, endpoint: Endpoint, ended: @escaping (ClientSession, Int32) -> Void) {
+    init(environment: SessionEnvironment, endpoint: Endpoint, ended: @escaping (ClientSession, Int32) -> Void) {
         let loop = environment.loop
         loop.assertOnLoop()
         let configuration = environment.configuration
@@ -92,7 +92,7 @@ package final class ClientSession {
     }
 
     /// Starts reading; the session then runs until it ends and tells `ended`.
-    package func start() {
+    func start() {
         let bound = LoopBound(self, loop: loop)
         // A client that closes its end ends the session as a signal does: submissions in flight
         // finish (and are stored), and a recording gets every message sent and its end.
