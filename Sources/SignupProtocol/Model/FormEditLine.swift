@@ -1,14 +1,11 @@
-/// A `form.edit` request read straight from its line, without building a `JSON` tree: the message
-/// a client sends on every keystroke.
+/// A `form.edit` request decoded from its line through `JSONReader` straight into its types,
+/// without building a `JSON` tree: the message a client sends on every keystroke.
 ///
 /// Only the plain shape is read here: one object with `jsonrpc`, `method`, `params` and an
 /// optional `id`, in any order and each once; `params` a flat object of `form`, `field`, `value`
 /// and `at`, with `field` and `value` present; strings without escapes; whole numbers in plain
 /// digits. Any other line, including every malformed one, gets nil and goes to the full parser,
 /// so the two paths accept, refuse and answer every line alike.
-///
-/// The shape clients write, members in the specification's order without whitespace, is matched
-/// literally first (about a third of the cost); any other order is then read member by member.
 package struct FormEditLine: Sendable {
     package let id: RequestID?
     package let form: String?
@@ -32,7 +29,7 @@ package struct FormEditLine: Sendable {
     /// the full parser counts it) does not allow a request with params. A field named as one of
     /// `fieldNames` gets that string.
     package static func read(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int, fieldNames: KnownFieldNames = KnownFieldNames()) -> FormEditLine? {
-        readWithParts(line, maxDepth: maxDepth, fieldNames: fieldNames)?.edit
+        decode(line, maxDepth: maxDepth, fieldNames: fieldNames)?.edit
     }
 
     /// Where a request's strings lie in its line, as offsets: `form`'s and `field`'s text, and
@@ -41,16 +38,5 @@ package struct FormEditLine: Sendable {
         package var form: Range<Int>?
         package var field = 0..<0
         package var value = 0..<0
-    }
-
-    /// The request on `line` as `read` reads it, and where its parts lie in the line.
-    static func readWithParts(_ line: UnsafeBufferPointer<UInt8>, maxDepth: Int, fieldNames: KnownFieldNames = KnownFieldNames()
-    ) -> (edit: FormEditLine, parts: Parts)? {
-        guard maxDepth >= 2 else { return nil }
-        // The names are handed down, not kept in the scanner: a copy there retained their array.
-        var canonical = Scanner(bytes: line)
-        if let edit = canonical.readCanonicalRequest(fieldNames: fieldNames) { return (edit, canonical.parts) }
-        var scanner = Scanner(bytes: line)
-        return scanner.readRequest(fieldNames: fieldNames).map { ($0, scanner.parts) }
     }
 }

@@ -13,8 +13,9 @@ package enum InputItem: Sendable {
 
 /// What the connection hands each complete message to, on its reading thread: the codec's seam
 /// with the transport, which knows nothing more of messages than this value. Every message is
-/// decoded here, once: a `form.edit` of the plain shape straight into its typed form
-/// (`FormEditLine`, with the session's field names), any other through `JSONParser`. The loop,
+/// decoded here, once, through the one `JSONReader`: a `form.edit` of the plain shape straight
+/// into its typed form (`FormEditLine`, with the session's field names), any other into a `JSON`
+/// tree (`JSONParser`). The loop,
 /// the trace and the recording then take the decoded message.
 package struct MessageDecoder: Sendable {
     /// How deeply a message may nest.
@@ -35,7 +36,7 @@ package struct MessageDecoder: Sendable {
     /// A complete message as the server takes it. A `form.edit` of the plain shape read into its
     /// typed form has its line kept in `kept` too, when given, for a recording.
     package func item(_ bytes: UnsafeBufferPointer<UInt8>, keepingEditsIn kept: KeptEditLines? = nil) -> InputItem {
-        if readsEdits, let (edit, parts) = FormEditLine.readWithParts(bytes, maxDepth: maxDepth, fieldNames: fieldNames) {
+        if readsEdits, let (edit, parts) = FormEditLine.decode(bytes, maxDepth: maxDepth, fieldNames: fieldNames) {
             kept?.append(bytes, edit, parts)
             return .edit(edit)
         }
