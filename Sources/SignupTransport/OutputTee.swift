@@ -37,16 +37,18 @@ package final class OutputTee: @unchecked Sendable {
         }
     }
 
-    /// The next line written, without its `\n`, valid only during `body`; on the encoder's queue.
-    /// Waits until the writer has written it; nil, without calling `body`, once closed without it.
-    package func withNextLine<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
-        if offset == current.count, !takeNextRun() { return nil }
-        return current.withUnsafeBytes { run in
+    /// Hands `body` the next line written, without its `\n`, valid only during the call; on the
+    /// encoder's queue. Waits until the writer has written it; false, without calling `body`, once
+    /// closed without it. Not generic, so that a caller in another module runs no generic code.
+    package func withNextLine(_ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        if offset == current.count, !takeNextRun() { return false }
+        current.withUnsafeBytes { run in
             let start = run.baseAddress! + offset
             let end = memchr(start, 0x0A, run.count - offset).map { run.baseAddress!.distance(to: UnsafeRawPointer($0)) } ?? run.count
             defer { offset = min(end + 1, run.count) }
-            return body(UnsafeRawBufferPointer(rebasing: run[offset..<end]))
+            body(UnsafeRawBufferPointer(rebasing: run[offset..<end]))
         }
+        return true
     }
 
     private func takeNextRun() -> Bool {

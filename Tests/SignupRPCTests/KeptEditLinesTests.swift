@@ -13,13 +13,11 @@ import Testing
         var offset = 0
         var lines: [String] = []
         for _ in 0..<kept.count {
-            let (line, next) = kept.line(at: offset) { line in
+            offset = kept.line(at: offset) { line in
                 func text(_ bytes: UnsafeRawBufferPointer) -> String { String(decoding: bytes, as: UTF8.self) }
                 let value = text(UnsafeRawBufferPointer(rebasing: line.line[line.value]))
-                return "\(text(line.line)) | form=\(line.form.map(text) ?? "nil") hash=\(line.formHash) field=\(text(line.field)) value=\(value)"
+                lines.append("\(text(line.line)) | form=\(line.form.map(text) ?? "nil") hash=\(line.formHash) field=\(text(line.field)) value=\(value)")
             }
-            lines.append(line)
-            offset = next
         }
         return lines
     }

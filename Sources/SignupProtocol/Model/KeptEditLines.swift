@@ -67,8 +67,9 @@ package final class KeptEditLines: @unchecked Sendable {
         base = grown
     }
 
-    /// The line at `offset` (0 for the first), and the offset of the next.
-    package func line<Result>(at offset: Int, _ body: (Line) -> Result) -> (Result, next: Int) {
+    /// Hands `body` the line at `offset` (0 for the first); returns the offset of the next. Not
+    /// generic, so that a caller in another module runs no generic code.
+    package func line(at offset: Int, _ body: (Line) -> Void) -> Int {
         let start = (offset + 7) & ~7
         precondition(start + Self.headerSize <= byteCount, "kept edit lines are read as they were written")
         let header = (base + start).load(as: Header.self)
@@ -76,6 +77,7 @@ package final class KeptEditLines: @unchecked Sendable {
         let kept = Line(
             line: line, form: header.form.map { UnsafeRawBufferPointer(rebasing: line[$0]) }, formHash: header.formHash,
             field: UnsafeRawBufferPointer(rebasing: line[header.field]), value: header.value)
-        return (body(kept), start + Self.headerSize + header.count)
+        body(kept)
+        return start + Self.headerSize + header.count
     }
 }

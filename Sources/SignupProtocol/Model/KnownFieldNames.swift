@@ -40,6 +40,12 @@ package struct KnownFieldNames: Sendable {
 
     /// The known name spelled by `bytes`, if there is one.
     package func name(spelledBy bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        position(spelledBy: UnsafeRawBufferPointer(bytes)).map { names[$0] }
+    }
+
+    /// Where the known name spelled by `bytes` is among the names given, if it is one of the
+    /// first `mostNames` of them.
+    package func position(spelledBy bytes: UnsafeRawBufferPointer) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
         return spellings.withUnsafeBufferPointer { spellings in
             var start = 0
@@ -47,7 +53,7 @@ package struct KnownFieldNames: Sendable {
                 let end = ends[position]
                 defer { start = end }
                 if end - start == bytes.count, memcmp(spellings.baseAddress! + start, base, bytes.count) == 0 {
-                    return names[position]
+                    return position
                 }
             }
             return nil

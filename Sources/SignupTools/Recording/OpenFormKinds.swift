@@ -34,7 +34,7 @@ struct OpenFormKinds {
 
     /// The kind of the form whose id is `id` (UTF-8) and hashes to `hash`; nil when it is not open.
     func kind(ofForm id: UnsafeRawBufferPointer, hash: UInt64) -> SecretFieldsOfKind? {
-        if let open = forms[hash], open.id.utf8.withContiguousStorageIfAvailable({ $0.elementsEqual(id) }) == true {
+        if let open = forms[hash], open.id.utf8.withContiguousStorageIfAvailable({ UnsafeRawBufferPointer($0).hasSameBytes(as: id) }) == true {
             return open.kind
         }
         return sharingHash.isEmpty ? nil : sharingHash[String(decoding: id, as: UTF8.self)]

@@ -34,18 +34,21 @@ struct RecordingSecrets {
         let field: SecretField
         let value: [UInt8]
         let placeholder: String
+
+        /// The placeholder, when this entry is `value`'s of `field`; read in place, not copied out.
+        func placeholder(for value: UnsafeRawBufferPointer, of field: SecretField) -> String? {
+            self.field === field && self.value.withUnsafeBytes({ $0.hasSameBytes(as: value) }) ? placeholder : nil
+        }
     }
 
     // MARK: Messages in
 
     /// An edit's secret value's placeholder, as its field's rules judge it.
     mutating func placeholder(for value: UnsafeRawBufferPointer, of field: SecretField) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(UInt(bitPattern: ObjectIdentifier(field).hashValue))
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(UInt(bitPattern: ObjectIdentifier(field)))
         for byte in value { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let slot = Int(truncatingIfNeeded: hash >> 40) & (recentPlaceholders.count - 1)
-        if let recent = recentPlaceholders[slot], recent.field === field, recent.value.elementsEqual(value) {
-            return recent.placeholder
-        }
+        if let recent = recentPlaceholders[slot]?.placeholder(for: value, of: field) { return recent }
         let made = placeholder(for: String(decoding: value, as: UTF8.self), of: field)
         recentPlaceholders[slot] = RecentPlaceholder(field: field, value: Array(value), placeholder: made)
         return made

@@ -96,7 +96,7 @@ package final class SessionRecorder: BackendObserver {
         redaction = SecretRedaction(forms: catalog.definitions)
         namesAskedAbout = SecretRedaction.namesAskedAbout(in: catalog.definitions)
         encoder = RecordEncoder(destination: destination, header: header, unopenedForm: unopened, secretNames: secretNames,
-                                redaction: redaction,
+                                fieldNames: catalog.definitions.flatMap { $0.fields.map(\.name) }, redaction: redaction,
                                 writesEachBatch: header.clock == .real, fieldTable: fieldResults.table, tee: tee, logger: logger)
         self.now = now
     }
@@ -164,7 +164,7 @@ package final class SessionRecorder: BackendObserver {
     private func checkKeptLine(is edit: borrowing FormEditLine) {
         #if DEBUG
         guard let keptLines else { preconditionFailure("an edit's kept line follows its lines") }
-        (_, keptOffset) = keptLines.line(at: keptOffset) { line in
+        keptOffset = keptLines.line(at: keptOffset) { line in
             precondition(line.formHash == edit.formHash ?? 0 && line.field.elementsEqual(edit.field.utf8),
                          "each kept line is the line of the edit taken")
         }
