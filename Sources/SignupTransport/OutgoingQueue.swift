@@ -28,6 +28,9 @@ package final class OutgoingQueue: @unchecked Sendable {
     private var wakeIsScheduled = false
     private let deferWake: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
     private var drainWaiters: [(limit: Int, action: @Sendable () -> Void)] = []
+    /// Threads in `waitUntilWritten`: only they wait for a write to end, so only they are woken
+    /// when one does. The writer thread waits for messages, and a write ending brings none.
+    private var writtenWaiters = 0
 
     /// Above this many waiting bytes an idle writer is woken at once rather than deferred.
     package static let wakeAtOnceBytes = 64 << 10
@@ -43,6 +46,9 @@ package final class OutgoingQueue: @unchecked Sendable {
 
     /// Whether the writer is waiting for messages (for tests).
     package var isWriterWaiting: Bool { condition.withLock { writerIsWaiting } }
+
+    /// Whether a thread waits in `waitUntilWritten` (for tests).
+    package var isWrittenWaiterWaiting: Bool { condition.withLock { writtenWaiters > 0 } }
 
     /// Bytes waiting to be written, newlines included.
     package var queuedBytes: Int { condition.withLock { bytes } }
@@ -172,7 +178,7 @@ package final class OutgoingQueue: @unchecked Sendable {
     package func releaseClaim() {
         condition.withLock {
             isWriting = false
-            condition.broadcast()
+            if writtenWaiters > 0 { condition.broadcast() }
         }
     }
 
@@ -189,7 +195,7 @@ package final class OutgoingQueue: @unchecked Sendable {
             isWriting = false
             let ready = drainWaiters.filter { bytes <= $0.limit }
             drainWaiters.removeAll { bytes <= $0.limit }
-            condition.broadcast()
+            if writtenWaiters > 0 { condition.broadcast() }
             return ready.map(\.action)
         }
         ready.forEach { $0() }
@@ -218,6 +224,8 @@ package final class OutgoingQueue: @unchecked Sendable {
         condition.withLock {
             // A deferred wake-up may be queued behind the caller; wake the writer now.
             condition.broadcast()
+            writtenWaiters += 1
+            defer { writtenWaiters -= 1 }
             while !isEmpty || isWriting {
                 if !condition.wait(until: deadline) { return isEmpty && !isWriting }
             }

@@ -171,6 +171,23 @@ extension OutgoingQueue {
         #expect(!queue.claimIdleWriter())
     }
 
+    /// A write ending wakes only a thread waiting for it (a flush); the writer thread, waiting for
+    /// messages, is left asleep. Both ways a claim ends wake the flush.
+    @Test(arguments: [true, false])
+    func aClaimedWriteEndingWakesAFlushWaitingForIt(written: Bool) {
+        let queue = OutgoingQueue(conflationThreshold: nil)
+        #expect(queue.claimIdleWriter())
+        let flushed = LockedValue<Bool>()
+        let flusher = Thread { flushed.set(queue.waitUntilWritten(before: Date(timeIntervalSinceNow: 30))) }
+        flusher.start()
+        while !queue.isWrittenWaiterWaiting { sched_yield() }
+        #expect(flushed.get() == nil)
+        if written { queue.didWrite() } else { queue.releaseClaim() }
+        while flushed.get() == nil { sched_yield() }
+        #expect(flushed.get() == true)
+        #expect(!queue.isWrittenWaiterWaiting)
+    }
+
     @Test func drainWaitersRunOnceTheQueueIsBelowTheirLimit() {
         let queue = OutgoingQueue(conflationThreshold: nil)
         let fired = LockedValue<Bool>()
