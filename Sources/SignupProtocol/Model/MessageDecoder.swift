@@ -15,8 +15,7 @@ package enum InputItem: Sendable {
 /// with the transport, which knows nothing more of messages than this value. Every message is
 /// decoded here, once, through the one `JSONReader`: a `form.edit` of the plain shape straight
 /// into its typed form (`FormEditLine`, with the session's field names), any other into a `JSON`
-/// tree (`JSONParser`). The loop,
-/// the trace and the recording then take the decoded message.
+/// tree (`JSONParser`). The loop, the trace and the recording then take the decoded message.
 package struct MessageDecoder: Sendable {
     /// How deeply a message may nest.
     package let maxDepth: Int

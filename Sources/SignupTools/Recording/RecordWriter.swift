@@ -6,7 +6,8 @@ import SignupServer
 
 /// Writes each record as its line of the recording (protocol.md §15), its secrets replaced: what
 /// `RecordEncoder` lends `encode` as a value for a batch, beside the buffer the lines go to, so
-/// that writing a record reads and changes local values only, never a property of a class.
+/// that writing a record changes a local value, not the encoder's properties, each use of which
+/// Swift checks for exclusive access as the program runs.
 struct RecordWriter {
     /// Which edits hold secrets, by field and form kind.
     private let editedFields: EditedFields
@@ -29,6 +30,7 @@ struct RecordWriter {
         self.tee = tee
     }
 
+    /// Follows what the loop told the encoder: a form's kind, or the lines the next kept edits are in.
     mutating func judgeNextRecords(by context: EncodingContext) {
         switch context {
         case .formKind(let id, let kind): editedFields.set(kind, ofForm: id)
@@ -144,7 +146,7 @@ struct RecordWriter {
 
     /// A field's change as sent, its field and result copied from the entry encoded once.
     mutating func write(_ change: RecordLog.FieldChanged, at time: Int64, fields: EncodedFieldTable.Snapshot,
-                       to buffer: inout JSONWriter) {
+                        to buffer: inout JSONWriter) {
         startRecord(at: time, then: #","out":"#, to: &buffer)
         write(outEncodedBy: { writer in
             fields.withMembers(change.fieldResult) { members in
