@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 extension FormEditLine {
     /// The request on `line` read through `JSONReader` member by member straight into its types,
     /// and where its parts lie; nil for any other shape and for every line the reader refuses.
@@ -199,6 +193,5 @@ extension JSONReader {
 /// `case Member.name:` in a switch over a key: a key without escapes that spells `name`.
 @inline(__always)
 private func ~= (name: StaticString, key: JSONReader.StringToken) -> Bool {
-    guard !key.isEscaped, key.text.count == name.utf8CodeUnitCount, let text = key.text.baseAddress else { return false }
-    return memcmp(text, name.utf8Start, key.text.count) == 0
+    !key.isEscaped && UnsafeRawBufferPointer(key.text).hasSameBytes(as: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
 }

@@ -114,6 +114,13 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
         gathered!.removeAll()
     }
 
+    /// Hands everything sent so far to the writer: the notifications kept for it, and what is
+    /// being gathered; on the loop only.
+    private func handOverPending() {
+        handOverNotifications()
+        handOverGathered()
+    }
+
     /// Hands the notifications sent so far to the writer; on the loop only.
     func handOverNotifications() {
         guard let batch = unsent.take() else { return }
@@ -123,15 +130,13 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// Hands everything sent so far to the writer and wakes it now, rather than after the loop's
     /// current work; on the loop only, before it waits on something that waits on the writer.
     func handOverEverything() {
-        handOverNotifications()
-        handOverGathered()
+        handOverPending()
         connection.wakeNow()
     }
 
     /// Runs `action` once no more than `limit` bytes wait to be written; on the loop only.
     func whenDrained(below limit: Int, _ action: @escaping @Sendable () -> Void) {
-        handOverNotifications()
-        handOverGathered()
+        handOverPending()
         connection.whenDrained(below: limit, action)
     }
 
@@ -148,16 +153,14 @@ final class StdoutWriter: MessageSink, @unchecked Sendable {
     /// Writes what was sent so far, then ends the writer thread; on the loop only. A message sent
     /// after this is dropped.
     func close() {
-        handOverNotifications()
-        handOverGathered()
+        handOverPending()
         connection.close()
     }
 
     /// Blocks until everything sent so far is written (or the client has gone), or until the
     /// client has taken nothing for `stall`; says whether it was all written. On the loop only.
     func flush(givingUpAfter stall: TimeSpan) -> Bool {
-        handOverNotifications()
-        handOverGathered()
+        handOverPending()
         return connection.flush(givingUpAfter: .milliseconds(stall.milliseconds))
     }
 }

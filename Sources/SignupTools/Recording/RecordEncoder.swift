@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import SignupCore
 import SignupProtocol
 import SignupTransport
@@ -43,7 +42,7 @@ package final class RecordEncoder: @unchecked Sendable {
         records = RecordWriter(
             editedFields: EditedFields(unopenedForm: unopenedForm, secretNames: secretNames, fieldNames: fieldNames, redaction: redaction),
             secrets: RecordingSecrets(clock: header.clock, redaction: redaction, logger: logger),
-            redaction: redaction, maxDepth: header.limits.maxDepth, tee: tee)
+            maxDepth: header.limits.maxDepth, tee: tee)
         self.writesEachBatch = writesEachBatch
         self.logger = logger
         self.fieldTable = fieldTable

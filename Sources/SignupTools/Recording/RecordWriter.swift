@@ -2,7 +2,6 @@ import Foundation
 import SignupCore
 import SignupProtocol
 import SignupTransport
-import SignupServer
 
 /// Writes each record as its line of the recording (protocol.md §15), its secrets replaced: what
 /// `RecordEncoder` lends `encode` as a value for a batch, beside the buffer the lines go to, so
@@ -13,7 +12,6 @@ struct RecordWriter {
     private let editedFields: EditedFields
     /// What secrets are replaced by, and the secrets seen so far.
     private var secrets: RecordingSecrets
-    private let redaction: SecretRedaction
     /// How deep a line may nest and still be read as JSON.
     private let maxDepth: Int
     /// The lines kept edits come from, and where the next one is in them.
@@ -22,10 +20,9 @@ struct RecordWriter {
     /// Where the messages sent come from, as written, when they are noted by their time only.
     private let tee: OutputTee?
 
-    init(editedFields: EditedFields, secrets: RecordingSecrets, redaction: SecretRedaction, maxDepth: Int, tee: OutputTee?) {
+    init(editedFields: EditedFields, secrets: RecordingSecrets, maxDepth: Int, tee: OutputTee?) {
         self.editedFields = editedFields
         self.secrets = secrets
-        self.redaction = redaction
         self.maxDepth = maxDepth
         self.tee = tee
     }

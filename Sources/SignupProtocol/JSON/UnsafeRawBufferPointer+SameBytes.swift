@@ -7,7 +7,7 @@ import Musl
 extension UnsafeRawBufferPointer {
     /// Whether `other` holds the same bytes: one `memcmp`, where `elementsEqual` compares byte by
     /// byte through generic code.
-    func hasSameBytes(as other: UnsafeRawBufferPointer) -> Bool {
+    package func hasSameBytes(as other: UnsafeRawBufferPointer) -> Bool {
         guard count == other.count else { return false }
         guard count > 0, let base = baseAddress, let otherBase = other.baseAddress else { return true }
         return memcmp(base, otherBase, count) == 0
