@@ -151,7 +151,7 @@ import SignupTestSupport
         lines += child.readLines { $0.contains(#""code":"backend.unavailable""#) }
         // The superseded request was abandoned on the wire (its client went away before the
         // answer), and nothing came of it.
-        server.waitUntilFinished("/range/" + SHA1.upperHexDigest(slow).prefix(5))
+        #expect(server.waitUntilFinished("/range/" + SHA1.upperHexDigest(slow).prefix(5)))
         #expect(server.aborted == ["/range/" + SHA1.upperHexDigest(slow).prefix(5)])
         child.send([#"{"jsonrpc":"2.0","id":9,"method":"form.snapshot","params":{"form":"a"}}"#])
         lines += child.readLines { $0.contains(#""id":9"#) }

@@ -73,9 +73,15 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     public func waitForAbort() { abortNoticed.wait() }
 
     /// Blocks until a request for `path` has been served to its end (answered, or abandoned by
-    /// its client).
-    public func waitUntilFinished(_ path: String) {
-        while !lock.withLock({ finishedPaths.contains(path) }) { finishedOne.wait() }
+    /// its client), for at most `seconds`; false if it was not. Only a request the server has read
+    /// (`waitForRequest`) is sure to finish: one whose client gave up before sending it never does.
+    @discardableResult
+    public func waitUntilFinished(_ path: String, atMost seconds: Double = 30) -> Bool {
+        let deadline = DispatchTime.now() + seconds
+        while !lock.withLock({ finishedPaths.contains(path) }) {
+            if finishedOne.wait(timeout: deadline) == .timedOut { return lock.withLock { finishedPaths.contains(path) } }
+        }
+        return true
     }
 
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }

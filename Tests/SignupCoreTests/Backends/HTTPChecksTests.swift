@@ -110,14 +110,13 @@ import SignupTestSupport
             == "error: backend unavailable: HTTP status 500 is no verdict of this check")
         #expect(ask(checks, loop, CheckQuestion(check: check(server.url("/slow")) { $0.timeout = .milliseconds(200) }, value: "x"))
             == "error: \(BackendError.timedOut)")
-        // The timed-out request got no answer, so nothing ordered its log entry before the next
-        // request's: its serving thread notices the client gone and finishes, and then it is logged.
-        server.waitUntilFinished("/slow")
         #expect(ask(checks, loop, CheckQuestion(check: check(server.url("/huge")), value: "x"))
             == "error: backend unavailable: the answer's body is longer than 65536 bytes")
         let unset = check(server.url("/invites/{value}")) { $0.headers = [.init(name: "X-Key", environmentVariable: "UNSET_VARIABLE")] }
         #expect(ask(checks, loop, CheckQuestion(check: unset, value: "GOOD")) == "error: backend unavailable: the environment variable UNSET_VARIABLE is not set")
-        #expect(server.requests.map(\.path) == ["/status/500", "/slow", "/huge"])
+        // The client may give up on /slow before its request is even sent (seen under CI's
+        // AddressSanitizer run), so the server may or may not have read it, and when is unordered.
+        #expect(server.requests.map(\.path).filter { $0 != "/slow" } == ["/status/500", "/huge"])
     }
 
     @Test func aCachedVerdictAnswersTheSameQuestionWithoutARequestUntilItExpires() throws {
