@@ -133,11 +133,16 @@ final class ChildProcess: @unchecked Sendable {
         return lines
     }
 
-    /// Waits for the child to end and returns its exit status.
+    /// The CPU time (user and system) the child used, in seconds, once `wait()` has returned.
+    private(set) var cpuSeconds: Double = 0
+
+    /// Waits for the child to end and returns its exit status; notes its CPU time (`cpuSeconds`).
     @discardableResult
     func wait() -> Int32 {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        cpuSeconds = [usage.ru_utime, usage.ru_stime].reduce(0) { $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6 }
         return (status >> 8) & 0xFF
     }
 

@@ -18,38 +18,43 @@ struct EndToEnd {
         let file: String
     }
 
-    /// Seconds for `command` to read its file and write all its output to a drained pipe.
-    func seconds(_ command: Command) throws -> (seconds: Double, lines: Int) {
+    /// Seconds for `command` to read its file and write all its output to a drained pipe, and the
+    /// CPU seconds (user and system) it used meanwhile.
+    func seconds(_ command: Command) throws -> (seconds: Double, cpuSeconds: Double, lines: Int) {
         let start = now()
         let child = try ChildProcess(command.executable, command.arguments, inputFile: command.file)
         let lines = child.drain().lines
         let status = child.wait()
         guard status == 0 else { throw BenchError.unexpected("\(command.executable) exited \(status)") }
-        return (Double(now() - start) / 1e9, lines)
+        return (Double(now() - start) / 1e9, child.cpuSeconds, lines)
     }
 
     /// `runs` timings of each of `commands`, taken in turn (first, second, …, first, second, …)
-    /// so that a slow phase of the host falls on all of them alike; and each one's output lines.
-    func alternatingRuns(of commands: [Command]) throws -> (seconds: [[Double]], lines: [Int]) {
+    /// so that a slow phase of the host falls on all of them alike: wall and CPU seconds, and each
+    /// one's output lines.
+    func alternatingRuns(of commands: [Command]) throws -> (seconds: [[Double]], cpuSeconds: [[Double]], lines: [Int]) {
         var seconds = Array(repeating: [Double](), count: commands.count)
+        var cpuSeconds = seconds
         var lines = Array(repeating: 0, count: commands.count)
         for _ in 0..<runs {
             for (index, command) in commands.enumerated() {
                 let run = try self.seconds(command)
                 seconds[index].append(run.seconds)
+                cpuSeconds[index].append(run.cpuSeconds)
                 lines[index] = run.lines
             }
         }
-        return (seconds, lines)
+        return (seconds, cpuSeconds, lines)
     }
 
     /// Median seconds through `signup-rpc --clock virtual`, through the echo, and through
     /// `signup-rpc` again with the same messages in LSP's framing, their runs alternating, for
     /// `edits` edits spread at random over `forms` new forms; and the input messages. `lsp` is nil
     /// for a build that does not answer LSP framing in kind (one from before it, measured with `--rpc`).
-    /// Also through `signup-rpc --record` to a file (`recorded`), for a build that records
-    /// (nil for one from before `--record`).
-    func throughput(edits: Int, forms: Int) throws -> (rpc: Double, echo: Double, lsp: Double?, recorded: Double?, lines: Int) {
+    /// Also through `signup-rpc --record` to a file (`recorded`: median wall seconds, and median
+    /// CPU seconds beside the unrecorded run's), for a build that records (nil for one from
+    /// before `--record`).
+    func throughput(edits: Int, forms: Int) throws -> (rpc: Double, echo: Double, lsp: Double?, recorded: Recorded?, lines: Int) {
         var workload = Workload()
         workload.open(forms)
         workload.edit(edits, forms: forms, fields: Workload.signupFields)
@@ -67,8 +72,21 @@ struct EndToEnd {
         let timings = try alternatingRuns(of: commands)
         // Each framed answer's header holds two line ends: the same answers, framed, say it did.
         let answeredInKind = timings.lines[2] == 2 * timings.lines[0]
+        let recorded = records
+            ? Recorded(seconds: median(timings.seconds[3]), cpuSeconds: median(timings.cpuSeconds[3]), plainCPUSeconds: median(timings.cpuSeconds[0]))
+            : nil
         return (median(timings.seconds[0]), median(timings.seconds[1]),
-                answeredInKind ? median(timings.seconds[2]) : nil, records ? median(timings.seconds[3]) : nil, workload.lines.count)
+                answeredInKind ? median(timings.seconds[2]) : nil, recorded, workload.lines.count)
+    }
+
+    /// A recorded run's median wall and CPU seconds, and the same run's CPU seconds unrecorded.
+    struct Recorded {
+        let seconds: Double
+        let cpuSeconds: Double
+        let plainCPUSeconds: Double
+
+        /// What recording costs in CPU time (user and system), as the issue measures it.
+        var cpuRatio: Double { cpuSeconds / plainCPUSeconds }
     }
 
     /// What `executable --help` prints.

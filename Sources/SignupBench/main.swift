@@ -95,10 +95,10 @@ if wanted(1) {
         ratio: throughput.lsp.map { Report.times($0 / throughput.rpc) + " line time" } ?? "—", target: "", met: nil))
     rows.append(Row(
         figure: "1. the same with --record to a file",
-        measured: throughput.recorded.map { Report.rate(Double(throughput.lines) / $0, "lines") } ?? "not recorded by this build",
+        measured: throughput.recorded.map { Report.rate(Double(throughput.lines) / $0.seconds, "lines") } ?? "not recorded by this build",
         baseline: "without " + Report.rate(linesPerSecond, "lines"),
-        ratio: throughput.recorded.map { Report.times($0 / throughput.rpc) + " time" } ?? "—", target: "≤ 1.3× time",
-        met: throughput.recorded.map { $0 <= 1.3 * throughput.rpc }))
+        ratio: throughput.recorded.map { Report.times($0.cpuRatio) + " CPU, " + Report.times($0.seconds / throughput.rpc) + " wall" } ?? "—",
+        target: "≤ 1.3× CPU", met: throughput.recorded.map { $0.cpuRatio <= 1.3 }))
     let secureEdits = 200_000 / scale
     if let secure = try bench.secureThroughput(edits: secureEdits, forms: 1000) {
         rows.append(Row(
