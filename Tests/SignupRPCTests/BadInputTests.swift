@@ -54,6 +54,7 @@ import Testing
         let errors = Pipe()
         process.standardError = errors
         try process.run()
+        process.killIfStillRunning()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(message)")

@@ -12,6 +12,7 @@ import Testing
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        process.killIfStillRunning()
         let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

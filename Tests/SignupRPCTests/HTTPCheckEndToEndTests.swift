@@ -176,13 +176,13 @@ import SignupTestSupport
         // Three keystrokes, each sent once the one before has reached the API: the answers come
         // back out of order (AB's first, A's last), and only the newest value's is shown.
         child.send([edit("code", "A")])
-        server.waitForRequest()
+        #expect(server.waitForRequest())
         child.send([edit("code", "AB")])
-        server.waitForRequest()
+        #expect(server.waitForRequest())
         child.send([edit("code", "ABC")])
         lines += child.readLines { $0.contains(#""field":"code","state":"ok""#) }
         for (value, version) in [("SLOW", 4), ("DRIP", 5), ("E500", 6), ("HUGE", 7), ("ZZZ", 8)] {
-            server.waitForRequest()
+            #expect(server.waitForRequest())
             child.send([edit("code", value)])
             lines += child.readLines { $0.contains(#""field":"code","state":"failed""#) && $0.contains(#""version":\#(version)"#) }
         }
@@ -212,7 +212,7 @@ import SignupTestSupport
         ])
         // The superseded requests were abandoned, the slow ones too, not waited out.
         #expect(Set(server.requests.map(\.path)) == ["/codes/A", "/codes/AB", "/codes/ABC", "/codes/SLOW", "/codes/DRIP", "/codes/E500", "/codes/HUGE", "/codes/ZZZ"])
-        server.waitForAbort()
+        #expect(server.waitForAbort())
         #expect(!server.aborted.isEmpty && Set(server.aborted).isSubset(of: ["/codes/A", "/codes/AB", "/codes/SLOW", "/codes/DRIP"]))
     }
 }

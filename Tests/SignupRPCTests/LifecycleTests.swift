@@ -83,6 +83,7 @@ import Glibc
         parent.executableURL = URL(fileURLWithPath: "/bin/sleep")
         parent.arguments = ["600"]
         try parent.run()
+        parent.killIfStillRunning()
         let pid = parent.processIdentifier
         let child = try InteractiveProcess(viaInitialize ? [] : ["--parent-pid", "\(pid)"])
         if viaInitialize {
@@ -232,6 +233,7 @@ import Glibc
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
+        process.killIfStillRunning()
         try stdout.fileHandleForReading.close()
         signal(SIGPIPE, SIG_IGN)
         let writer = stdin.fileHandleForWriting

@@ -26,6 +26,7 @@ import Glibc
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        process.killIfStillRunning()
         // Typed at the terminal: a line, then Ctrl-D at the start of the next, which is end of input.
         let typed = Array(#"{"jsonrpc":"2.0","id":1,"method":"clock.advance","params":{"by":2}}"#.utf8) + [0x0A, 0x04]
         #expect(write(master, typed, typed.count) == typed.count)

@@ -66,11 +66,18 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// Paths of requests whose client closed the connection before the answer was sent.
     public var aborted: [String] { lock.withLock { abortedPaths } }
 
-    /// Blocks until the next request has been read.
-    public func waitForRequest() { requestArrived.wait() }
+    /// Blocks until the next request has been read, for at most `seconds`; false if none was.
+    @discardableResult
+    public func waitForRequest(atMost seconds: Double = 30) -> Bool {
+        requestArrived.wait(timeout: .now() + seconds) == .success
+    }
 
-    /// Blocks until a client has closed a connection whose answer was still pending.
-    public func waitForAbort() { abortNoticed.wait() }
+    /// Blocks until a client has closed a connection whose answer was still pending, for at most
+    /// `seconds`; false if none did.
+    @discardableResult
+    public func waitForAbort(atMost seconds: Double = 30) -> Bool {
+        abortNoticed.wait(timeout: .now() + seconds) == .success
+    }
 
     /// Blocks until a request for `path` has been served to its end (answered, or abandoned by
     /// its client), for at most `seconds`; false if it was not. Only a request the server has read

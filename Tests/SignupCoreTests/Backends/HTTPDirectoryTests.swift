@@ -197,9 +197,9 @@ import SignupTestSupport
                 onNext: { delivered.finish(.success($0)) }, onError: { _ in delivered.finish(.failure(.timedOut)) })
         }
         // Once the server has the request, give up on it: the server sees the connection close.
-        server.waitForRequest()
+        #expect(server.waitForRequest())
         loop.sync { transfer.value.dispose() }
-        server.waitForAbort()
+        #expect(server.waitForAbort())
         #expect(server.aborted == ["/users/slow"])
         loop.sync {}
         #expect(!delivered.isFinished, "a cancelled check's answer must never be delivered")

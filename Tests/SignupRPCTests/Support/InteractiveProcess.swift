@@ -24,6 +24,7 @@ final class InteractiveProcess: LineReading, @unchecked Sendable {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        process.killIfStillRunning()
     }
 
     var pid: Int32 { process.processIdentifier }

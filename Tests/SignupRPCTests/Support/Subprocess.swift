@@ -49,6 +49,7 @@ struct Subprocess {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
+        process.killIfStillRunning()
         let writer = stdin.fileHandleForWriting
         let feeding = Thread {
             try? writer.write(contentsOf: input)
