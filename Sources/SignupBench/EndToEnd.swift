@@ -85,7 +85,7 @@ struct EndToEnd {
         let cpuSeconds: Double
         let plainCPUSeconds: Double
 
-        /// What recording costs in CPU time (user and system), as the issue measures it.
+        /// What recording costs in CPU time, user and system together: what the target bounds.
         var cpuRatio: Double { cpuSeconds / plainCPUSeconds }
     }
 
