@@ -187,10 +187,10 @@ package final class ConnectionWriter: Sendable {
         framed.reserveCapacity(bytes.count + bytes.count / 4 + 32)
         var start = 0
         while start < bytes.count {
-            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            let end = bytes.firstLineFeed(from: start) ?? bytes.count
             framed.append(contentsOf: Self.contentLength)
-            framed.append(contentsOf: String(end - start).utf8)
-            framed.append(contentsOf: [0x0D, 0x0A, 0x0D, 0x0A])
+            Self.appendDecimal(end - start, to: &framed)
+            framed.append(contentsOf: Self.headerEnd)
             framed.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
             start = end + 1
         }
@@ -198,4 +198,15 @@ package final class ConnectionWriter: Sendable {
     }
 
     private static let contentLength = Array("Content-Length: ".utf8)
+    private static let headerEnd: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A]
+
+    /// Appends the digits of `value`, which is not negative.
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        } while divisor > 0
+    }
 }

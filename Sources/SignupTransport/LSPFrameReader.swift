@@ -52,7 +52,7 @@ struct LSPFrameReader {
                     bodyLength = nil
                 }
             } else if skippingLine {
-                let end = chunk[index...].firstIndex(of: 0x0A)
+                let end = chunk.firstLineFeed(from: index)
                 index = end.map { $0 + 1 } ?? chunk.count
                 skippingLine = end == nil
             } else if let overflow = headerOverflow {
@@ -64,13 +64,13 @@ struct LSPFrameReader {
                     continue
                 }
                 // A header line at a time, up to and including its `\n`.
-                let end = chunk[index...].firstIndex(of: 0x0A).map { $0 + 1 } ?? chunk.count
+                let end = chunk.firstLineFeed(from: index).map { $0 + 1 } ?? chunk.count
                 pending.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[index..<end]))
                 index = end
                 if pending.first == UInt8(ascii: "{") || pending.first == UInt8(ascii: "[") {
                     // A JSON text written as a line where a header block would start is served as one.
                     if pending.last == 0x0A {
-                        let line = pending.suffix(2).elementsEqual([0x0D, 0x0A]) ? pending.dropLast(2) : pending.dropLast()
+                        let line = pending.dropLast(Self.endsInCRLF(pending[...]) ? 2 : 1)
                         if line.count > maxLineBytes {
                             receiver.receiveOversize()
                         } else {
@@ -82,7 +82,7 @@ struct LSPFrameReader {
                         pending.removeAll()
                         skippingLine = true
                     }
-                } else if pending.suffix(4).elementsEqual([0x0D, 0x0A, 0x0D, 0x0A]) {
+                } else if Self.endsInCRLF(pending.dropLast(2)) && Self.endsInCRLF(pending[...]) {
                     endHeader(into: &receiver)
                 } else if pending.count > Self.maxHeaderBytes {
                     // Answered once, then read past to its blank line, what was read of it first;
@@ -102,7 +102,7 @@ struct LSPFrameReader {
         var overflow = overflow
         var index = start
         while index < chunk.count {
-            let end = chunk[index...].firstIndex(of: 0x0A)
+            let end = chunk.firstLineFeed(from: index)
             overflow.take(partial: Array(chunk[index..<(end ?? chunk.count)].prefix(HeaderOverflow.kept)))
             guard let end else { headerOverflow = overflow; return chunk.count }
             index = end + 1
@@ -148,21 +148,57 @@ struct LSPFrameReader {
     }
 
     /// The value of the one `Content-Length` header (names compared without case), or nil when
-    /// it is missing, given twice, or not a whole number that fits.
+    /// it is missing, given twice, or not a whole number that fits; nil too when a line has no
+    /// colon. Lines end in `\n`, a `\r` before it read past.
     static func contentLength(in header: ArraySlice<UInt8>) -> Int? {
+        header.withUnsafeBufferPointer(contentLength(in:))
+    }
+
+    private static func contentLength(in header: UnsafeBufferPointer<UInt8>) -> Int? {
         var length: Int?
-        for line in header.split(separator: 0x0A, omittingEmptySubsequences: false) {
-            let line = line.last == 0x0D ? line.dropLast() : line
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-            let name = String(decoding: line[..<colon], as: UTF8.self)
-            guard name.lowercased() == "content-length" else { continue }
-            let value = line[line.index(after: colon)...].drop { $0 == 0x20 || $0 == 0x09 }
-            let digits = value.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
-            guard length == nil, !digits.isEmpty, digits.count <= 18,
-                  digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-            length = digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        var lineStart = 0
+        while true {
+            var lineEnd = lineStart
+            while lineEnd < header.count && header[lineEnd] != 0x0A { lineEnd += 1 }
+            let contentEnd = lineEnd > lineStart && header[lineEnd - 1] == 0x0D ? lineEnd - 1 : lineEnd
+            var colon = lineStart
+            while colon < contentEnd && header[colon] != UInt8(ascii: ":") { colon += 1 }
+            guard colon < contentEnd else { return nil }
+            if isContentLength(name: UnsafeBufferPointer(rebasing: header[lineStart..<colon])) {
+                var first = colon + 1, last = contentEnd
+                while first < last && (header[first] == 0x20 || header[first] == 0x09) { first += 1 }
+                while last > first && (header[last - 1] == 0x20 || header[last - 1] == 0x09) { last -= 1 }
+                guard length == nil, first < last, last - first <= 18 else { return nil }
+                var value = 0
+                for digit in header[first..<last] {
+                    guard digit >= 0x30 && digit <= 0x39 else { return nil }
+                    value = value * 10 + Int(digit - 0x30)
+                }
+                length = value
+            }
+            guard lineEnd < header.count else { return length }
+            lineStart = lineEnd + 1
         }
-        return length
+    }
+
+    /// Whether `name` is `Content-Length` in any case. ASCII only: no other character lowercases
+    /// to one of its letters, so this is what comparing the lowercased text would say.
+    static func isContentLength(name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard name.count == contentLengthName.count else { return false }
+        var offset = 0
+        for byte in name {
+            let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            guard lowered == contentLengthName[offset] else { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    private static let contentLengthName: [UInt8] = Array("content-length".utf8)
+
+    /// Whether `bytes` ends in `\r\n`.
+    private static func endsInCRLF(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.count >= 2 && bytes[bytes.endIndex - 2] == 0x0D && bytes[bytes.endIndex - 1] == 0x0A
     }
 }
 
@@ -190,7 +226,7 @@ private struct HeaderOverflow {
         if line == [0x0D] { return true }
         let text = line.count > Self.kept ? [] : line
         let name = text.prefix { $0 != UInt8(ascii: ":") }
-        if String(decoding: name, as: UTF8.self).lowercased() == "content-length" {
+        if name.withUnsafeBufferPointer(LSPFrameReader.isContentLength(name:)) {
             lengths.append(LSPFrameReader.contentLength(in: text[...]))
         }
         return false

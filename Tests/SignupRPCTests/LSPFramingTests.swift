@@ -113,4 +113,28 @@ import Testing
         #expect(LSPFrameReader.contentLength(in: Array("Content-Length: 99999999999999999999".utf8)[...]) == nil)
         #expect(LSPFrameReader.contentLength(in: Array("Content-Type: x\r\nContent-Length:7".utf8)[...]) == 7)
     }
+
+    /// The header's value is read byte by byte as the text would be: the name in any ASCII case
+    /// (no other character lowercases to its letters), blanks and tabs around the digits, a `\r`
+    /// before each `\n` read past, and nothing else.
+    @Test(arguments: [
+        ("CONTENT-length:\t42 \t", 42 as Int?),
+        ("X-Other: 1\nContent-Length: 3\r", 3),
+        ("Content-Length: 999999999999999999", 999_999_999_999_999_999),
+        ("Content-Length: 1 2", nil),
+        ("Content-Length: +1", nil),
+        ("Content-Length:", nil),
+        ("Content\u{2010}Length: 1", nil),
+        ("\u{212A}ontent-Length: 1", nil),
+        ("Content-Length : 1", nil),
+        ("Content-Length: 1\r\nno colon here", nil),
+        ("Content-Length: 1\n", nil),
+        ("Content-Type: text", nil),
+    ])
+    func contentLengthHeaders(header: String, length: Int?) {
+        #expect(LSPFrameReader.contentLength(in: Array(header.utf8)[...]) == length)
+        // The same bytes inside a larger buffer, as the reader hands them over.
+        let framed = Array("ab".utf8) + Array(header.utf8)
+        #expect(LSPFrameReader.contentLength(in: framed[2...]) == length)
+    }
 }
