@@ -42,6 +42,41 @@ import Testing
         ])
     }
 
+    /// protocol.md §1: a header block that is not valid is answered as text at offset 0 (its
+    /// first character named), and the next framed message is served; a valid one, however its
+    /// name is written and its value padded, frames its body.
+    @Test(arguments: [
+        ("Content-Length: 68\r\nContent-Length: 68", "C"),
+        ("Content-Length: 0000000000000000068", "C"),
+        ("Content-Length: +68", "C"),
+        ("Content-Length: 6 8", "C"),
+        ("X-Note\r\nContent-Length: 68", "X"),
+        ("Content-Length : 68", "C"),
+        ("Content-Type: x", "C"),
+    ])
+    func aHeaderBlockThatIsNotValidIsAnsweredAsText(_ header: String, first: String) throws {
+        let input = Data("\(header)\r\n\r\n".utf8) + Self.advance
+        #expect(try served(input) == [
+            #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: unexpected character '\#(first)'","data":{"offset":0}}}"#,
+            #"{"jsonrpc":"2.0","id":2,"result":{"now":1}}"#,
+        ])
+    }
+
+    @Test(arguments: ["content-LENGTH:\t68 \t", "Content-Length: 000000000000000068", "Content-Type: x\nContent-Length: 68"])
+    func aValidHeaderBlockFramesItsBody(_ header: String) throws {
+        let body = #"{"jsonrpc":"2.0","id":1,"method":"clock.advance","params":{"by":50}}"#
+        #expect(body.utf8.count == 68)
+        let input = Data("\(header)\r\n\r\n\(body)".utf8) + Self.advance
+        #expect(try served(input) == [#"{"jsonrpc":"2.0","id":1,"result":{"now":50}}"#, #"{"jsonrpc":"2.0","id":2,"result":{"now":51}}"#])
+    }
+
+    @Test func aBodyOfNoBytesIsAnEmptyText() throws {
+        #expect(try served(Data("Content-Length: 0\r\n\r\n".utf8) + Self.advance) == [
+            #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the JSON text ends too early","data":{"offset":0}}}"#,
+            #"{"jsonrpc":"2.0","id":2,"result":{"now":1}}"#,
+        ])
+    }
+
     /// A body cut off by the end of input is a parse error whether no byte of it came or one did.
     @Test(arguments: ["", "{"])
     func aBodyCutOffIsAParseErrorWhereverItStops(_ received: String) throws {
