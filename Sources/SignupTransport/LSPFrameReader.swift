@@ -70,7 +70,7 @@ struct LSPFrameReader {
                 if pending.first == UInt8(ascii: "{") || pending.first == UInt8(ascii: "[") {
                     // A JSON text written as a line where a header block would start is served as one.
                     if pending.last == 0x0A {
-                        let line = pending.dropLast(Self.endsInCRLF(pending[...]) ? 2 : 1)
+                        let line = pending.dropLast(Self.ends(pending, with: Self.lineEnd) ? 2 : 1)
                         if line.count > maxLineBytes {
                             receiver.receiveOversize()
                         } else {
@@ -82,7 +82,7 @@ struct LSPFrameReader {
                         pending.removeAll()
                         skippingLine = true
                     }
-                } else if Self.endsInCRLF(pending.dropLast(2)) && Self.endsInCRLF(pending[...]) {
+                } else if Self.ends(pending, with: Self.headerEnd) {
                     endHeader(into: &receiver)
                 } else if pending.count > Self.maxHeaderBytes {
                     // Answered once, then read past to its blank line, what was read of it first;
@@ -196,9 +196,15 @@ struct LSPFrameReader {
 
     private static let contentLengthName: [UInt8] = Array("content-length".utf8)
 
-    /// Whether `bytes` ends in `\r\n`.
-    private static func endsInCRLF(_ bytes: ArraySlice<UInt8>) -> Bool {
-        bytes.count >= 2 && bytes[bytes.endIndex - 2] == 0x0D && bytes[bytes.endIndex - 1] == 0x0A
+    private static let lineEnd: [UInt8] = [0x0D, 0x0A]
+    private static let headerEnd: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A]
+
+    /// Whether `bytes` ends in `tail`.
+    private static func ends(_ bytes: [UInt8], with tail: [UInt8]) -> Bool {
+        guard bytes.count >= tail.count else { return false }
+        let start = bytes.count - tail.count
+        for offset in tail.indices where bytes[start + offset] != tail[offset] { return false }
+        return true
     }
 }
 

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Cuts a byte stream into lines. Skips a byte-order mark at the very start and blank lines, and
 /// never holds more than `maxLineBytes` of one line: the rest of a longer line is discarded as it
 /// arrives, so a 100 MB line costs no more memory than a short one.
@@ -22,15 +16,12 @@ struct LineSplitter {
 
     /// Hands the lines `chunk` completes to `receiver`.
     mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, into receiver: inout some MessageReceiver) {
-        guard let base = chunk.baseAddress else { return }
         var start = 0
         while start < chunk.count {
-            // memchr scans a word or a vector at a time.
-            guard let found = memchr(base + start, 0x0A, chunk.count - start) else {
+            guard let newline = chunk.firstLineFeed(from: start) else {
                 append(UnsafeBufferPointer(rebasing: chunk[start...]))
                 return
             }
-            let newline = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             let tail = UnsafeBufferPointer(rebasing: chunk[start..<newline])
             if pending.isEmpty && !discarding {
                 // The whole line is in this chunk: read it where it lies, without copying it.

@@ -43,8 +43,7 @@ package final class OutputTee: @unchecked Sendable {
     package func withNextLine(_ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
         if offset == current.count, !takeNextRun() { return false }
         current.withUnsafeBytes { run in
-            let start = run.baseAddress! + offset
-            let end = memchr(start, 0x0A, run.count - offset).map { run.baseAddress!.distance(to: UnsafeRawPointer($0)) } ?? run.count
+            let end = run.firstLineFeed(from: offset) ?? run.count
             defer { offset = min(end + 1, run.count) }
             body(UnsafeRawBufferPointer(rebasing: run[offset..<end]))
         }
