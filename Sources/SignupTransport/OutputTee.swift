@@ -1,6 +1,6 @@
 import Foundation
 
-/// What stdout's writer wrote, handed line by line to the recording's encoder: on the virtual
+/// What a session's writer wrote, handed line by line to the recording's encoder: on the virtual
 /// clock, where every message is written and in the order sent, the recording copies each message
 /// out as the writer encoded it, rather than encoding it a second time (`RecordLog.appendTeedOut`).
 ///

@@ -9,17 +9,17 @@ import SignupTestSupport
 @Suite struct GatheredWritesTests {
     /// A real-clock writer on a pipe, which the loop may write to directly when idle, and the runs
     /// written, one per write (as the trace sees them).
-    private func writer() -> (StdoutWriter, runs: LockedValue<[String]>, pipe: Pipe) {
+    private func writer() -> (SessionWriter, runs: LockedValue<[String]>, pipe: Pipe) {
         let pipe = Pipe()
         let runs = LockedValue<[String]>()
         runs.set([])
-        let writer = StdoutWriter(
+        let writer = SessionWriter(
             fd: pipe.fileHandleForWriting.fileDescriptor, clock: .real,
             tracer: { run in runs.update { $0?.append(String(decoding: run, as: UTF8.self)) } }, loop: EventLoop())
         return (writer, runs, pipe)
     }
 
-    private func send(_ text: String, to writer: StdoutWriter) {
+    private func send(_ text: String, to writer: SessionWriter) {
         Array(text.utf8).withUnsafeBytes { writer.send($0, conflationKey: nil) }
     }
 

@@ -33,7 +33,7 @@ extension ClockMode {
     /// sparing the writer thread's wake-up (real time); virtual time batches.
     var writesDirectlyWhenIdle: Bool { self == .real }
 
-    /// Whether stdout's writer writes every message, in the order sent (neither of the two
+    /// Whether a session's writer writes every message, in the order sent (neither of the two
     /// above): then a recording can copy each one out as written (`OutputTee`).
     var writesEveryMessageInOrder: Bool { !conflatesOutput && !writesDirectlyWhenIdle }
 }

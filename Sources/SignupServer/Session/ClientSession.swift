@@ -29,7 +29,7 @@ final class ClientSession {
     private let environment: SessionEnvironment
     private let endpoint: Endpoint
     let server: Server
-    private let writer: StdoutWriter
+    private let writer: SessionWriter
     private let logger: Logger
     private var input = PendingInput()
     private var isStopping = false
@@ -68,7 +68,7 @@ final class ClientSession {
         let connection = endpoint.number
         var traceOut: (@Sendable (UnsafeRawBufferPointer) -> Void)?
         if let tracer { traceOut = { tracer.traceOut($0, connection: connection) } }
-        writer = StdoutWriter(fd: endpoint.writeFD, clock: configuration.clock, framing: framing, tracer: traceOut, tee: tee,
+        writer = SessionWriter(fd: endpoint.writeFD, clock: configuration.clock, framing: framing, tracer: traceOut, tee: tee,
                               loop: loop)
         let clock = environment.makeSessionClock()
         var services = environment.servicesForOneSession(clock: clock)
@@ -160,7 +160,7 @@ final class ClientSession {
         if server.isDraining { return waitForDrain() }
         if input.isEnd { return endOfInput() }
         if let done = input.takeDone() {
-            writer.whenDrained(below: StdoutWriter.highWater, done)
+            writer.whenDrained(below: SessionWriter.highWater, done)
         }
     }
 

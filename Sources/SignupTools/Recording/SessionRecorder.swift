@@ -14,7 +14,7 @@ import SignupServer
 /// `RecordEncoder`, which encodes and writes them on a queue of its own, in the same order; the
 /// loop also tells it which kind each form is as forms open and close, so that it can judge which
 /// edits hold secrets. A plain edit's line comes as the reader kept it (`KeptEditLines`), and on
-/// the virtual clock each message sent as stdout's writer wrote it (`OutputTee`): for those the
+/// the virtual clock each message sent as the session's writer wrote it (`OutputTee`): for those the
 /// loop notes only the time. Used on the event loop only (in process, by whoever drives the server).
 package final class SessionRecorder: BackendObserver {
     package typealias Destination = RecordEncoder.Destination

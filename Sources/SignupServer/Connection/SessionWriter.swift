@@ -6,7 +6,7 @@ import SignupTransport
 /// writer (`ConnectionWriter`), which writes each message whole on its own thread. On the virtual
 /// clock a notification is handed over unencoded (`DeferredNotifications`) and encoded on the
 /// writer's thread; on the real clock it is encoded here, on the loop.
-final class StdoutWriter: MessageSink, @unchecked Sendable {
+final class SessionWriter: MessageSink, @unchecked Sendable {
     // Unchecked Sendable: its threads' state is the connection writer's; what is here is touched
     // on the loop only.
     static let highWater = ConnectionWriter.highWater
