@@ -31,6 +31,8 @@ import Testing
             return "form kind \(id)"
         case .context(.editLines(let lines)):
             return "edit lines \(lines.count)"
+        case .context(.comparedValues(let values)):
+            return "compared \(values.sorted { $0.key < $1.key })"
         }
     }
 
@@ -44,6 +46,7 @@ import Testing
         // A form id longer than the capacity (the log grows), text that JSON escapes, Int64's extremes.
         let long = String(repeating: "é\"", count: 40)
         log.append(EncodingContext.editLines(KeptEditLines()))
+        log.append(EncodingContext.comparedValues(["username": "ann"]))
         log.appendKeptEdit(at: 10)
         log.append(SessionRecord(time: 11, content: .cancelled(4)))
         log.appendFieldChanged(form: "f1", fieldResult: entry.number, version: 3, at: 12, time: 12)
@@ -59,6 +62,7 @@ import Testing
         let members = #","field":"username","state":"ok","code":"username.available","params":{},"message":"Available""#
         #expect(read == [
             "edit lines 0",
+            #"compared [(key: "username", value: "ann")]"#,
             "kept edit t=10",
             "cancel t=11 4",
             "field t=12 form=f1 version=3 at=12 \(members)",
@@ -68,7 +72,7 @@ import Testing
             "teed out t=\(Int64.min)",
             "end t=15 input",
         ])
-        #expect(log.count == 9)
+        #expect(log.count == 10)
     }
 
     @Test func anEmptyLogReadsNothing() {

@@ -34,11 +34,34 @@ public struct SecretPlaceholders {
     /// A field's rules, made ready once for judging its secrets and their placeholders.
     public struct Rules: Sendable {
         fileprivate let checks: [CompiledCheck]
+        /// The other fields the rules name, by the position their checks read them at.
+        fileprivate let otherFields: [String]
 
-        /// Other fields a rule names read as empty: equality with them is kept by giving equal
-        /// secrets equal placeholders.
+        /// Other fields a rule names read as the values given with the secret (`comparedWith`),
+        /// or as empty: equality with a secret field is kept by giving equal secrets equal
+        /// placeholders.
         public init(_ rules: [Rule]) {
-            checks = rules.map { CompiledCheck($0.check, indexOf: { _ in nil }) }
+            var named: [String] = []
+            checks = rules.map {
+                CompiledCheck($0.check, indexOf: { name in
+                    if let position = named.firstIndex(of: name) { return position }
+                    named.append(name)
+                    return named.count - 1
+                })
+            }
+            otherFields = named
+            comparedFields = rules.reduce(into: []) { names, rule in
+                for name in rule.check.fieldsComparedByLikeness where !names.contains(name) { names.append(name) }
+            }
+        }
+
+        /// The names of the fields it compares with by how alike they are (`notSimilarTo`), whose
+        /// values a placeholder must be judged against too.
+        public let comparedFields: [String]
+
+        /// The value of the other field its checks read at `position`.
+        fileprivate func value(at position: Int, in values: [String: String]) -> String {
+            otherFields.indices.contains(position) ? values[otherFields[position]] ?? "" : ""
         }
 
         public static let none = Rules([])
@@ -49,18 +72,26 @@ public struct SecretPlaceholders {
         placeholder(for: secret, judgedBy: Rules(rules))
     }
 
-    /// The placeholder for `secret`, judged by `rules`.
-    public mutating func placeholder(for secret: String, judgedBy rules: Rules = .none) -> String {
+    /// The placeholder for `secret`, judged by `rules`, the other fields they name holding
+    /// `others` (by name, as the rules read them; a field not given is empty).
+    public mutating func placeholder(for secret: String, judgedBy rules: Rules = .none, comparedWith others: [String: String] = [:]) -> String {
         if secret.isEmpty { return secret }
-        if let known = placeholders[secret] { return known }
-        var generator = SeededGenerator(seed: key ^ Self.fingerprint(of: secret))
         let checks = rules.checks
-        let verdicts = Self.verdicts(of: secret, checks)
+        let valueAt = { rules.value(at: $0, in: others) }
+        if let known = placeholders[secret] {
+            // Made beside other values, it may no longer be judged as its secret is: counted.
+            if !others.isEmpty, Self.verdicts(of: known, checks, valueAt) != Self.verdicts(of: secret, checks, valueAt) {
+                approximations += 1
+            }
+            return known
+        }
+        var generator = SeededGenerator(seed: key ^ Self.fingerprint(of: secret))
+        let verdicts = Self.verdicts(of: secret, checks, valueAt)
         var chosen: String?
         var candidate = ""
         for _ in 0..<64 {
             candidate = Self.reshaped(secret, using: &generator)
-            if !taken.contains(candidate), checks.isEmpty || Self.verdicts(of: candidate, checks) == verdicts {
+            if !taken.contains(candidate), checks.isEmpty || Self.verdicts(of: candidate, checks, valueAt) == verdicts {
                 chosen = candidate
                 break
             }
@@ -69,11 +100,11 @@ public struct SecretPlaceholders {
             // A secret that fails a list of forbidden values is stood in for by another listed value.
             chosen = Self.listedValues(in: checks).first { listed in
                 listed != secret.lowercased() && listed.count == secret.count && !taken.contains(listed)
-                    && Self.verdicts(of: listed, checks) == verdicts
+                    && Self.verdicts(of: listed, checks, valueAt) == verdicts
             }
         }
         if chosen == nil {
-            chosen = partlyKept(secret, judgedBy: checks, verdicts: verdicts, using: &generator)
+            chosen = partlyKept(secret, judgedBy: checks, valueAt, verdicts: verdicts, using: &generator)
         }
         if chosen == nil { approximations += 1 }
         // Short secrets can run out of distinct stand-ins of their shape; then one is shared.
@@ -90,7 +121,8 @@ public struct SecretPlaceholders {
     /// characters are kept at random, rarely at first, and of the stand-ins found at the lowest
     /// rate that finds any, the one that keeps the fewest wins. Nil when none is found.
     private func partlyKept(
-        _ secret: String, judgedBy checks: [CompiledCheck], verdicts: UInt64, using generator: inout SeededGenerator
+        _ secret: String, judgedBy checks: [CompiledCheck], _ valueAt: (Int) -> String, verdicts: UInt64,
+        using generator: inout SeededGenerator
     ) -> String? {
         let characters = Array(secret)
         for eighths in 1...8 {
@@ -109,7 +141,7 @@ public struct SecretPlaceholders {
                     }
                 }
                 guard candidate != secret, !taken.contains(candidate), kept < best?.kept ?? Int.max,
-                      Self.verdicts(of: candidate, checks) == verdicts else { continue }
+                      Self.verdicts(of: candidate, checks, valueAt) == verdicts else { continue }
                 best = (candidate, kept)
             }
             if let best { return best.placeholder }
@@ -124,9 +156,9 @@ public struct SecretPlaceholders {
     }
 
     /// Which checks pass, a bit each (checks past the 64th share the last bit).
-    private static func verdicts(of value: String, _ checks: [CompiledCheck]) -> UInt64 {
+    private static func verdicts(of value: String, _ checks: [CompiledCheck], _ valueAt: (Int) -> String) -> UInt64 {
         var bits: UInt64 = 0
-        for (index, check) in checks.enumerated() where check.passes(value, valueAt: { _ in "" }) {
+        for (index, check) in checks.enumerated() where check.passes(value, valueAt: valueAt) {
             bits |= 1 << UInt64(min(index, 63))
         }
         return bits

@@ -93,3 +93,14 @@ extension Rule.Check {
         CompiledPattern.named(pattern) != nil
     }
 }
+
+extension Rule.Check {
+    /// The other fields this check compares a value with by how alike they are (`notSimilarTo`).
+    public var fieldsComparedByLikeness: [String] {
+        switch self {
+        case .notSimilarTo(let other): [other]
+        case .anyOf(let alternatives): alternatives.flatMap { $0.flatMap(\.fieldsComparedByLikeness) }
+        default: []
+        }
+    }
+}

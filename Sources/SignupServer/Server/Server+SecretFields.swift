@@ -12,4 +12,14 @@ extension Server {
         }
         return found.isSecret ? found : nil
     }
+
+    /// The values, as the rules read them, of the fields that are not secret and that the rules
+    /// of `field` in the open form `form` (the default form when nil; `hash` is
+    /// `FormIDHash.process` of it) compare it with by how alike they are; nil when there are none,
+    /// or no such form is open.
+    package func comparedValues(ofField field: String, inForm form: String?, hash: UInt64?) -> [String: String]? {
+        let pipeline = form.map { forms.pipeline($0, processHash: hash) } ?? forms.pipeline(Self.defaultFormID)
+        guard let pipeline, let edited = pipeline.index(ofField: field) else { return nil }
+        return pipeline.valuesComparedByLikeness(withField: edited)
+    }
 }

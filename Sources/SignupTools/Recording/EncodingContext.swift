@@ -8,4 +8,7 @@ enum EncodingContext: Sendable {
     case formKind(id: String, SecretFieldsOfKind?)
     /// The plain edits noted from here on (`RecordLog.appendKeptEdit`) are these lines, in order.
     case editLines(KeptEditLines)
+    /// The next plain edit's value, if secret, is compared by its field's rules with these values
+    /// of other fields (`SecretPlaceholders.Rules.comparedFields`), as the form held them.
+    case comparedValues([String: String])
 }

@@ -17,6 +17,8 @@ struct RecordWriter {
     /// The lines kept edits come from, and where the next one is in them.
     private var editLines: KeptEditLines?
     private var nextEditLine = 0
+    /// What the next kept edit's secret is compared with, when the loop noted it.
+    private var comparedValues: [String: String] = [:]
     /// Where the messages sent come from, as written, when they are noted by their time only.
     private let tee: OutputTee?
 
@@ -32,6 +34,7 @@ struct RecordWriter {
         switch context {
         case .formKind(let id, let kind): editedFields.set(kind, ofForm: id)
         case .editLines(let lines): (editLines, nextEditLine) = (lines, 0)
+        case .comparedValues(let values): comparedValues = values
         }
     }
 
@@ -115,7 +118,7 @@ struct RecordWriter {
             let value = edit.value
             let text = UnsafeRawBufferPointer(rebasing: line[(value.lowerBound + 1)..<(value.upperBound - 1)])
             let hidden: String? = switch editedFields.value(ofField: edit.field, inForm: edit.form, hash: edit.formHash) {
-            case .secret(let field): secrets.placeholder(for: text, of: field)
+            case .secret(let field): secrets.placeholder(for: text, of: field, comparedWith: comparedValues)
             case .masked: SecretRedaction.mask
             case .kept: nil
             }
@@ -128,6 +131,7 @@ struct RecordWriter {
             }
         }
         buffer.verbatim("}\n")
+        if !comparedValues.isEmpty { comparedValues = [:] }
     }
 
     /// A message sent, the next line the tee holds, as written; none when the writer was given

@@ -43,13 +43,15 @@ struct RecordingSecrets {
 
     // MARK: Messages in
 
-    /// An edit's secret value's placeholder, as its field's rules judge it.
-    mutating func placeholder(for value: UnsafeRawBufferPointer, of field: SecretField) -> String {
+    /// An edit's secret value's placeholder, as its field's rules judge it, the other fields they
+    /// compare it with holding `others`.
+    mutating func placeholder(for value: UnsafeRawBufferPointer, of field: SecretField, comparedWith others: [String: String] = [:]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(UInt(bitPattern: ObjectIdentifier(field)))
         for byte in value { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let slot = Int(truncatingIfNeeded: hash >> 40) & (recentPlaceholders.count - 1)
-        if let recent = recentPlaceholders[slot]?.placeholder(for: value, of: field) { return recent }
-        let made = placeholder(for: String(decoding: value, as: UTF8.self), of: field)
+        // A secret judged beside other fields' values is looked up afresh, to judge it beside them.
+        if others.isEmpty, let recent = recentPlaceholders[slot]?.placeholder(for: value, of: field) { return recent }
+        let made = placeholder(for: String(decoding: value, as: UTF8.self), of: field, comparedWith: others)
         recentPlaceholders[slot] = RecentPlaceholder(field: field, value: Array(value), placeholder: made)
         return made
     }
@@ -57,9 +59,9 @@ struct RecordingSecrets {
     /// A secret field's value's placeholder, the value taken as its rules see it (normalised), so
     /// values that normalise alike, as a full-width repeat of a password does, keep matching. A
     /// value also asked about as a name is watched for in questions, answers and messages out.
-    private mutating func placeholder(for value: String, of field: SecretField) -> String {
+    private mutating func placeholder(for value: String, of field: SecretField, comparedWith others: [String: String] = [:]) -> String {
         let secret = field.normalized(value)
-        let made = placeholder(for: secret, judgedBy: field.rules)
+        let made = placeholder(for: secret, judgedBy: field.rules, comparedWith: others)
         if field.isAskedAbout, !secret.isEmpty, askedSecrets.insert(secret).inserted { secretsInOutput.append(Array(secret.utf8)) }
         return made
     }
@@ -140,8 +142,9 @@ struct RecordingSecrets {
     }
 
     /// A secret's placeholder, warning once when one cannot pass and fail exactly its rules.
-    private mutating func placeholder(for secret: String, judgedBy rules: SecretPlaceholders.Rules = .none) -> String {
-        let made = placeholders.placeholder(for: secret, judgedBy: rules)
+    private mutating func placeholder(for secret: String, judgedBy rules: SecretPlaceholders.Rules = .none,
+                                      comparedWith others: [String: String] = [:]) -> String {
+        let made = placeholders.placeholder(for: secret, judgedBy: rules, comparedWith: others)
         if placeholders.approximations > 0, !warnedApproximation {
             warnedApproximation = true
             logger?.warning("recording: a secret's placeholder could not pass and fail exactly its rules; its replay may differ")

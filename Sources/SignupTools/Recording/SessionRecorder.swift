@@ -40,6 +40,8 @@ package final class SessionRecorder: BackendObserver {
     /// The field a secret value belongs to, for its placeholder's rules: nil when the field is not
     /// secret. Set by whoever makes the server, once it is made.
     var secretField: (_ form: String?, _ kind: String?, _ field: String) -> FieldDefinition? = { _, _, _ in nil }
+    /// Which edits' secrets are judged beside other fields' values, and those values.
+    private var likeness: LikenessComparisons
     /// Which secret fields each kind has, for the encoder to judge edits by, made once per kind.
     private var kinds: [String: SecretFieldsOfKind] = [:]
     private let secretFieldsOfAnyKind: [String: SecretField]
@@ -93,6 +95,7 @@ package final class SessionRecorder: BackendObserver {
         let unopened = SecretFieldsOfKind(catalog.definition(FormDefinition.signup.kind) ?? .signup,
                                           secretFieldsOfAnyKind: secretFieldsOfAnyKind, secretNames: secretNames)
         kinds[unopened.kind] = unopened
+        likeness = LikenessComparisons(catalog.definitions)
         redaction = SecretRedaction(forms: catalog.definitions)
         namesAskedAbout = SecretRedaction.namesAskedAbout(in: catalog.definitions)
         encoder = RecordEncoder(destination: destination, header: header, unopenedForm: unopened, secretNames: secretNames,
@@ -109,11 +112,13 @@ package final class SessionRecorder: BackendObserver {
     /// Looks up secret fields in `server` from now on, and follows which kind each of its forms is.
     package func attach(to server: Server) {
         secretField = { [weak server] form, kind, field in server?.secretField(field, inForm: form, kind: kind) }
+        likeness.values = { [weak server] form, hash, field in server?.comparedValues(ofField: field, inForm: form, hash: hash) }
         server.formsDidChange = { [weak self] id, definition in self?.recordForm(id, definition) }
     }
 
     /// The form `id` opened as a form of `definition`'s kind, or closed (nil).
     private func recordForm(_ id: String, _ definition: FormDefinition?) {
+        likeness.formDidChange(id, definition)
         guard let definition else { return note(EncodingContext.formKind(id: id, nil)) }
         let kind = kinds[definition.kind]
             ?? SecretFieldsOfKind(definition, secretFieldsOfAnyKind: secretFieldsOfAnyKind, secretNames: secretNames)
@@ -149,6 +154,7 @@ package final class SessionRecorder: BackendObserver {
             precondition(keptLeft > 0, "a recorded edit comes with its line, kept where it was read (InputFramer)")
             keptLeft -= 1
             checkKeptLine(is: edit)
+            if let values = likeness.valuesCompared(with: edit) { note(EncodingContext.comparedValues(values)) }
             didNote(full: records.appendKeptEdit(at: now()))
         case .message(let message, let bytes):
             recordIn(message, bytes: bytes)

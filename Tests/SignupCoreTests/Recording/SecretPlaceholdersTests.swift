@@ -79,4 +79,41 @@ import Testing
         #expect(placeholder.first == "7")
         #expect(zip(placeholder.dropFirst(), "123").allSatisfy { $0 != $1 }, "\(placeholder)")
     }
+
+    /// A rule comparing the secret with another field by likeness (`signup-secure`'s password and
+    /// username) is judged beside that field's value as given: a placeholder is exactly as alike.
+    private static let unlikeUsername = SecretPlaceholders.Rules([Rule(.notSimilarTo("username"), failure: Message("like", ""))])
+
+    private static func isLike(_ password: String, _ username: String) -> Bool {
+        PasswordSimilarity.isTooSimilar(password, to: username, within: MatchBudget())!
+    }
+
+    @Test(arguments: [("Qz7W", "user4"), ("abcd", "bob"), ("user4x", "user4"), ("Us3r4", "user4"), ("correct horse", "ann")])
+    func aPlaceholderIsAsLikeTheOtherFieldAsItsSecret(secret: String, username: String) {
+        var placeholders = SecretPlaceholders()
+        let placeholder = placeholders.placeholder(for: secret, judgedBy: Self.unlikeUsername, comparedWith: ["username": username])
+        #expect(placeholder != secret && placeholder.count == secret.count)
+        #expect(Self.isLike(placeholder, username) == Self.isLike(secret, username), "\(placeholder) beside \(username)")
+        #expect(placeholders.approximations == 0)
+    }
+
+    @Test func theFieldsThatRulesCompareBySimilarityAreNamed() {
+        #expect(Self.unlikeUsername.comparedFields == ["username"])
+        #expect(SecretPlaceholders.Rules([Rule(.equalsField("password"), failure: Message("same", ""))]).comparedFields == [])
+        let either = Rule(.anyOf([[.minLength(20)], [.notSimilarTo("email")]]), failure: Message("either", ""))
+        #expect(SecretPlaceholders.Rules([either]).comparedFields == ["email"])
+    }
+
+    /// A secret keeps its placeholder wherever it recurs; beside a value that judges the two
+    /// apart, that is counted as a placeholder that does not keep its secret's verdicts.
+    @Test func aRecurringSecretBesideAnotherValueKeepsItsPlaceholderAndIsCounted() {
+        var placeholders = SecretPlaceholders()
+        let first = placeholders.placeholder(for: "Qz7W", judgedBy: Self.unlikeUsername, comparedWith: ["username": "ann"])
+        #expect(placeholders.placeholder(for: "Qz7W", judgedBy: Self.unlikeUsername, comparedWith: ["username": "ann"]) == first)
+        #expect(placeholders.approximations == 0)
+        // "qz7w1" is like "Qz7W"; the placeholder is not.
+        #expect(placeholders.placeholder(for: "Qz7W", judgedBy: Self.unlikeUsername, comparedWith: ["username": "qz7w1"]) == first)
+        #expect(Self.isLike("Qz7W", "qz7w1") && !Self.isLike(first, "qz7w1"))
+        #expect(placeholders.approximations == 1)
+    }
 }
