@@ -18,10 +18,6 @@ public final class LocalizedForm: Sendable {
     let isChecked: [Bool]
     /// The fields' names by position, read on every event without copying their definitions.
     let fieldNames: [String]
-    /// For each field, the fields that are not secret its rules compare it with by how alike they
-    /// are (`Rule.Check.fieldsComparedByLikeness`), by position: what a recording's placeholder of
-    /// its secret is judged beside.
-    let fieldsComparedByLikeness: [[Int]]
     /// For forms too large to scan; nil for the others.
     private let fieldIndices: [String: Int]?
     /// Up to this many fields a scan finds a name sooner than hashing it (SipHash alone costs more
@@ -47,12 +43,15 @@ public final class LocalizedForm: Sendable {
         isChecked = remoteChecks.map { !$0.isEmpty }
         self.results = results
         fieldNames = definition.fields.map(\.name)
-        fieldsComparedByLikeness = definition.fields.map { field in
-            field.rules.flatMap(\.check.fieldsComparedByLikeness).compactMap(definition.index(of:))
-                .filter { !definition.fields[$0].isSecret }
-        }
         fieldIndices = fieldNames.count <= Self.largestScannedForm ? nil
             : Dictionary(fieldNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The fields that are not secret which the rules of the field at `index` compare it with by
+    /// how alike they are, by position. Found afresh: only a recording asks, for the few such fields.
+    func fieldsComparedByLikeness(with index: Int) -> [Int] {
+        let fields = definition.fields
+        return fields[index].rules.flatMap(\.check.fieldsComparedByLikeness).compactMap(self.index(ofField:)).filter { !fields[$0].isSecret }
     }
 
     /// The position of the named field, or nil when the form has no such field.

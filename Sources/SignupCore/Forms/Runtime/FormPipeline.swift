@@ -170,9 +170,9 @@ public final class FormPipeline {
     /// The form's edit version: how many edits have changed a value.
     public var version: Int { state.version }
 
-    /// The fields the field at `index` is compared with by likeness, and their values as judged; nil for none.
+    /// The values, as judged, of the fields `LocalizedForm.fieldsComparedByLikeness(with:)` names; nil for none.
     public func valuesComparedByLikeness(withField index: Int) -> [String: String]? {
-        let others = localized.fieldsComparedByLikeness[index]
+        let others = localized.fieldsComparedByLikeness(with: index)
         return others.isEmpty ? nil : Dictionary(others.map { (localized.fieldNames[$0], state.fields[$0].judged) }) { first, _ in first }
     }
 
