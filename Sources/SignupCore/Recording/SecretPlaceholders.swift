@@ -50,14 +50,7 @@ public struct SecretPlaceholders {
                 })
             }
             otherFields = named
-            comparedFields = rules.reduce(into: []) { names, rule in
-                for name in rule.check.fieldsComparedByLikeness where !names.contains(name) { names.append(name) }
-            }
         }
-
-        /// The names of the fields it compares with by how alike they are (`notSimilarTo`), whose
-        /// values a placeholder must be judged against too.
-        public let comparedFields: [String]
 
         /// The value of the other field its checks read at `position`.
         fileprivate func value(at position: Int, in values: [String: String]) -> String {

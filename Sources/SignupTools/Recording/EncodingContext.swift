@@ -9,6 +9,6 @@ enum EncodingContext: Sendable {
     /// The plain edits noted from here on (`RecordLog.appendKeptEdit`) are these lines, in order.
     case editLines(KeptEditLines)
     /// The next plain edit's value, if secret, is compared by its field's rules with these values
-    /// of other fields (`SecretPlaceholders.Rules.comparedFields`), as the form held them.
+    /// of other fields (`Rule.Check.fieldsComparedByLikeness`), as the form held them.
     case comparedValues([String: String])
 }

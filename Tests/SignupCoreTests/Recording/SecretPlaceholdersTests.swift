@@ -98,10 +98,10 @@ import Testing
     }
 
     @Test func theFieldsThatRulesCompareBySimilarityAreNamed() {
-        #expect(Self.unlikeUsername.comparedFields == ["username"])
-        #expect(SecretPlaceholders.Rules([Rule(.equalsField("password"), failure: Message("same", ""))]).comparedFields == [])
-        let either = Rule(.anyOf([[.minLength(20)], [.notSimilarTo("email")]]), failure: Message("either", ""))
-        #expect(SecretPlaceholders.Rules([either]).comparedFields == ["email"])
+        #expect(Rule.Check.notSimilarTo("username").fieldsComparedByLikeness == ["username"])
+        #expect(Rule.Check.equalsField("password").fieldsComparedByLikeness == [])
+        let either = Rule.Check.anyOf([[.minLength(20)], [.notSimilarTo("email")]])
+        #expect(either.fieldsComparedByLikeness == ["email"])
     }
 
     /// A secret keeps its placeholder wherever it recurs; beside a value that judges the two
