@@ -158,8 +158,7 @@ struct LSPFrameReader {
         var length: Int?
         var lineStart = 0
         while true {
-            var lineEnd = lineStart
-            while lineEnd < header.count && header[lineEnd] != 0x0A { lineEnd += 1 }
+            let lineEnd = header.firstLineFeed(from: lineStart) ?? header.count
             let contentEnd = lineEnd > lineStart && header[lineEnd - 1] == 0x0D ? lineEnd - 1 : lineEnd
             var colon = lineStart
             while colon < contentEnd && header[colon] != UInt8(ascii: ":") { colon += 1 }
