@@ -4,10 +4,11 @@ import SignupServer
 
 /// Which plain edits hold a secret that its field's rules compare with other fields by how alike
 /// they are (`signup-secure`'s password beside its username), and what those fields hold as the
-/// edit comes: its placeholder is judged beside them (`EncodingContext.comparedValues`). Edits of
-/// any other field, or of a form of any other kind, cost one look at the field's name. Used on
-/// the loop only.
-struct LikenessComparisons {
+/// edit comes: its placeholder is judged beside them (`EncodingContext.comparedValues`). While no
+/// form of such a kind is open, an edit costs a look at an empty set; then, edits of any other
+/// field a look at its name. Used on the loop only. A class, held by a constant, so that asking
+/// about each edit copies nothing (as a struct, each question retained and released its members).
+final class LikenessComparisons {
     /// Names of secret fields whose rules, in some kind, compare them with others by likeness.
     private let secretNames: [String]
     /// Open forms of a kind that has such a field.
@@ -21,7 +22,7 @@ struct LikenessComparisons {
     }
 
     /// The form `id` opened as a form of `definition`'s kind, or closed (nil).
-    mutating func formDidChange(_ id: String, _ definition: FormDefinition?) {
+    func formDidChange(_ id: String, _ definition: FormDefinition?) {
         if definition?.fields.contains(where: Self.isComparedByLikeness) == true {
             forms.insert(id)
         } else if !forms.isEmpty {
@@ -31,7 +32,7 @@ struct LikenessComparisons {
 
     /// What `edit`'s value is compared with by likeness; nil when it is compared with nothing.
     func valuesCompared(with edit: borrowing FormEditLine) -> [String: String]? {
-        guard secretNames.contains(edit.field), forms.contains(edit.form ?? Server.defaultFormID) else { return nil }
+        guard !forms.isEmpty, secretNames.contains(edit.field), forms.contains(edit.form ?? Server.defaultFormID) else { return nil }
         return values(edit.form, edit.formHash, edit.field)
     }
 

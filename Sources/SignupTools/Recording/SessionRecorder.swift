@@ -41,7 +41,7 @@ package final class SessionRecorder: BackendObserver {
     /// secret. Set by whoever makes the server, once it is made.
     var secretField: (_ form: String?, _ kind: String?, _ field: String) -> FieldDefinition? = { _, _, _ in nil }
     /// Which edits' secrets are judged beside other fields' values, and those values.
-    private var likeness: LikenessComparisons
+    private let likeness: LikenessComparisons
     /// Which secret fields each kind has, for the encoder to judge edits by, made once per kind.
     private var kinds: [String: SecretFieldsOfKind] = [:]
     private let secretFieldsOfAnyKind: [String: SecretField]
