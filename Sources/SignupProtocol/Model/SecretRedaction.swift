@@ -17,10 +17,14 @@ package struct SecretRedaction: Sendable {
     package static let mask = "[secret]"
     /// Words that name a secret wherever they appear in a name or a string, in lower case.
     private static let secretWords = ["password", "passwd", "passphrase", "token", "secret"]
+    private static let secretWordsUTF8 = secretWords.map { Array($0.utf8) }
 
-    /// Every secret field name of any kind, as written and in lower case.
+    /// Every secret field name of any kind, as written and in lower case; the lower-case ones
+    /// also as UTF-8 when ASCII, and as they are when not.
     private let secretFieldNames: Set<String>
     private let secretNames: Set<String>
+    private let asciiSecretNamesUTF8: [[UInt8]]
+    private let otherSecretNames: [String]
     /// Every field name of any kind, and as UTF-8.
     private let fieldNames: Set<String>
     private let fieldNamesUTF8: [[UInt8]]
@@ -32,6 +36,8 @@ package struct SecretRedaction: Sendable {
         let fields = forms.flatMap(\.fields)
         secretFieldNames = Set(fields.filter(\.isSecret).map(\.name))
         secretNames = Set(secretFieldNames.map { $0.lowercased() })
+        asciiSecretNamesUTF8 = secretNames.sorted().filter { $0.utf8.allSatisfy { $0 < 0x80 } }.map { Array($0.utf8) }
+        otherSecretNames = secretNames.sorted().filter { $0.utf8.contains { $0 >= 0x80 } }
         fieldNames = Set(fields.map(\.name))
         fieldNamesUTF8 = fieldNames.sorted().map { Array($0.utf8) }
         namesUTF8 = (secretNames.sorted() + Self.secretWords).map { Array($0.utf8) }
@@ -52,14 +58,40 @@ package struct SecretRedaction: Sendable {
     /// Whether a line's bytes may name a secret once decoded: false only for a line of ASCII
     /// without escapes in which no secret name or word appears in any letter case.
     package func mayMentionSecret(inRaw line: UnsafeBufferPointer<UInt8>) -> Bool {
-        if line.contains(where: { $0 == UInt8(ascii: "\\") || $0 >= 0x80 }) { return true }
-        return namesUTF8.contains { name in
-            guard let first = name.first, line.count >= name.count else { return false }
-            return (0...(line.count - name.count)).contains { start in
-                Self.folded(line[start]) == first
-                    && name.indices.allSatisfy { Self.folded(line[start + $0]) == name[$0] }
+        if !Self.isASCII(line) || line.contains(UInt8(ascii: "\\")) { return true }
+        return namesUTF8.contains { Self.holds($0, foldingASCIILettersOf: line) }
+    }
+
+    /// Whether `bytes` hold `word` (UTF-8, in lower case) once their ASCII letters are folded to
+    /// lower case: one pass, no allocation.
+    private static func holds(_ word: [UInt8], foldingASCIILettersOf bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !word.isEmpty, bytes.count >= word.count else { return false }
+        return word.withUnsafeBufferPointer { word in
+            for start in 0...(bytes.count - word.count) where folded(bytes[start]) == word[0] {
+                var matched = 1
+                while matched < word.count, folded(bytes[start + matched]) == word[matched] { matched += 1 }
+                if matched == word.count { return true }
             }
+            return false
         }
+    }
+
+    /// Whether `text` holds one of `secretWords` in any letter case: an ASCII text searched as it
+    /// is, folding as it goes, any other lowercased first, both by their UTF-8 bytes.
+    private static func holdsSecretWord(_ text: String) -> Bool {
+        var text = text
+        let found: Bool? = text.withUTF8 { bytes in
+            guard isASCII(bytes) else { return nil }
+            return secretWordsUTF8.contains { holds($0, foldingASCIILettersOf: bytes) }
+        }
+        if let found { return found }
+        var lowercased = text.lowercased()
+        return lowercased.withUTF8 { bytes in secretWordsUTF8.contains { holds($0, foldingASCIILettersOf: bytes) } }
+    }
+
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte >= 0x80 { return false }
+        return true
     }
 
     private static func folded(_ byte: UInt8) -> UInt8 {
@@ -106,14 +138,21 @@ package struct SecretRedaction: Sendable {
     /// answer) holds a secret: a name with a word that names secrets in it, in any case
     /// (`token`, `accessToken`, `password_hash`).
     package static func namesSecretMember(_ name: String) -> Bool {
-        let folded = name.lowercased()
-        return secretWords.contains { folded.contains($0) }
+        holdsSecretWord(name)
     }
 
     /// Whether `text` is a secret field's name, or holds a word that names secrets, in any case.
     func namesSecret(_ text: String) -> Bool {
-        let folded = text.lowercased()
-        return secretNames.contains(folded) || Self.secretWords.contains { folded.contains($0) }
+        if Self.holdsSecretWord(text) { return true }
+        // An ASCII text is a lower-case ASCII name byte for byte once folded; it may equal
+        // another name only as Unicode equates them (canonically), which `==` decides.
+        var text = text
+        let isASCIIName: Bool? = text.withUTF8 { bytes in
+            guard Self.isASCII(bytes) else { return nil }
+            return asciiSecretNamesUTF8.contains { $0.count == bytes.count && Self.holds($0, foldingASCIILettersOf: bytes) }
+        }
+        guard let isASCIIName else { return secretNames.contains(text.lowercased()) }
+        return isASCIIName || (!otherSecretNames.isEmpty && otherSecretNames.contains(text.lowercased()))
     }
 
     private func redacting(params: JSON, of method: String?, _ secretValue: (String, Place) -> String?) -> JSON {
@@ -163,6 +202,10 @@ package struct SecretRedaction: Sendable {
     }
 
     private static func hasUniqueKeys(_ members: [JSON.Member]) -> Bool {
+        // A message's few members are compared pair by pair, rather than hashed into a set.
+        guard members.count > 16 else {
+            return members.indices.allSatisfy { index in !members[..<index].contains { $0.key == members[index].key } }
+        }
         var seen = Set<String>()
         return members.allSatisfy { seen.insert($0.key).inserted }
     }
