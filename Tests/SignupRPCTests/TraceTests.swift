@@ -38,6 +38,9 @@ import Testing
             line.replacingOccurrences(of: "Sup3rSecret!", with: "[secret]").replacingOccurrences(of: "Other-Secret9", with: "[secret]")
         }
         #expect(traced.filter { $0.dir == "in" }.map(\.body) == Self.session.map { $0 == "not json" ? "text: nxx xxxx" : hidden($0) })
+        // Each answer is traced after the request it answers, though records in are written in runs.
+        let position = { (dir: String, id: Int) in traced.firstIndex { $0.dir == dir && $0.body.contains(#""id":\#(id),"#) } }
+        #expect((1...4).filter { id in (position("in", id) ?? .max) >= (position("out", id) ?? -1) } == [])
         let token = try #require(output.stdout.range(of: #""token":""#).map { output.stdout[$0.upperBound...].prefix(64) })
         #expect(traced.filter { $0.dir == "out" }.map(\.body) == output.lines.map { $0.replacingOccurrences(of: String(token), with: "[secret]") })
         // Byte for byte: no password and no token anywhere in the trace.

@@ -18,10 +18,11 @@ import SignupTransport
 final class Tracer: @unchecked Sendable {
     // Guarded by `lock`: records come from the loop (in) and the writer thread (out).
     private let lock = NSLock()
+    /// Records not yet written, in order: those of messages in since the last write.
+    private var pending = JSONWriter(capacity: 1 << 14)
     /// Values of secret fields asked about as names, seen in messages in, hidden in messages out.
     private var askedSecrets: Set<String> = []
     private let namesAskedAbout: Set<String>
-    private let clock = ISO8601DateFormatter()
     /// Written under `lock`; one whose write fails (a full disk) is written no more.
     private let destinations: [OutputDescriptor]
     private let logger: Logger?
@@ -36,28 +37,37 @@ final class Tracer: @unchecked Sendable {
         redaction = SecretRedaction(forms: forms)
         namesAskedAbout = SecretRedaction.namesAskedAbout(in: forms)
         self.maxDepth = maxDepth
-        clock.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     }
 
-    /// A message as the loop takes it.
+    /// A message as the loop takes it: its record is written with the next messages out, or at
+    /// `flush()`, whichever comes first, so that it is always written before what it causes.
     func traceIn(_ item: borrowing InputItem, connection: Int? = nil) {
-        switch item {
-        case .message(let message, _): trace("in", .message(redactedIn(message)), connection: connection)
-        case .malformed(let bytes, _): trace("in", bytes.withUnsafeBufferPointer(text(of:)), connection: connection)
-        case .edit(let edit): trace("in", .message(redactedIn(Self.json(of: edit))), connection: connection)
-        case .oversizeLine: trace("in", .oversize, connection: connection)
+        let record: Record = switch item {
+        case .message(let message, _): .message(redactedIn(message))
+        case .malformed(let bytes, _): bytes.withUnsafeBufferPointer(text(of:))
+        case .edit(let edit): .message(redactedIn(Self.json(of: edit)))
+        case .oversizeLine: .oversize
         }
+        lock.withLock { append("in", record, connection: connection) }
     }
 
-    /// Whole messages as the writer writes them, each followed by `\n`.
+    /// Writes the records of messages in not yet written; the loop calls it after each batch.
+    func flush() {
+        lock.withLock { writePending() }
+    }
+
+    /// Whole messages as the writer writes them, each followed by `\n`: their records written
+    /// together, in one write.
     func traceOut(_ bytes: UnsafeRawBufferPointer, connection: Int? = nil) {
+        var records: [Record] = []
         var start = 0
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
             let line = UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[start..<end])
-            trace("out", message(in: line, redactedBy: redactedOut), connection: connection)
+            records.append(message(in: line, redactedBy: redactedOut))
             start = end + 1
         }
+        trace("out", records, connection: connection)
     }
 
     private enum Record {
@@ -81,29 +91,46 @@ final class Tracer: @unchecked Sendable {
         return .text(String(decoding: masked.prefix(1000), as: UTF8.self))
     }
 
-    private func trace(_ direction: StaticString, _ record: Record, connection: Int?) {
+    /// Writes `records`, after any records in not yet written, in one write.
+    private func trace(_ direction: StaticString, _ records: [Record], connection: Int?) {
         lock.withLock {
-            var writer = JSONWriter(capacity: 256)
-            writer.object { body in
-                body.key("time"); body.string(clock.string(from: Date()))
-                if let connection { body.key("connection"); body.int(Int64(connection)) }
-                body.key("dir"); body.string("\(direction)")
-                switch record {
-                case .message(let json): body.key("message"); body.json(json)
-                case .text(let text): body.key("text"); body.string(text)
-                case .oversize: body.key("oversize"); body.bool(true)
-                }
+            for record in records { append(direction, record, connection: connection) }
+            writePending()
+        }
+    }
+
+    /// Adds a record, timed now, to those not yet written; under `lock`.
+    private func append(_ direction: StaticString, _ record: Record, connection: Int?) {
+        pending.object { body in
+            body.key("time"); body.string(UTCTimestamp(milliseconds: Self.millisecondsSince1970()).text)
+            if let connection { body.key("connection"); body.int(Int64(connection)) }
+            body.key("dir"); body.string("\(direction)")
+            switch record {
+            case .message(let json): body.key("message"); body.json(json)
+            case .text(let text): body.key("text"); body.string(text)
+            case .oversize: body.key("oversize"); body.bool(true)
             }
-            writer.newline()
-            writer.withBytes { bytes in
-                for destination in destinations {
-                    // Not said when stderr itself fails: the warning would go there.
-                    if let reason = destination.write(bytes), destination.fd != STDERR_FILENO {
-                        logger?.warning("trace: writing the file failed (\(reason)); it stops here")
-                    }
+        }
+        pending.newline()
+    }
+
+    /// Writes the records not yet written; under `lock`.
+    private func writePending() {
+        pending.withBytes { bytes in
+            guard !bytes.isEmpty else { return }
+            for destination in destinations {
+                // Not said when stderr itself fails: the warning would go there.
+                if let reason = destination.write(bytes), destination.fd != STDERR_FILENO {
+                    logger?.warning("trace: writing the file failed (\(reason)); it stops here")
                 }
             }
         }
+        pending.removeAll()
+    }
+
+    /// The wall clock now, in whole milliseconds since 1970.
+    private static func millisecondsSince1970() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down))
     }
 
     /// A message in, redacted: a field that is secret in any kind is taken as secret.

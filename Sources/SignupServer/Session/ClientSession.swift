@@ -153,6 +153,7 @@ final class ClientSession {
             }
         }
         swap(&taken, &input)
+        tracer?.flush()
         if let exitCode {
             endReason = "exit"
             return finish(exitCode)

@@ -1,0 +1,48 @@
+/// A wall-clock instant as the trace writes it, RFC 3339 in UTC to the millisecond
+/// (`2026-11-27T11:19:02.234Z`), worked out by arithmetic: no formatter, no allocation but the
+/// string's.
+struct UTCTimestamp {
+    /// Milliseconds since 1970-01-01T00:00:00Z.
+    let milliseconds: Int64
+
+    var text: String {
+        let (days, dayMilliseconds) = floorDivision(milliseconds, by: 86_400_000)
+        let (year, month, day) = Self.civilDate(daysSince1970: days)
+        // Years past 9999 and before 0 are written as 9999 and 0: the trace is read by people.
+        let fields: [(value: Int64, digits: Int, then: UInt8)] = [
+            (min(max(year, 0), 9_999), 4, UInt8(ascii: "-")), (month, 2, UInt8(ascii: "-")), (day, 2, UInt8(ascii: "T")),
+            (dayMilliseconds / 3_600_000, 2, UInt8(ascii: ":")), (dayMilliseconds / 60_000 % 60, 2, UInt8(ascii: ":")),
+            (dayMilliseconds / 1_000 % 60, 2, UInt8(ascii: ".")), (dayMilliseconds % 1_000, 3, UInt8(ascii: "Z")),
+        ]
+        return String(unsafeUninitializedCapacity: 24) { bytes in
+            var end = 0
+            for field in fields {
+                var value = field.value
+                for position in stride(from: end + field.digits - 1, through: end, by: -1) {
+                    bytes[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+                bytes[end + field.digits] = field.then
+                end += field.digits + 1
+            }
+            return end
+        }
+    }
+
+    /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let (era, dayOfEra) = floorDivision(days + 719_468, by: 146_097)
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+/// `value` divided by a positive `divisor`, rounded down, and the remainder, never negative.
+private func floorDivision(_ value: Int64, by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+    let remainder = value % divisor
+    return remainder < 0 ? (value / divisor - 1, remainder + divisor) : (value / divisor, remainder)
+}

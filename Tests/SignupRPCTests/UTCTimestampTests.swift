@@ -1,0 +1,29 @@
+import Foundation
+import SignupCore
+import Testing
+@testable import SignupServer
+
+/// The trace's times (`UTCTimestamp`): the text Foundation's ISO 8601 formatter writes, to the
+/// millisecond, across leap days, centuries and the epoch.
+@Suite struct UTCTimestampTests {
+    @Test func writesWhatTheISO8601FormatterWrites() {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var instants: [Int64] = [0, 1, 999, 86_399_999, 86_400_000, 951_782_400_000, 951_868_799_999, 4_107_542_400_000,
+                                 1_798_370_342_234, 253_402_300_799_999]
+        var random = SeededGenerator(seed: 39)
+        for _ in 0..<2_000 { instants.append(Int64(random.next() % 253_402_300_800_000)) }
+        let differing = instants.filter { milliseconds in
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1_000)
+            return UTCTimestamp(milliseconds: milliseconds).text != formatter.string(from: date)
+        }
+        #expect(differing == [])
+        #expect(UTCTimestamp(milliseconds: 951_782_400_000).text == "2000-02-29T00:00:00.000Z")
+        #expect(UTCTimestamp(milliseconds: 1_798_370_342_234).text == "2026-12-27T11:19:02.234Z")
+    }
+
+    @Test func daysBeforeTheEpochCountBack() {
+        #expect(UTCTimestamp(milliseconds: -1).text == "1969-12-31T23:59:59.999Z")
+        #expect(UTCTimestamp.civilDate(daysSince1970: -719_468) == (0, 3, 1))
+    }
+}
