@@ -170,3 +170,25 @@ import Testing
         #expect(replay.status == 0, "\(replay.stderr)")
     }
 }
+
+extension SecretShapeSearchTests {
+    /// A batch of long passwords on a kind that asks cracklib: each placeholder's search used to
+    /// run to ~300 dictionary questions, minutes for the batch, and the session's end waited for
+    /// it. The message's search is now bounded; what it could not judge is counted and warned of.
+    @Test func aBatchOfLongPasswordsIsRecordedWithinItsSearch() throws {
+        let folder = try TemporaryDirectory()
+        let recording = folder.path("session.jsonl")
+        let passwords = (0..<300).map { String(repeating: "Zz9!", count: 200) + "\($0)" }
+        let batch = "[" + passwords.map { #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"fx","field":"password","value":"\#($0)"}}"# }
+            .joined(separator: ",") + "]"
+        let input = #"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"kind":"signup-secure","form":"fx"}}"# + "\n" + batch + "\n"
+        let output = try Subprocess.run(["--clock", "virtual", "--record", recording], input: input)
+        #expect(output.status == 0)
+        #expect(output.stderr.components(separatedBy: "its replay may differ").count == 2, "\(output.stderr)")
+        let recorded = try String(contentsOfFile: recording, encoding: .utf8)
+        let line = try #require(recorded.split(separator: "\n").first { $0.hasPrefix(#"{"t":0,"in":["#) })
+        // Every password has its stand-in, of its length, and none is written.
+        #expect(passwords.filter { recorded.contains($0) } == [])
+        #expect(line.components(separatedBy: #""field":"password","value":""#).count == passwords.count + 1)
+    }
+}

@@ -65,39 +65,55 @@ public struct SecretPlaceholders {
         placeholder(for: secret, judgedBy: Rules(rules))
     }
 
+    /// What the search for one secret's placeholder, and for all those of one message, may
+    /// spend: each value judged costs the `MatchBudget` steps its checks spent (a dictionary
+    /// question is 3) and a step per 8 bytes of the value, as cracklib's time grows with it. A
+    /// secret whose search reaches it gets a stand-in of its shape that may not pass and fail its
+    /// rules as it does, counted in `approximations`.
+    public static let searchSteps = 2048
+
     /// The placeholder for `secret`, judged by `rules`, the other fields they name holding
-    /// `others` (by name, as the rules read them; a field not given is empty).
-    public mutating func placeholder(for secret: String, judgedBy rules: Rules = .none, comparedWith others: [String: String] = [:]) -> String {
+    /// `others` (by name, as the rules read them; a field not given is empty). `search`, shared
+    /// by the secrets of one message, bounds what judging them all may spend (`searchSteps`).
+    public mutating func placeholder(for secret: String, judgedBy rules: Rules = .none, comparedWith others: [String: String] = [:],
+                                     within search: MatchBudget = MatchBudget(stepsPerMessage: searchSteps)) -> String {
         if secret.isEmpty { return secret }
-        let checks = rules.checks
-        let valueAt = { rules.value(at: $0, in: others) }
+        var judge = Judge(checks: rules.checks, valueAt: { rules.value(at: $0, in: others) },
+                          stepsLeft: search.remaining)
+        defer { _ = search.pay(min(judge.stepsSpent, search.remaining)) }
         if let known = placeholders[secret] {
             // Made beside other values, it may no longer be judged as its secret is: counted.
-            if !others.isEmpty, Self.verdicts(of: known, checks, valueAt) != Self.verdicts(of: secret, checks, valueAt) {
-                approximations += 1
+            if !others.isEmpty {
+                let verdicts = judge.verdicts(of: secret)
+                if verdicts == nil || judge.verdicts(of: known) != verdicts { approximations += 1 }
             }
             return known
         }
         var generator = SeededGenerator(seed: key ^ Self.fingerprint(of: secret))
-        let verdicts = Self.verdicts(of: secret, checks, valueAt)
         var chosen: String?
-        var candidate = ""
-        for _ in 0..<64 {
-            candidate = Self.reshaped(secret, using: &generator)
-            if !taken.contains(candidate), checks.isEmpty || Self.verdicts(of: candidate, checks, valueAt) == verdicts {
-                chosen = candidate
-                break
+        var candidate = Self.reshaped(secret, using: &generator)
+        if let verdicts = judge.verdicts(of: secret) {
+            var attempts = 0
+            while chosen == nil && attempts < 64 && judge.canJudge {
+                if attempts > 0 { candidate = Self.reshaped(secret, using: &generator) }
+                attempts += 1
+                if !taken.contains(candidate), judge.verdicts(of: candidate) == verdicts { chosen = candidate }
             }
-        }
-        if chosen == nil {
-            // A secret that fails a list of forbidden values is stood in for by another listed value.
-            chosen = Self.listedValues(in: checks).first { listed in
-                listed != secret.lowercased() && listed.count == secret.count && !taken.contains(listed)
-                    && Self.verdicts(of: listed, checks, valueAt) == verdicts
+            if chosen == nil {
+                // A secret that fails a list of forbidden values is stood in for by another listed value.
+                let (lowercased, length) = (secret.lowercased(), secret.count)
+                for listed in Self.listedValues(in: judge.checks)
+                where listed.count == length && listed != lowercased && !taken.contains(listed) {
+                    guard judge.canJudge else { break }
+                    if judge.verdicts(of: listed) == verdicts {
+                        chosen = listed
+                        break
+                    }
+                }
             }
-        }
-        if chosen == nil {
-            chosen = partlyKept(secret, judgedBy: checks, valueAt, verdicts: verdicts, using: &generator)
+            if chosen == nil {
+                chosen = partlyKept(secret, judgedBy: &judge, verdicts: verdicts, using: &generator)
+            }
         }
         if chosen == nil { approximations += 1 }
         // Short secrets can run out of distinct stand-ins of their shape; then one is shared.
@@ -114,8 +130,7 @@ public struct SecretPlaceholders {
     /// characters are kept at random, rarely at first, and of the stand-ins found at the lowest
     /// rate that finds any, the one that keeps the fewest wins. Nil when none is found.
     private func partlyKept(
-        _ secret: String, judgedBy checks: [CompiledCheck], _ valueAt: (Int) -> String, verdicts: UInt64,
-        using generator: inout SeededGenerator
+        _ secret: String, judgedBy judge: inout Judge, verdicts: UInt64, using generator: inout SeededGenerator
     ) -> String? {
         let characters = Array(secret)
         for eighths in 1...8 {
@@ -133,8 +148,9 @@ public struct SecretPlaceholders {
                         candidate.append(Self.substitute(for: character, using: &generator))
                     }
                 }
-                guard candidate != secret, !taken.contains(candidate), kept < best?.kept ?? Int.max,
-                      Self.verdicts(of: candidate, checks, valueAt) == verdicts else { continue }
+                guard candidate != secret, !taken.contains(candidate), kept < best?.kept ?? Int.max else { continue }
+                guard judge.canJudge else { return best?.placeholder }
+                guard judge.verdicts(of: candidate) == verdicts else { continue }
                 best = (candidate, kept)
             }
             if let best { return best.placeholder }
@@ -148,13 +164,42 @@ public struct SecretPlaceholders {
         return Character(character.isUppercase ? lower : upper)
     }
 
-    /// Which checks pass, a bit each (checks past the 64th share the last bit).
-    private static func verdicts(of value: String, _ checks: [CompiledCheck], _ valueAt: (Int) -> String) -> UInt64 {
-        var bits: UInt64 = 0
-        for (index, check) in checks.enumerated() where check.passes(value, valueAt: valueAt) {
-            bits |= 1 << UInt64(min(index, 63))
+    /// Judges values by a field's checks, each as the server judges it (with a `MatchBudget` of
+    /// its own), within a number of steps for them all.
+    private struct Judge {
+        let checks: [CompiledCheck]
+        let valueAt: (Int) -> String
+        private var stepsLeft: Int
+        private(set) var stepsSpent = 0
+
+        init(checks: [CompiledCheck], valueAt: @escaping (Int) -> String, stepsLeft: Int) {
+            self.checks = checks
+            self.valueAt = valueAt
+            self.stepsLeft = stepsLeft
         }
-        return bits
+
+        /// Whether another value may be judged: the steps are not all spent, or there is nothing to judge.
+        var canJudge: Bool { stepsLeft > 0 || checks.isEmpty }
+
+        /// Which checks pass, a bit each (checks past the 64th share the last bit); nil when the
+        /// steps ran out before every check was judged.
+        mutating func verdicts(of value: String) -> UInt64? {
+            guard !checks.isEmpty else { return 0 }
+            var bits: UInt64 = 0
+            spend(value.utf8.count / 8)
+            for (index, check) in checks.enumerated() {
+                guard stepsLeft > 0 else { return nil }
+                let budget = MatchBudget()
+                if check.judge(value, valueAt: valueAt, budget: budget) == .passes { bits |= 1 << UInt64(min(index, 63)) }
+                spend(budget.stepsPerMessage - budget.remaining)
+            }
+            return bits
+        }
+
+        private mutating func spend(_ steps: Int) {
+            stepsSpent += steps
+            stepsLeft -= steps
+        }
     }
 
     private static func listedValues(in checks: [CompiledCheck]) -> [String] {

@@ -59,16 +59,21 @@ struct RecordingSecrets {
     /// A secret field's value's placeholder, the value taken as its rules see it (normalised), so
     /// values that normalise alike, as a full-width repeat of a password does, keep matching. A
     /// value also asked about as a name is watched for in questions, answers and messages out.
-    private mutating func placeholder(for value: String, of field: SecretField, comparedWith others: [String: String] = [:]) -> String {
+    private mutating func placeholder(for value: String, of field: SecretField, comparedWith others: [String: String] = [:],
+                                      within search: MatchBudget? = nil) -> String {
         let secret = field.normalized(value)
-        let made = placeholder(for: secret, judgedBy: field.rules, comparedWith: others)
+        let made = placeholder(for: secret, judgedBy: field.rules, comparedWith: others, within: search)
         if field.isAskedAbout, !secret.isEmpty, askedSecrets.insert(secret).inserted { secretsInOutput.append(Array(secret.utf8)) }
         return made
     }
 
-    /// A message in, redacted, its secret fields' values replaced by placeholders.
+    /// A message in, redacted, its secret fields' values replaced by placeholders: searching for
+    /// them all may spend what searching for one may (`SecretPlaceholders.searchSteps`).
     mutating func hiding(in message: JSON, _ secretFields: [SecretRedaction.Place: SecretField]) -> JSON {
-        redaction.redacting(message) { text, place in secretFields[place].map { placeholder(for: text, of: $0) } }
+        let search = MatchBudget(stepsPerMessage: SecretPlaceholders.searchSteps)
+        return redaction.redacting(message) { text, place in
+            secretFields[place].map { placeholder(for: text, of: $0, within: search) }
+        }
     }
 
     // MARK: The backend
@@ -143,8 +148,12 @@ struct RecordingSecrets {
 
     /// A secret's placeholder, warning once when one cannot pass and fail exactly its rules.
     private mutating func placeholder(for secret: String, judgedBy rules: SecretPlaceholders.Rules = .none,
-                                      comparedWith others: [String: String] = [:]) -> String {
-        let made = placeholders.placeholder(for: secret, judgedBy: rules, comparedWith: others)
+                                      comparedWith others: [String: String] = [:], within search: MatchBudget? = nil) -> String {
+        let made = if let search {
+            placeholders.placeholder(for: secret, judgedBy: rules, comparedWith: others, within: search)
+        } else {
+            placeholders.placeholder(for: secret, judgedBy: rules, comparedWith: others)
+        }
         if placeholders.approximations > 0, !warnedApproximation {
             warnedApproximation = true
             logger?.warning("recording: a secret's placeholder could not pass and fail exactly its rules; its replay may differ")

@@ -116,4 +116,37 @@ import Testing
         #expect(Self.isLike("Qz7W", "qz7w1") && !Self.isLike(first, "qz7w1"))
         #expect(placeholders.approximations == 1)
     }
+
+    /// The search is bounded (`SecretPlaceholders.searchSteps`): once a message's budget is
+    /// spent, a secret gets the first stand-in of its shape, judged by nothing, and is counted.
+    @Test func aSecretMetOnceTheSearchIsSpentGetsAStandInOfItsShapeAndIsCounted() {
+        let rules = SecretPlaceholders.Rules([Rule(.pattern("[a-z]+[0-9]"), failure: Message("bad", ""))])
+        var placeholders = SecretPlaceholders()
+        let spent = MatchBudget(stepsPerMessage: 0)
+        let standIn = placeholders.placeholder(for: "hunter22", judgedBy: rules, within: spent)
+        #expect(placeholders.approximations == 1)
+        #expect(standIn != "hunter22" && standIn.count == 8 && standIn.prefix(6).allSatisfy(\.isLowercase) && standIn.suffix(2).allSatisfy(\.isNumber))
+        // Judged within the budget, the same secret keeps its verdicts, and is not counted.
+        var judged = SecretPlaceholders()
+        let search = MatchBudget(stepsPerMessage: SecretPlaceholders.searchSteps)
+        let placeholder = judged.placeholder(for: "hunter22", judgedBy: rules, within: search)
+        #expect(judged.approximations == 0 && placeholder != "hunter22" && placeholder.count == 8)
+        // Judging it spent steps of the message's budget: a dictionary-free rule, a few steps.
+        #expect(search.remaining < SecretPlaceholders.searchSteps && search.remaining > 0)
+    }
+
+    /// Each value judged costs a step per 8 bytes besides its checks' steps, so one message of
+    /// long secrets spends the budget after a bounded number of judgements, not thousands.
+    @Test func longSecretsSpendTheSearchByTheirLength() {
+        let rules = SecretPlaceholders.Rules([Rule(.minLength(8), failure: Message("short", ""))])
+        var placeholders = SecretPlaceholders()
+        let search = MatchBudget(stepsPerMessage: SecretPlaceholders.searchSteps)
+        let secrets = (0..<200).map { String(repeating: "ab", count: 400) + "\($0)" }
+        for secret in secrets { _ = placeholders.placeholder(for: secret, judgedBy: rules, within: search) }
+        // 800 bytes cost 100 steps a judgement, two judgements a secret (itself, one stand-in):
+        // ten secrets spend 2 000 of the 2 048 steps, the eleventh the rest, unjudged, and it and
+        // the 189 after it are counted.
+        #expect(search.remaining == 0)
+        #expect(placeholders.approximations == 190)
+    }
 }
