@@ -1,4 +1,5 @@
 import Foundation
+import SignupTestSupport
 import Testing
 
 /// SIGTERM and SIGINT end the server with exit 0 whenever they come: at every point of start-up
@@ -77,5 +78,27 @@ import Testing
             #"{"jsonrpc":"2.0","method":"form.submitEnabledChanged","params":{"form":"f","enabled":true,"at":1200}}"#,
         ])
         #expect(child.wait(atMost: 20) == 0)
+    }
+}
+
+extension TerminationSignalTests {
+    /// A real-clock recording that falls behind its session on costly secrets (stand-ins judged by
+    /// cracklib) ends promptly on SIGTERM: what is left is written without searching for
+    /// placeholders, counted and warned of, instead of the end waiting seconds per secret.
+    @Test func aSignalEndsARecordingFarBehindItsSessionPromptly() throws {
+        let folder = try TemporaryDirectory()
+        let recording = folder.path("session.jsonl")
+        let child = try InteractiveProcess(["--record", recording])
+        child.send([#"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"kind":"signup-secure","form":"f"}}"#]
+            + (0..<2_000).map { #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"password","value":"\#(String(repeating: "Zz9!", count: 25))\#($0)"}}"# }
+            + [#"{"jsonrpc":"2.0","id":2,"method":"form.open","params":{"form":"g"}}"#])
+        // Every edit is taken once the last request is answered.
+        _ = child.readLines { $0.contains(#""id":2"#) }
+        child.send(signal: SIGTERM)
+        // Searched for one by one, the placeholders of 2 000 such secrets take minutes.
+        #expect(child.wait(atMost: 20) == 0)
+        let lines = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n")
+        #expect(lines.last?.hasSuffix(#","end":"signal"}"#) == true)
+        #expect(lines.count { $0.contains(#""field":"password","value":""#) } == 2_000)
     }
 }

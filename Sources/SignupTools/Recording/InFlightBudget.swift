@@ -40,6 +40,6 @@ final class InFlightBudget: @unchecked Sendable {
         }
     }
 
-    /// What is taken and not given back (for tests).
+    /// What is taken and not given back.
     var inFlight: Int { condition.withLock { used } }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import SignupCore
 import SignupProtocol
 import SignupTransport
@@ -49,14 +50,30 @@ package final class RecordEncoder: @unchecked Sendable {
         write(header, to: &buffer!)
     }
 
-    /// Encodes `records` and, when the buffer is full or every batch is written, writes them out.
-    func encode(_ records: borrowing RecordLog) {
+    /// Set when a real-clock session ends by a signal: the records still to encode search for no
+    /// placeholder, so that the end waits for no search.
+    private let endsInHaste = Atomic<Bool>(false)
+
+    /// From now on, placeholders are made without search; from any thread.
+    func endInHaste() {
+        endsInHaste.store(true, ordering: .relaxed)
+    }
+
+    /// Encodes `records` and, when the buffer is full or every batch is written, writes them out;
+    /// `inHaste`, without searching for placeholders.
+    func encode(_ records: borrowing RecordLog, inHaste: Bool = false) {
         dispatchPrecondition(condition: .onQueue(queue))
         var writer = buffer.take()!
         var lines = self.records.take()!
+        var searches = !inHaste
+        lines.searchesPlaceholders = searches
         // Taken after the batch, the snapshot holds every field result its records name.
         let fields = fieldTable.snapshot()
         records.forEach { entry in
+            if searches && endsInHaste.load(ordering: .relaxed) {
+                searches = false
+                lines.searchesPlaceholders = false
+            }
             switch entry {
             case .keptEdit(let time): lines.writeKeptEdit(at: time, to: &writer)
             case .teedOut(let time): lines.writeTeedOut(at: time, to: &writer)

@@ -22,6 +22,12 @@ struct RecordWriter {
     /// Where the messages sent come from, as written, when they are noted by their time only.
     private let tee: OutputTee?
 
+    /// Whether placeholders are searched for (`RecordingSecrets.searchesPlaceholders`).
+    var searchesPlaceholders: Bool {
+        get { secrets.searchesPlaceholders }
+        set { secrets.searchesPlaceholders = newValue }
+    }
+
     init(editedFields: EditedFields, secrets: RecordingSecrets, maxDepth: Int, tee: OutputTee?) {
         self.editedFields = editedFields
         self.secrets = secrets

@@ -20,6 +20,10 @@ struct RecordingSecrets {
     private var askedSecrets: Set<String> = []
     /// Warned once when a placeholder could not keep its secret's validity.
     private var warnedApproximation = false
+    /// Whether placeholders are searched for: when not (a recording far behind its session, or
+    /// ending by a signal, on the real clock), each secret not met before gets the first stand-in
+    /// of its shape, counted as an approximation.
+    var searchesPlaceholders = true
 
     /// A real session's placeholders are keyed at random, so they tell nothing of their secrets; a
     /// virtual one's repeat byte for byte, like the rest of its output.
@@ -149,11 +153,8 @@ struct RecordingSecrets {
     /// A secret's placeholder, warning once when one cannot pass and fail exactly its rules.
     private mutating func placeholder(for secret: String, judgedBy rules: SecretPlaceholders.Rules = .none,
                                       comparedWith others: [String: String] = [:], within search: MatchBudget? = nil) -> String {
-        let made = if let search {
-            placeholders.placeholder(for: secret, judgedBy: rules, comparedWith: others, within: search)
-        } else {
-            placeholders.placeholder(for: secret, judgedBy: rules, comparedWith: others)
-        }
+        let search = searchesPlaceholders ? search ?? MatchBudget(stepsPerMessage: SecretPlaceholders.searchSteps) : MatchBudget(stepsPerMessage: 0)
+        let made = placeholders.placeholder(for: secret, judgedBy: rules, comparedWith: others, within: search)
         if placeholders.approximations > 0, !warnedApproximation {
             warnedApproximation = true
             logger?.warning("recording: a secret's placeholder could not pass and fail exactly its rules; its replay may differ")

@@ -35,7 +35,10 @@ package final class SessionRecorder: BackendObserver {
     /// Records handed to a file's encoder and not yet encoded: a loop that outruns the encoder
     /// waits for it rather than queue records without bound. Counted by `RecordLog.size`, so that
     /// the many small batches of real time (one per piece of work) wait only as long as big ones.
-    private let inFlight = InFlightBudget(limit: 8 << 20)
+    private let inFlight = InFlightBudget(limit: inFlightLimit)
+    private static let inFlightLimit = 8 << 20
+    /// On the real clock, placeholders are not searched for when the recording is far behind.
+    private let isRealClock: Bool
     private let now: () -> Int64
     /// The field a secret value belongs to, for its placeholder's rules: nil when the field is not
     /// secret. Set by whoever makes the server, once it is made.
@@ -102,6 +105,7 @@ package final class SessionRecorder: BackendObserver {
                                 fieldNames: catalog.definitions.flatMap { $0.fields.map(\.name) }, redaction: redaction,
                                 writesEachBatch: header.clock == .real, fieldTable: fieldResults.table, tee: tee, logger: logger)
         self.now = now
+        isRealClock = configuration.clock == .real
     }
 
     /// What the server's forms are made with, so that every question, answer and message passes here.
@@ -218,6 +222,7 @@ package final class SessionRecorder: BackendObserver {
     package func recordEnd(_ reason: String) {
         guard !isEnded else { return }
         isEnded = true
+        if reason == "signal" && isRealClock { encoder.endInHaste() }
         note(.end(reason))
         handOver()
         flushSink()
@@ -284,8 +289,10 @@ package final class SessionRecorder: BackendObserver {
         if inFlight.wouldWait(for: size) { flushSink() }
         inFlight.take(size)
         let inFlight = inFlight
+        let hurries = isRealClock
         encoder.queue.async {
-            encoder.encode(batch.take())
+            // A real-clock recording far behind its session catches up without searching.
+            encoder.encode(batch.take(), inHaste: hurries && inFlight.inFlight > Self.inFlightLimit / 4)
             inFlight.giveBack(size)
         }
     }
