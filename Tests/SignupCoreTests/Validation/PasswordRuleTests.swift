@@ -90,6 +90,23 @@ import Testing
         #expect(judge(.notDictionaryWord, fresh, budget: budget) != .tooCostly && budget.remaining == 1)
     }
 
+    /// A longer password costs cracklib longer, and its question more steps: 3 up to 32 bytes, a
+    /// step for every 2 bytes past them, at most 128; so a message of long passwords asks a few
+    /// questions, not 85.
+    @Test func aLongerPasswordsQuestionCostsMoreSteps() throws {
+        #expect([0, 8, 32, 33, 34, 100, 282, 283, 4096].map(DictionaryWords.steps(forQuestionOf:)) == [3, 3, 3, 3, 4, 37, 128, 128, 128])
+        guard DictionaryWords.problem == nil else { return }
+        let budget = MatchBudget()
+        // Fresh each run, so that no kept answer is free: 80 + 16 + 4 = 100 bytes, 37 steps each.
+        let hex = String(UInt64.random(in: 0..<UInt64.max), radix: 16)
+        let fresh = String(repeating: "0", count: 16 - hex.count) + hex
+        let outcomes = (0..<8).map { index in
+            judge(.notDictionaryWord, String(repeating: "q7Zk", count: 20) + fresh + "-\(index)-x", budget: budget)
+        }
+        // Six of them spend 222 of the 256 steps; the seventh and eighth cannot be paid.
+        #expect(outcomes.map { $0 == .tooCostly } == [false, false, false, false, false, false, true, true])
+    }
+
     @Test func dictionaryWordsThroughCracklib() throws {
         if let problem = DictionaryWords.problem {
             // Without libpwquality the rule says what to install, and refuses.

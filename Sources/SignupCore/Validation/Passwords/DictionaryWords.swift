@@ -11,8 +11,13 @@ enum DictionaryWords {
         signup_pwquality_load().map { String(cString: $0) }
     }
 
-    /// What asking cracklib costs of a message's `MatchBudget`, in its steps (about 0.1 ms each).
-    static let stepsPerQuestion = 3
+    /// What asking cracklib about a password of `bytes` costs of a message's `MatchBudget`, in
+    /// its steps (about 0.1 ms each): 3, and a step for every 2 bytes past 32, at most 128 in all,
+    /// as cracklib's mangling rules take longer on a longer password (a random 300-byte one takes
+    /// about 20 ms).
+    static func steps(forQuestionOf bytes: Int) -> Int {
+        3 + min(max(bytes - 32, 0) / 2, 125)
+    }
 
     /// Whether cracklib finds `password` built on a dictionary word; false when it cannot tell;
     /// nil when `budget` cannot pay for a question (an answer kept from before costs nothing).
@@ -24,7 +29,7 @@ enum DictionaryWords {
         // answers are kept, by the password's SHA-256, never the password itself.
         let key = SHA256.digest(password.utf8)
         if let known = answers.withLock({ $0[key] }) { return known }
-        guard budget.pay(stepsPerQuestion) else { return nil }
+        guard budget.pay(steps(forQuestionOf: password.utf8.count)) else { return nil }
         let found = signup_pwquality_is_dictionary_based(password) == 1
         answers.withLock { answers in
             if answers.count >= answersKept { answers.removeAll(keepingCapacity: true) }
