@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <stddef.h>
 
 // From libpwquality's pwquality.h (its API has been stable since version 1.0).
@@ -63,10 +65,32 @@ const char *signup_pwquality_load(void) {
     return problem;
 }
 
-int signup_pwquality_is_dictionary_based(const char *password) {
+// When the last question asked in the foreground (by the event loop) began or ended.
+static _Atomic long long last_foreground_question = 0;
+
+static long long monotonic_nanoseconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+int signup_pwquality_is_dictionary_based(const char *password, int in_background) {
     if (signup_pwquality_load() != NULL) return -1;
+    if (in_background) {
+        // A background question (a recording's placeholder search) gives way while the loop has
+        // asked within the last 2 ms, for at most a second, so that the loop's next question
+        // seldom waits behind one of its (cracklib takes up to ~20 ms on a long password).
+        for (int pauses = 0; pauses < 1000; pauses++) {
+            if (monotonic_nanoseconds() - atomic_load(&last_foreground_question) > 2000000LL) break;
+            struct timespec pause = {0, 1000000};
+            nanosleep(&pause, NULL);
+        }
+    } else {
+        atomic_store(&last_foreground_question, monotonic_nanoseconds());
+    }
     pthread_mutex_lock(&check_lock);
     int score = check(settings, password, NULL, NULL, NULL);
     pthread_mutex_unlock(&check_lock);
+    if (!in_background) atomic_store(&last_foreground_question, monotonic_nanoseconds());
     return score == PWQ_ERROR_CRACKLIB_CHECK ? 1 : 0;
 }

@@ -13,6 +13,8 @@ const char *signup_pwquality_load(void);
 /// 1 when cracklib finds `password` (NUL-terminated UTF-8) built on a dictionary word or too
 /// systematic, 0 when it does not, -1 when the library cannot be loaded. Calls are serialised:
 /// cracklib keeps its dictionary and its answers in static storage.
-int signup_pwquality_is_dictionary_based(const char *password);
+// 1 when cracklib finds `password` built on a dictionary word, 0 when not, -1 when it cannot
+// be asked; `in_background` (1) gives way to questions asked in the foreground (0).
+int signup_pwquality_is_dictionary_based(const char *password, int in_background);
 
 #endif

@@ -189,7 +189,7 @@ public struct SecretPlaceholders {
             spend(value.utf8.count / 8)
             for (index, check) in checks.enumerated() {
                 guard stepsLeft > 0 else { return nil }
-                let budget = MatchBudget()
+                let budget = MatchBudget(givesWay: true)
                 if check.judge(value, valueAt: valueAt, budget: budget) == .passes { bits |= 1 << UInt64(min(index, 63)) }
                 spend(budget.stepsPerMessage - budget.remaining)
             }

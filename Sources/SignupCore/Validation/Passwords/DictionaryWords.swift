@@ -30,7 +30,7 @@ enum DictionaryWords {
         let key = SHA256.digest(password.utf8)
         if let known = answers.withLock({ $0[key] }) { return known }
         guard budget.pay(steps(forQuestionOf: password.utf8.count)) else { return nil }
-        let found = signup_pwquality_is_dictionary_based(password) == 1
+        let found = signup_pwquality_is_dictionary_based(password, budget.givesWay ? 1 : 0) == 1
         answers.withLock { answers in
             if answers.count >= answersKept { answers.removeAll(keepingCapacity: true) }
             answers[key] = found
