@@ -1,6 +1,5 @@
 /// A wall-clock instant as the trace writes it, RFC 3339 in UTC to the millisecond
-/// (`2026-11-27T11:19:02.234Z`), worked out by arithmetic: no formatter, no allocation but the
-/// string's.
+/// (`2026-11-27T11:19:02.234Z`), worked out by arithmetic rather than by a date formatter.
 struct UTCTimestamp {
     /// Milliseconds since 1970-01-01T00:00:00Z.
     let milliseconds: Int64
