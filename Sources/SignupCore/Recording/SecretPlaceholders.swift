@@ -67,9 +67,8 @@ public struct SecretPlaceholders {
 
     /// What the search for one secret's placeholder, and for all those of one message, may
     /// spend: each value judged costs the `MatchBudget` steps its checks spent (a dictionary
-    /// question is 3) and a step per 8 bytes of the value, as cracklib's time grows with it. A
-    /// secret whose search reaches it gets a stand-in of its shape that may not pass and fail its
-    /// rules as it does, counted in `approximations`.
+    /// question 3 and more for a long password). A secret whose search reaches it gets a stand-in
+    /// of its shape that may not pass and fail its rules as it does, counted in `approximations`.
     public static let searchSteps = 2048
 
     /// The placeholder for `secret`, judged by `rules`, the other fields they name holding
@@ -186,7 +185,6 @@ public struct SecretPlaceholders {
         mutating func verdicts(of value: String) -> UInt64? {
             guard !checks.isEmpty else { return 0 }
             var bits: UInt64 = 0
-            spend(value.utf8.count / 8)
             for (index, check) in checks.enumerated() {
                 guard stepsLeft > 0 else { return nil }
                 let budget = MatchBudget(givesWay: true)

@@ -135,18 +135,18 @@ import Testing
         #expect(search.remaining < SecretPlaceholders.searchSteps && search.remaining > 0)
     }
 
-    /// Each value judged costs a step per 8 bytes besides its checks' steps, so one message of
-    /// long secrets spends the budget after a bounded number of judgements, not thousands.
-    @Test func longSecretsSpendTheSearchByTheirLength() {
-        let rules = SecretPlaceholders.Rules([Rule(.minLength(8), failure: Message("short", ""))])
+    /// The secrets of one message share its search's steps: each value judged costs what its
+    /// checks spent (a match, its steps and one), and once they are spent the rest are counted.
+    @Test func theSecretsOfAMessageShareItsSearch() {
+        let rules = SecretPlaceholders.Rules([Rule(.pattern("[a-z]+[0-9]+"), failure: Message("bad", ""))])
         var placeholders = SecretPlaceholders()
-        let search = MatchBudget(stepsPerMessage: SecretPlaceholders.searchSteps)
-        let secrets = (0..<200).map { String(repeating: "ab", count: 400) + "\($0)" }
-        for secret in secrets { _ = placeholders.placeholder(for: secret, judgedBy: rules, within: search) }
-        // 800 bytes cost 100 steps a judgement, two judgements a secret (itself, one stand-in):
-        // ten secrets spend 2 000 of the 2 048 steps, the eleventh the rest, unjudged, and it and
-        // the 189 after it are counted.
+        let search = MatchBudget(stepsPerMessage: 20)
+        let secrets = (0..<30).map { "hunter\($0 + 10)" }
+        let made = secrets.map { placeholders.placeholder(for: $0, judgedBy: rules, within: search) }
+        // A step a match, two matches a secret (itself, its first stand-in): ten secrets spend
+        // the 20 steps, and the other twenty are counted.
         #expect(search.remaining == 0)
-        #expect(placeholders.approximations == 190)
+        #expect(placeholders.approximations == 20)
+        #expect(zip(secrets, made).allSatisfy { $0 != $1 && $0.count == $1.count })
     }
 }
