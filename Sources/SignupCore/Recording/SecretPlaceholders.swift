@@ -75,11 +75,10 @@ public struct SecretPlaceholders {
     /// `others` (by name, as the rules read them; a field not given is empty). `search`, shared
     /// by the secrets of one message, bounds what judging them all may spend (`searchSteps`).
     public mutating func placeholder(for secret: String, judgedBy rules: Rules = .none, comparedWith others: [String: String] = [:],
-                                     within search: MatchBudget = MatchBudget(stepsPerMessage: searchSteps)) -> String {
+                                     within search: MatchBudget? = nil) -> String {
         if secret.isEmpty { return secret }
-        var judge = Judge(checks: rules.checks, valueAt: { rules.value(at: $0, in: others) },
-                          stepsLeft: search.remaining)
-        defer { _ = search.pay(min(judge.stepsSpent, search.remaining)) }
+        let judge = Judge(checks: rules.checks, valueAt: { rules.value(at: $0, in: others) },
+                          search: search ?? MatchBudget(stepsPerMessage: Self.searchSteps))
         if let known = placeholders[secret] {
             // Made beside other values, it may no longer be judged as its secret is: counted.
             if !others.isEmpty {
@@ -111,7 +110,7 @@ public struct SecretPlaceholders {
                 }
             }
             if chosen == nil {
-                chosen = partlyKept(secret, judgedBy: &judge, verdicts: verdicts, using: &generator)
+                chosen = partlyKept(secret, judgedBy: judge, verdicts: verdicts, using: &generator)
             }
         }
         if chosen == nil { approximations += 1 }
@@ -129,7 +128,7 @@ public struct SecretPlaceholders {
     /// characters are kept at random, rarely at first, and of the stand-ins found at the lowest
     /// rate that finds any, the one that keeps the fewest wins. Nil when none is found.
     private func partlyKept(
-        _ secret: String, judgedBy judge: inout Judge, verdicts: UInt64, using generator: inout SeededGenerator
+        _ secret: String, judgedBy judge: Judge, verdicts: UInt64, using generator: inout SeededGenerator
     ) -> String? {
         let characters = Array(secret)
         for eighths in 1...8 {
@@ -164,39 +163,27 @@ public struct SecretPlaceholders {
     }
 
     /// Judges values by a field's checks, each as the server judges it (with a `MatchBudget` of
-    /// its own), within a number of steps for them all.
+    /// its own), paying the steps they spend from `search`.
     private struct Judge {
         let checks: [CompiledCheck]
         let valueAt: (Int) -> String
-        private var stepsLeft: Int
-        private(set) var stepsSpent = 0
-
-        init(checks: [CompiledCheck], valueAt: @escaping (Int) -> String, stepsLeft: Int) {
-            self.checks = checks
-            self.valueAt = valueAt
-            self.stepsLeft = stepsLeft
-        }
+        let search: MatchBudget
 
         /// Whether another value may be judged: the steps are not all spent, or there is nothing to judge.
-        var canJudge: Bool { stepsLeft > 0 || checks.isEmpty }
+        var canJudge: Bool { search.remaining > 0 || checks.isEmpty }
 
         /// Which checks pass, a bit each (checks past the 64th share the last bit); nil when the
         /// steps ran out before every check was judged.
-        mutating func verdicts(of value: String) -> UInt64? {
+        func verdicts(of value: String) -> UInt64? {
             guard !checks.isEmpty else { return 0 }
             var bits: UInt64 = 0
             for (index, check) in checks.enumerated() {
-                guard stepsLeft > 0 else { return nil }
+                guard search.remaining > 0 else { return nil }
                 let budget = MatchBudget(givesWay: true)
                 if check.judge(value, valueAt: valueAt, budget: budget) == .passes { bits |= 1 << UInt64(min(index, 63)) }
-                spend(budget.stepsPerMessage - budget.remaining)
+                _ = search.pay(min(budget.stepsPerMessage - budget.remaining, search.remaining))
             }
             return bits
-        }
-
-        private mutating func spend(_ steps: Int) {
-            stepsSpent += steps
-            stepsLeft -= steps
         }
     }
 

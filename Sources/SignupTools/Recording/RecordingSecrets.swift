@@ -153,7 +153,7 @@ struct RecordingSecrets {
     /// A secret's placeholder, warning once when one cannot pass and fail exactly its rules.
     private mutating func placeholder(for secret: String, judgedBy rules: SecretPlaceholders.Rules = .none,
                                       comparedWith others: [String: String] = [:], within search: MatchBudget? = nil) -> String {
-        let search = searchesPlaceholders ? search ?? MatchBudget(stepsPerMessage: SecretPlaceholders.searchSteps) : MatchBudget(stepsPerMessage: 0)
+        let search = searchesPlaceholders ? search : MatchBudget(stepsPerMessage: 0)
         let made = placeholders.placeholder(for: secret, judgedBy: rules, comparedWith: others, within: search)
         if placeholders.approximations > 0, !warnedApproximation {
             warnedApproximation = true
