@@ -24,7 +24,7 @@ package struct SecretRedaction: Sendable {
     private let secretFieldNames: Set<String>
     private let secretNames: Set<String>
     private let asciiSecretNamesUTF8: [[UInt8]]
-    private let otherSecretNames: [String]
+    private let hasNonASCIISecretName: Bool
     /// Every field name of any kind, and as UTF-8.
     private let fieldNames: Set<String>
     private let fieldNamesUTF8: [[UInt8]]
@@ -37,7 +37,7 @@ package struct SecretRedaction: Sendable {
         secretFieldNames = Set(fields.filter(\.isSecret).map(\.name))
         secretNames = Set(secretFieldNames.map { $0.lowercased() })
         asciiSecretNamesUTF8 = secretNames.sorted().filter { $0.utf8.allSatisfy { $0 < 0x80 } }.map { Array($0.utf8) }
-        otherSecretNames = secretNames.sorted().filter { $0.utf8.contains { $0 >= 0x80 } }
+        hasNonASCIISecretName = asciiSecretNamesUTF8.count < secretNames.count
         fieldNames = Set(fields.map(\.name))
         fieldNamesUTF8 = fieldNames.sorted().map { Array($0.utf8) }
         namesUTF8 = (secretNames.sorted() + Self.secretWords).map { Array($0.utf8) }
@@ -80,13 +80,8 @@ package struct SecretRedaction: Sendable {
     /// is, folding as it goes, any other lowercased first, both by their UTF-8 bytes.
     private static func holdsSecretWord(_ text: String) -> Bool {
         var text = text
-        let found: Bool? = text.withUTF8 { bytes in
-            guard isASCII(bytes) else { return nil }
-            return secretWordsUTF8.contains { holds($0, foldingASCIILettersOf: bytes) }
-        }
-        if let found { return found }
-        var lowercased = text.lowercased()
-        return lowercased.withUTF8 { bytes in secretWordsUTF8.contains { holds($0, foldingASCIILettersOf: bytes) } }
+        if !text.withUTF8(isASCII) { text = text.lowercased() }
+        return text.withUTF8 { bytes in secretWordsUTF8.contains { holds($0, foldingASCIILettersOf: bytes) } }
     }
 
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -151,8 +146,8 @@ package struct SecretRedaction: Sendable {
             guard Self.isASCII(bytes) else { return nil }
             return asciiSecretNamesUTF8.contains { $0.count == bytes.count && Self.holds($0, foldingASCIILettersOf: bytes) }
         }
-        guard let isASCIIName else { return secretNames.contains(text.lowercased()) }
-        return isASCIIName || (!otherSecretNames.isEmpty && otherSecretNames.contains(text.lowercased()))
+        if isASCIIName == true { return true }
+        return (isASCIIName == nil || hasNonASCIISecretName) && secretNames.contains(text.lowercased())
     }
 
     private func redacting(params: JSON, of method: String?, _ secretValue: (String, Place) -> String?) -> JSON {

@@ -7,23 +7,22 @@ struct UTCTimestamp {
     var text: String {
         let (days, dayMilliseconds) = floorDivision(milliseconds, by: 86_400_000)
         let (year, month, day) = Self.civilDate(daysSince1970: days)
-        // Years past 9999 and before 0 are written as 9999 and 0: the trace is read by people.
-        let fields: [(value: Int64, digits: Int, then: UInt8)] = [
-            (min(max(year, 0), 9_999), 4, UInt8(ascii: "-")), (month, 2, UInt8(ascii: "-")), (day, 2, UInt8(ascii: "T")),
-            (dayMilliseconds / 3_600_000, 2, UInt8(ascii: ":")), (dayMilliseconds / 60_000 % 60, 2, UInt8(ascii: ":")),
-            (dayMilliseconds / 1_000 % 60, 2, UInt8(ascii: ".")), (dayMilliseconds % 1_000, 3, UInt8(ascii: "Z")),
-        ]
         return String(unsafeUninitializedCapacity: 24) { bytes in
             var end = 0
-            for field in fields {
-                var value = field.value
-                for position in stride(from: end + field.digits - 1, through: end, by: -1) {
+            /// `value` in `digits` digits, then `separator`.
+            func put(_ value: Int64, _ digits: Int, _ separator: Unicode.Scalar) {
+                var value = value
+                for position in stride(from: end + digits - 1, through: end, by: -1) {
                     bytes[position] = UInt8(ascii: "0") + UInt8(value % 10)
                     value /= 10
                 }
-                bytes[end + field.digits] = field.then
-                end += field.digits + 1
+                bytes[end + digits] = UInt8(ascii: separator)
+                end += digits + 1
             }
+            // Years past 9999 and before 0 are written as 9999 and 0: the trace is read by people.
+            put(min(max(year, 0), 9_999), 4, "-"); put(month, 2, "-"); put(day, 2, "T")
+            put(dayMilliseconds / 3_600_000, 2, ":"); put(dayMilliseconds / 60_000 % 60, 2, ":")
+            put(dayMilliseconds / 1_000 % 60, 2, "."); put(dayMilliseconds % 1_000, 3, "Z")
             return end
         }
     }
