@@ -45,12 +45,13 @@ let package = Package(
         // Draws recorded sessions and fixtures as marble diagrams (SVG).
         .executableTarget(name: "SignupMarbles", dependencies: ["SignupServer", "SignupProtocol", "SignupTools"]),
         // Depends on the two executables it runs, so `swift run -c release signup-bench` builds them.
-        .executableTarget(name: "SignupBench", dependencies: ["SignupCore", "SignupRPC", "SignupEcho"]),
+        .target(name: "CProcessPlacement"),
+        .executableTarget(name: "SignupBench", dependencies: ["SignupCore", "SignupRPC", "SignupEcho", "CProcessPlacement"]),
         .target(name: "SignupTestSupport", path: "Tests/SignupTestSupport"),
         .testTarget(name: "SignupCoreTests", dependencies: ["SignupCore", "SignupTestSupport"]),
         .testTarget(
             name: "SignupRPCTests",
-            dependencies: ["SignupServer", "SignupProtocol", "SignupTransport", "SignupTools", "SignupRPC", "SignupFuzz", "SignupBench", "SignupMarbles", "SignupCore", "SignupTestSupport"],
+            dependencies: ["SignupServer", "SignupProtocol", "SignupTransport", "SignupTools", "SignupRPC", "SignupFuzz", "SignupBench", "SignupMarbles", "SignupCore", "SignupTestSupport", "CProcessPlacement"],
             exclude: ["BadInput"]),
     ]
 )

@@ -118,19 +118,18 @@ struct EndToEnd {
         values.sorted()[values.count / 2]
     }
 
-    /// Round-trip times in nanoseconds of `rpc` (with `arguments`) and of the echo, sorted: one
-    /// edit sent and its answer awaited, `count` times each, the two taking turns trip by trip so
-    /// that a busy phase of the host lands on both alike.
-    /// Round trips of one `form.edit` request at a time, each child in turn: signup-rpc with
-    /// `arguments`, the echo, and each of `loops` (plain JSON-lines loops doing the same work);
-    /// nanoseconds, sorted, per child.
+    /// Round trips of one `form.edit` request at a time, `count` each, the children taking turns
+    /// trip by trip so that a busy phase of the host lands on all alike: signup-rpc with
+    /// `arguments`, the echo, a second echo (the control: it should match the first), and each of
+    /// `loops` (plain JSON-lines loops doing the same work); nanoseconds, sorted, per child.
     func latencies(_ arguments: [String], count: Int, loops: [JSONLinesLoop] = [])
-        throws -> (rpc: [UInt64], echo: [UInt64], loops: [[UInt64]]) {
+        throws -> (rpc: [UInt64], echo: [UInt64], control: [UInt64], loops: [[UInt64]]) {
         let server = try ChildProcess(rpc, arguments + rpcOptions)
         let baseline = try ChildProcess(echo, [])
+        let control = try ChildProcess(echo, [])
         let loopChildren = try loops.map { try ChildProcess($0.executable, $0.arguments) }
         defer {
-            for child in [server, baseline] + loopChildren {
+            for child in [server, baseline, control] + loopChildren {
                 child.closeInput()
                 _ = child.drain()
                 child.wait()
@@ -141,9 +140,10 @@ struct EndToEnd {
             child.send(open)
             try awaitAnswer(child, id: 0)
         }
-        var samples: (rpc: [UInt64], echo: [UInt64], loops: [[UInt64]]) = ([], [], loops.map { _ in [] })
+        var samples: (rpc: [UInt64], echo: [UInt64], control: [UInt64], loops: [[UInt64]]) = ([], [], [], loops.map { _ in [] })
         samples.rpc.reserveCapacity(count)
         samples.echo.reserveCapacity(count)
+        samples.control.reserveCapacity(count)
         let warmUp = min(1000, count / 10)
         for index in 1...(count + warmUp) {
             let value = index % 2 == 0 ? "abc" : "abcdef"
@@ -152,10 +152,13 @@ struct EndToEnd {
             server.send(line + [0x0A])
             try awaitAnswer(server, id: index)
             if index > warmUp { samples.rpc.append(now() - start) }
-            start = now()
-            baseline.send(line + [0x0A])
-            guard baseline.readLine().map(Array.init) == line else { throw BenchError.unexpected("the echo did not echo") }
-            if index > warmUp { samples.echo.append(now() - start) }
+            for (echo, isControl) in [(baseline, false), (control, true)] {
+                start = now()
+                echo.send(line + [0x0A])
+                guard echo.readLine().map(Array.init) == line else { throw BenchError.unexpected("the echo did not echo") }
+                guard index > warmUp else { continue }
+                if isControl { samples.control.append(now() - start) } else { samples.echo.append(now() - start) }
+            }
             for (number, child) in loopChildren.enumerated() {
                 start = now()
                 child.send(line + [0x0A])
@@ -163,7 +166,7 @@ struct EndToEnd {
                 if index > warmUp { samples.loops[number].append(now() - start) }
             }
         }
-        return (samples.rpc.sorted(), samples.echo.sorted(), samples.loops.map { $0.sorted() })
+        return (samples.rpc.sorted(), samples.echo.sorted(), samples.control.sorted(), samples.loops.map { $0.sorted() })
     }
 
     /// Reads lines until the response to request `id`.
