@@ -89,9 +89,11 @@ struct EndToEnd {
         var cpuRatio: Double { cpuSeconds / plainCPUSeconds }
     }
 
-    /// What `executable --help` prints.
+    /// What `executable --help` prints. Its input ends at once, so a program that reads its
+    /// input instead of answering `--help` ends too rather than hold the benchmark.
     static func helpText(of executable: String) throws -> String {
         let child = try ChildProcess(executable, ["--help"])
+        child.closeInput()
         var text = ""
         while let line = child.readLine() { text += String(decoding: line, as: UTF8.self) + "\n" }
         _ = child.wait()
