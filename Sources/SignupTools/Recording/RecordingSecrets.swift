@@ -13,11 +13,13 @@ struct RecordingSecrets {
     /// Placeholders made for edits lately, by field and value, to skip making a string of the
     /// value and looking it up in `placeholders` for the same keystrokes again.
     private var recentPlaceholders = [RecentPlaceholder?](repeating: nil, count: 256)
-    /// Secrets that messages out may carry, as their bytes: tokens from a backend, and secret
-    /// values asked about as names.
-    private var secretsInOutput: [[UInt8]] = []
-    /// Secret field values asked about as names (`SecretField.isAskedAbout`), as their fields see them.
+    /// Secrets that messages out may carry: tokens from a backend, and secret values asked about
+    /// as names.
+    private var secretsInOutput = WatchedSecrets()
+    /// Secret field values asked about as names (`SecretField.isAskedAbout`), as their fields see
+    /// them; and the same, watched for in what backends answer.
     private var askedSecrets: Set<String> = []
+    private var askedSecretsInAnswers = WatchedSecrets()
     /// Warned once when a placeholder could not keep its secret's validity.
     private var warnedApproximation = false
     /// Whether placeholders are searched for: when not (a recording far behind its session, or
@@ -67,7 +69,10 @@ struct RecordingSecrets {
                                       within search: MatchBudget? = nil) -> String {
         let secret = field.normalized(value)
         let made = placeholder(for: secret, judgedBy: field.rules, comparedWith: others, within: search)
-        if field.isAskedAbout, !secret.isEmpty, askedSecrets.insert(secret).inserted { secretsInOutput.append(Array(secret.utf8)) }
+        if field.isAskedAbout, !secret.isEmpty, askedSecrets.insert(secret).inserted {
+            secretsInOutput.insert(Array(secret.utf8))
+            askedSecretsInAnswers.insert(Array(secret.utf8))
+        }
         return made
     }
 
@@ -113,7 +118,7 @@ struct RecordingSecrets {
 
     /// A token or other secret a backend gave out: its placeholder, and output carrying it is rewritten.
     private mutating func backendSecret(_ secret: String) -> String {
-        if placeholders.existing(for: secret) == nil, !secret.isEmpty { secretsInOutput.append(Array(secret.utf8)) }
+        if placeholders.existing(for: secret) == nil { secretsInOutput.insert(Array(secret.utf8)) }
         return placeholder(for: secret)
     }
 
@@ -143,11 +148,12 @@ struct RecordingSecrets {
     /// A text a backend wrote (a message echoing what it was sent), with every secret value it
     /// was asked about replaced by its placeholder.
     private func hidingAskedSecrets(in text: String) -> String {
-        var hidden = text
-        for secret in askedSecrets where hidden.contains(secret) {
-            hidden = hidden.replacingOccurrences(of: secret, with: placeholders.existing(for: secret) ?? secret)
-        }
-        return hidden
+        askedSecretsInAnswers.replacingOccurrences(in: text, with: placeholderOrMask) ?? text
+    }
+
+    /// A watched secret's placeholder; every one has been given one, but were it not, the mask.
+    private func placeholderOrMask(_ secret: String) -> String {
+        placeholders.existing(for: secret) ?? SecretRedaction.mask
     }
 
     /// A secret's placeholder, warning once when one cannot pass and fail exactly its rules.
@@ -167,11 +173,12 @@ struct RecordingSecrets {
     /// Whether a message out may carry a secret seen so far: when not, it is written as it is.
     var mayBeInOutput: Bool { !secretsInOutput.isEmpty }
 
-    /// A message the server sent, with every secret seen so far that it carries replaced; nil
-    /// when it carries none (or is not JSON), to be written as it is.
+    /// A message the server sent, with every secret seen so far that it carries replaced, as a
+    /// whole string or within one; nil when it carries none (or is not JSON), to be written as it is.
     func hiding(inOut line: UnsafeBufferPointer<UInt8>) -> JSON? {
-        guard secretsInOutput.contains(where: { line.contains($0) }),
-              let parsed = try? JSONParser.parse(line, maxDepth: 10_000) else { return nil }
-        return parsed.mappingStrings { placeholders.existing(for: $0) ?? $0 }
+        guard secretsInOutput.occurs(in: line), let parsed = try? JSONParser.parse(line, maxDepth: 10_000) else { return nil }
+        return parsed.mappingStrings { text in
+            placeholders.existing(for: text) ?? secretsInOutput.replacingOccurrences(in: text, with: placeholderOrMask) ?? text
+        }
     }
 }
