@@ -51,12 +51,12 @@ struct WatchedSecrets {
                 for (index, length) in lengths.enumerated() where (next[index]?.start ?? .max) < position {
                     next[index] = firstMatch(ofLength: length, in: text, from: position)
                 }
-                guard let start = next.compactMap({ $0?.start }).min() else { break }
-                // The longest secret matching at `start`: lengths are longest first.
-                let (index, match) = next.enumerated().first { $0.element?.start == start }.map { ($0.offset, $0.element!) }!
-                result.append(contentsOf: text[position..<start])
+                let found = next.enumerated().compactMap { entry in entry.element.map { (length: lengths[entry.offset], match: $0) } }
+                // The first of the leftmost is the longest there: lengths are longest first.
+                guard let (length, match) = found.min(by: { $0.match.start < $1.match.start }) else { break }
+                result.append(contentsOf: text[position..<match.start])
                 result.append(contentsOf: replacement(String(decoding: secrets[match.secret], as: UTF8.self)).utf8)
-                position = start + lengths[index]
+                position = match.start + length
             }
             result.append(contentsOf: text[min(position, text.count)...])
             return String(decoding: result, as: UTF8.self)
