@@ -69,11 +69,12 @@ struct RecordWriter {
             write(outEncodedBy: { notification.write(to: &$0) }, to: &buffer)
         case .asked(let number, let question):
             buffer.key("ask"); buffer.int(number)
-            BackendExchangeJSON.write(secrets.hiding(in: question), to: &buffer)
+            BackendExchangeJSON.write(secrets.hiding(in: question, number: number), to: &buffer)
         case .answered(let number, let answer):
             buffer.key("answer"); buffer.int(number)
-            BackendExchangeJSON.write(secrets.hiding(in: answer), to: &buffer)
+            BackendExchangeJSON.write(secrets.hiding(in: answer, number: number), to: &buffer)
         case .cancelled(let number):
+            secrets.questionCancelled(number)
             buffer.key("cancel"); buffer.int(number)
         case .end(let reason):
             buffer.key("end"); buffer.string(reason)

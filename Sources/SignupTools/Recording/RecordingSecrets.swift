@@ -20,6 +20,9 @@ struct RecordingSecrets {
     /// them; and the same, watched for in what backends answer.
     private var askedSecrets: Set<String> = []
     private var askedSecretsInAnswers = WatchedSecrets()
+    /// The secret values each question not yet answered sent, by its number: what its answer
+    /// may echo (`RecordingSecrets+Echoes.swift`).
+    var sentSecrets: [Int: [String]] = [:]
     /// Warned once when a placeholder could not keep its secret's validity.
     private var warnedApproximation = false
     /// Whether placeholders are searched for: when not (a recording far behind its session, or
@@ -152,7 +155,7 @@ struct RecordingSecrets {
     }
 
     /// A watched secret's placeholder; every one has been given one, but were it not, the mask.
-    private func placeholderOrMask(_ secret: String) -> String {
+    func placeholderOrMask(_ secret: String) -> String {
         placeholders.existing(for: secret) ?? SecretRedaction.mask
     }
 
@@ -169,6 +172,16 @@ struct RecordingSecrets {
     }
 
     // MARK: Messages out
+
+    /// A secret a backend echoed: messages out are watched for it from now on.
+    mutating func watchInOutput(_ secret: String) {
+        secretsInOutput.insert(Array(secret.utf8))
+    }
+
+    /// Whether `value` is a secret met so far (it has a placeholder).
+    func isSecret(_ value: String) -> Bool {
+        placeholders.existing(for: value) != nil
+    }
 
     /// Whether a message out may carry a secret seen so far: when not, it is written as it is.
     var mayBeInOutput: Bool { !secretsInOutput.isEmpty }

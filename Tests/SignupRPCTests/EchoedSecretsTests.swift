@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import SignupCore
+import SignupTestSupport
+@testable import SignupTools
+
+/// A backend that echoes a secret it was sent (a welcome quoting the password) has the secret
+/// replaced in its answer and in the messages out that pass the answer on, and the recording
+/// still replays.
+@Suite struct EchoedSecretsTests {
+    private static func edit(_ field: String, _ value: String) -> String {
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"s","field":"\#(field)","value":"\#(value)"}}"#
+    }
+
+    @Test func aPasswordEchoedByTheSignUpAPIIsNotRecordedAndTheRecordingReplays() throws {
+        let server = try LoopbackHTTPServer { request in
+            switch (request.method, request.path) {
+            case ("POST", "/signup"):
+                return .respond(status: 201, body: #"{"username":"ada","id":7,"note":"welcome ada, your password Lovelace-1815 is set"}"#)
+            default: return .respond(status: 404)
+            }
+        }
+        defer { server.stop() }
+        let folder = try TemporaryDirectory()
+        let recording = folder.path("session.jsonl")
+        let child = try InteractiveProcess([
+            "--clock", "real", "--debounce-ms", "0", "--record", recording,
+            "--availability-url", server.url("/users/{username}"), "--signup-url", server.url("/signup"),
+        ])
+        child.send([
+            #"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"kind":"signup","form":"s"}}"#,
+            Self.edit("username", "ada"),
+        ])
+        var lines = child.readLines { $0.contains(#""field":"username","state":"ok""#) }
+        child.send([Self.edit("password", "Lovelace-1815"), Self.edit("repeatedPassword", "Lovelace-1815")])
+        lines += child.readLines { $0.contains(#""field":"repeatedPassword","state":"ok""#) }
+        child.send([#"{"jsonrpc":"2.0","id":2,"method":"form.submit","params":{"form":"s"}}"#])
+        lines += child.readLines { $0.contains(#""state":"succeeded""#) }
+        child.closeInput()
+        #expect(child.wait(atMost: 30) == 0)
+        // The client is told what its backend said, its own password included.
+        #expect(lines.last?.contains("your password Lovelace-1815 is set") == true)
+
+        let bytes = try #require(FileManager.default.contents(atPath: recording))
+        #expect(bytes.range(of: Data("Lovelace-1815".utf8)) == nil, "the recording holds the echoed password")
+        let text = String(decoding: bytes, as: UTF8.self)
+        let echoes = text.split(separator: "\n").filter { $0.contains("welcome ada, your password ") }
+        // The answer and the message out that passes it on, each with the password's placeholder.
+        #expect(echoes.count == 2)
+        #expect(echoes.first?.contains(#""answer":"#) == true)
+        #expect(echoes.last?.contains(#""out":"#) == true)
+        let outcome = try Replayer(recording: try Recording.read(Array(bytes))).run()
+        #expect(outcome.divergence == nil)
+    }
+}
