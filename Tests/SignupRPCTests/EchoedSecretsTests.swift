@@ -6,13 +6,13 @@ import SignupTestSupport
 
 /// A backend that echoes a secret it was sent (a welcome quoting the password) has the secret
 /// replaced in its answer and in the messages out that pass the answer on, and the recording
-/// still replays.
+/// still replays; the trace masks it too.
 @Suite struct EchoedSecretsTests {
     private static func edit(_ field: String, _ value: String) -> String {
         #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"s","field":"\#(field)","value":"\#(value)"}}"#
     }
 
-    @Test func aPasswordEchoedByTheSignUpAPIIsNotRecordedAndTheRecordingReplays() throws {
+    @Test func aPasswordEchoedByTheSignUpAPIIsNeitherRecordedNorTracedAndTheRecordingReplays() throws {
         let server = try LoopbackHTTPServer { request in
             switch (request.method, request.path) {
             case ("POST", "/signup"):
@@ -23,8 +23,9 @@ import SignupTestSupport
         defer { server.stop() }
         let folder = try TemporaryDirectory()
         let recording = folder.path("session.jsonl")
+        let trace = folder.path("trace.jsonl")
         let child = try InteractiveProcess([
-            "--clock", "real", "--debounce-ms", "0", "--record", recording,
+            "--clock", "real", "--debounce-ms", "0", "--record", recording, "--trace", trace,
             "--availability-url", server.url("/users/{username}"), "--signup-url", server.url("/signup"),
         ])
         child.send([
@@ -51,5 +52,13 @@ import SignupTestSupport
         #expect(echoes.last?.contains(#""out":"#) == true)
         let outcome = try Replayer(recording: try Recording.read(Array(bytes))).run()
         #expect(outcome.divergence == nil)
+
+        // The trace masks it where it stands in the message out about the form.
+        let traced = try String(contentsOfFile: trace, encoding: .utf8)
+        #expect(!traced.contains("Lovelace-1815"), "the trace holds the echoed password")
+        let tracedEchoes = traced.split(separator: "\n").filter { $0.contains("welcome ada, your password ") }
+        #expect(tracedEchoes.count == 1)
+        #expect(tracedEchoes.first?.contains(#"your password [secret] is set"#) == true)
+        #expect(traced.contains(#""message":"Username available""#))
     }
 }

@@ -1,6 +1,6 @@
 import Testing
-import SignupProtocol
 @testable import SignupTools
+@testable import SignupProtocol
 
 /// The secrets a recording watches for in messages out and backend answers: found in one pass a
 /// length, replaced leftmost first and, at one place, the longest.

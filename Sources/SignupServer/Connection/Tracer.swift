@@ -9,7 +9,9 @@ import SignupTransport
 /// (`SecretRedaction`), a secret field's value reading `"[secret]"`; in messages out every member
 /// whose name names a secret (`SecretRedaction.namesSecretMember`) reads `"[secret]"`, and so
 /// does any string that is the value of a secret field the forms ask about as a name (a custom
-/// kind whose username field is secret).
+/// kind whose username field is secret), and, once a form is submitted, the values its secret
+/// fields held then wherever they stand in a message out about that form (a backend's welcome or
+/// validation error quoting the password).
 ///
 /// Records: `{"time":"…Z","dir":"in"|"out","message":…}`, with `"connection":N` after the time
 /// under `--listen` (the connection's number, as a recording's file is numbered); input that is
@@ -22,6 +24,11 @@ final class Tracer: @unchecked Sendable {
     private var pending = JSONWriter(capacity: 1 << 14)
     /// Values of secret fields asked about as names, seen in messages in, hidden in messages out.
     private var askedSecrets: Set<String> = []
+    /// The latest value of each secret field, by connection and form, and by field; and those a
+    /// form held when last submitted, which the backend may echo in messages out about the form.
+    /// A form's go when it closes.
+    private var latestSecrets: [FormOfConnection: [String: String]] = [:]
+    private var submittedSecrets: [FormOfConnection: WatchedSecrets] = [:]
     private let namesAskedAbout: Set<String>
     /// Written under `lock`; one whose write fails (a full disk) is written no more.
     private let destinations: [OutputDescriptor]
@@ -43,9 +50,9 @@ final class Tracer: @unchecked Sendable {
     /// `flush()`, whichever comes first, so that it is always written before what it causes.
     func traceIn(_ item: borrowing InputItem, connection: Int? = nil) {
         let record: Record = switch item {
-        case .message(let message, _): .message(redactedIn(message))
+        case .message(let message, _): .message(redactedIn(message, connection: connection))
         case .malformed(let bytes, _): bytes.withUnsafeBufferPointer(text(of:))
-        case .edit(let edit): .message(redactedIn(Self.json(of: edit)))
+        case .edit(let edit): .message(redactedIn(Self.json(of: edit), connection: connection))
         case .oversizeLine: .oversize
         }
         lock.withLock { append("in", record, connection: connection) }
@@ -64,7 +71,7 @@ final class Tracer: @unchecked Sendable {
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
             let line = UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[start..<end])
-            records.append(message(in: line, redactedBy: redactedOut))
+            records.append(message(in: line) { redactedOut($0, connection: connection) })
             start = end + 1
         }
         trace("out", records, connection: connection)
@@ -133,19 +140,51 @@ final class Tracer: @unchecked Sendable {
         Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down))
     }
 
+    private static func text(_ json: JSON) -> String? {
+        if case .string(let text) = json { text } else { nil }
+    }
+
+    private struct FormOfConnection: Hashable {
+        let connection: Int?
+        let form: String
+    }
+
     /// A message in, redacted: a field that is secret in any kind is taken as secret.
-    private func redactedIn(_ json: JSON) -> JSON {
-        redaction.redacting(json) { text, place in
+    private func redactedIn(_ json: JSON, connection: Int?) -> JSON {
+        if case .string(let method)? = json["method"], method == "form.close" || method == "form.submit" {
+            let form = FormOfConnection(connection: connection, form: json["params"]?["form"].flatMap(Self.text) ?? "default")
+            lock.withLock {
+                if method == "form.close" {
+                    (latestSecrets[form], submittedSecrets[form]) = (nil, nil)
+                } else if let values = latestSecrets[form]?.values, !values.isEmpty {
+                    var secrets = WatchedSecrets()
+                    for value in values { secrets.insert(Array(value.utf8)) }
+                    submittedSecrets[form] = secrets
+                }
+            }
+        }
+        return redaction.redacting(json) { text, place in
             guard redaction.isSecretField(named: place.field) else { return nil }
-            if namesAskedAbout.contains(place.field), !text.isEmpty { lock.withLock { _ = askedSecrets.insert(text) } }
+            let form = FormOfConnection(connection: connection, form: place.form ?? "default")
+            lock.withLock {
+                if namesAskedAbout.contains(place.field), !text.isEmpty { askedSecrets.insert(text) }
+                latestSecrets[form, default: [:]][place.field] = text.isEmpty ? nil : text
+            }
             return Self.secret
         }
     }
 
-    /// A message out, with the members that name a secret and secrets asked about hidden.
-    private func redactedOut(_ json: JSON) -> JSON {
-        let asked = lock.withLock { askedSecrets }
-        return Self.hidingSecretMembers(asked.isEmpty ? json : json.mappingStrings { asked.contains($0) ? Self.secret : $0 })
+    /// A message out, with the members that name a secret, secrets asked about, and the secret
+    /// values the form it is about was submitted with hidden.
+    private func redactedOut(_ json: JSON, connection: Int?) -> JSON {
+        let form = json["params"]?["form"].flatMap(Self.text)
+        let (asked, echoes) = lock.withLock {
+            (askedSecrets, form.flatMap { submittedSecrets[FormOfConnection(connection: connection, form: $0)] })
+        }
+        guard !asked.isEmpty || echoes != nil else { return Self.hidingSecretMembers(json) }
+        return Self.hidingSecretMembers(json.mappingStrings { text in
+            asked.contains(text) ? Self.secret : echoes?.replacingOccurrences(in: text) { _ in Self.secret } ?? text
+        })
     }
 
     /// A message out with the members that name a secret hidden (an account's token), but flags

@@ -1,4 +1,5 @@
 import SignupCore
+import SignupProtocol
 
 /// A backend may echo what it was sent: a check's message quoting the code it refused, an API's
 /// validation error quoting the rejected password. Each question's secret values are kept until

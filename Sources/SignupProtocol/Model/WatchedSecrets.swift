@@ -1,4 +1,4 @@
-/// Secrets a recording watches for in text it writes, found in one pass over the text for each
+/// Secrets a recording or a trace watches for in text it writes, found in one pass over the text for each
 /// length they come in, however many there are: a session that logs in ten thousand times is
 /// watched for ten thousand tokens of one length. (Searching for each secret in turn made every
 /// message out cost as much as the secrets seen so far: a recording of 500 log-ins took 13 times
@@ -7,7 +7,7 @@
 /// Rabin–Karp: each length's secrets are kept by a rolling hash modulo the prime 2⁶¹ − 1, with a
 /// base drawn at random, so no text can be made to collide on purpose; a hash that matches is
 /// compared byte for byte.
-struct WatchedSecrets {
+package struct WatchedSecrets {
     private var secrets: [[UInt8]] = []
     private var known: Set<[UInt8]> = []
     /// By length: each hash, and the secrets of that length with it (`secrets`' indices).
@@ -18,10 +18,12 @@ struct WatchedSecrets {
 
     private static let prime: UInt64 = (1 << 61) - 1
 
-    var isEmpty: Bool { secrets.isEmpty }
+    package init() {}
+
+    package var isEmpty: Bool { secrets.isEmpty }
 
     /// Watches for `secret` from now on; an empty one is never watched for.
-    mutating func insert(_ secret: [UInt8]) {
+    package mutating func insert(_ secret: [UInt8]) {
         guard !secret.isEmpty, known.insert(secret).inserted else { return }
         let hash = secret.withUnsafeBufferPointer { hashOf($0[...]) }
         if byLength[secret.count] == nil {
@@ -33,13 +35,13 @@ struct WatchedSecrets {
     }
 
     /// Whether any secret watched for occurs in `text`.
-    func occurs(in text: UnsafeBufferPointer<UInt8>) -> Bool {
+    package func occurs(in text: UnsafeBufferPointer<UInt8>) -> Bool {
         lengths.contains { length in firstMatch(ofLength: length, in: text, from: 0) != nil }
     }
 
     /// `text` with every secret watched for that occurs in it replaced by `replacement(secret)`,
     /// leftmost first and, at one place, the longest; nil when none occurs.
-    func replacingOccurrences(in text: String, with replacement: (String) -> String) -> String? {
+    package func replacingOccurrences(in text: String, with replacement: (String) -> String) -> String? {
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBufferPointer { text -> String? in
             // Where a secret of each length next matches, from `position` on.
