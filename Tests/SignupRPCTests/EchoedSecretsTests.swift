@@ -3,6 +3,8 @@ import Testing
 import SignupCore
 import SignupTestSupport
 @testable import SignupTools
+@testable import SignupServer
+@testable import SignupProtocol
 
 /// A backend that echoes a secret it was sent (a welcome quoting the password) has the secret
 /// replaced in its answer and in the messages out that pass the answer on, and the recording
@@ -60,5 +62,70 @@ import SignupTestSupport
         #expect(tracedEchoes.count == 1)
         #expect(tracedEchoes.first?.contains(#"your password [secret] is set"#) == true)
         #expect(traced.contains(#""message":"Username available""#))
+    }
+}
+
+/// The trace masks a submitted form's secret values in messages out about that form, on that
+/// connection, until the form closes or the connection's session ends.
+@Suite struct TracedEchoesTests {
+    private func traced(_ steps: (Tracer) throws -> Void) throws -> [String] {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("trace.jsonl")
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let tracer = Tracer(destinations: [fd], forms: [.signup], maxDepth: 64)
+        try steps(tracer)
+        tracer.flush()
+        return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { line in
+            // The message alone: the time changes from run to run.
+            String(line[line.range(of: #""message":"#)!.upperBound...].dropLast())
+        }
+    }
+
+    private func input(_ text: String, _ tracer: Tracer, connection: Int) throws {
+        let bytes = Array(text.utf8)
+        tracer.traceIn(.message(try JSONParser.parse(bytes), bytes: bytes), connection: connection)
+    }
+
+    private func output(_ text: String, _ tracer: Tracer, connection: Int) {
+        Array((text + "\n").utf8).withUnsafeBytes { tracer.traceOut($0, connection: connection) }
+    }
+
+    @Test func aSubmittedPasswordIsMaskedWithinMessagesOutAboutItsFormOnly() throws {
+        let echo = #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"s","note":"set Lovelace-1815 ok"}}"#
+        let masked = #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"s","note":"set [secret] ok"}}"#
+        let lines = try traced { tracer in
+            try input(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"s","field":"password","value":"Lovelace-1815"}}"#,
+                      tracer, connection: 1)
+            output(echo, tracer, connection: 1)
+            try input(#"{"jsonrpc":"2.0","id":1,"method":"form.submit","params":{"form":"s"}}"#, tracer, connection: 1)
+            output(echo, tracer, connection: 1)
+            output(echo, tracer, connection: 2)
+            output(echo.replacingOccurrences(of: #""form":"s""#, with: #""form":"t""#), tracer, connection: 1)
+            try input(#"{"jsonrpc":"2.0","id":2,"method":"form.close","params":{"form":"s"}}"#, tracer, connection: 1)
+            output(echo, tracer, connection: 1)
+            try input(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"s","field":"password","value":"Lovelace-1815"}}"#,
+                      tracer, connection: 1)
+            try input(#"{"jsonrpc":"2.0","id":3,"method":"form.submit","params":{"form":"s"}}"#, tracer, connection: 1)
+            output(echo, tracer, connection: 1)
+            tracer.connectionEnded(1)
+            output(echo, tracer, connection: 1)
+        }
+        let edit = #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"s","field":"password","value":"[secret]"}}"#
+        #expect(lines == [
+            edit,
+            echo,  // not yet submitted: the client's own text, as the client sent it
+            #"{"jsonrpc":"2.0","id":1,"method":"form.submit","params":{"form":"s"}}"#,
+            masked,
+            echo,  // another connection's form "s"
+            echo.replacingOccurrences(of: #""form":"s""#, with: #""form":"t""#),
+            #"{"jsonrpc":"2.0","id":2,"method":"form.close","params":{"form":"s"}}"#,
+            echo,
+            edit,
+            #"{"jsonrpc":"2.0","id":3,"method":"form.submit","params":{"form":"s"}}"#,
+            masked,
+            echo,
+        ])
     }
 }

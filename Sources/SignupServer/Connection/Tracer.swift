@@ -24,11 +24,9 @@ final class Tracer: @unchecked Sendable {
     private var pending = JSONWriter(capacity: 1 << 14)
     /// Values of secret fields asked about as names, seen in messages in, hidden in messages out.
     private var askedSecrets: Set<String> = []
-    /// The latest value of each secret field, by connection and form, and by field; and those a
-    /// form held when last submitted, which the backend may echo in messages out about the form.
-    /// A form's go when it closes.
-    private var latestSecrets: [FormOfConnection: [String: String]] = [:]
-    private var submittedSecrets: [FormOfConnection: WatchedSecrets] = [:]
+    /// By connection: the secret values of its forms. A form's go when it closes, a
+    /// connection's when its session ends.
+    private var formSecrets: [Int?: FormSecrets] = [:]
     private let namesAskedAbout: Set<String>
     /// Written under `lock`; one whose write fails (a full disk) is written no more.
     private let destinations: [OutputDescriptor]
@@ -144,31 +142,40 @@ final class Tracer: @unchecked Sendable {
         if case .string(let text) = json { text } else { nil }
     }
 
-    private struct FormOfConnection: Hashable {
-        let connection: Int?
-        let form: String
+    /// The secret values of one connection's forms: the latest of each secret field, by form and
+    /// field; and those a form held when last submitted, which its backend may echo in messages
+    /// out about the form.
+    private struct FormSecrets {
+        var latest: [String: [String: String]] = [:]
+        var submitted: [String: WatchedSecrets] = [:]
+    }
+
+    /// The connection's session has ended: its forms' secret values are kept no longer.
+    func connectionEnded(_ connection: Int?) {
+        lock.withLock { formSecrets[connection] = nil }
     }
 
     /// A message in, redacted: a field that is secret in any kind is taken as secret.
     private func redactedIn(_ json: JSON, connection: Int?) -> JSON {
         if case .string(let method)? = json["method"], method == "form.close" || method == "form.submit" {
-            let form = FormOfConnection(connection: connection, form: json["params"]?["form"].flatMap(Self.text) ?? "default")
+            let form = json["params"]?["form"].flatMap(Self.text) ?? "default"
             lock.withLock {
                 if method == "form.close" {
-                    (latestSecrets[form], submittedSecrets[form]) = (nil, nil)
-                } else if let values = latestSecrets[form]?.values, !values.isEmpty {
+                    formSecrets[connection]?.latest[form] = nil
+                    formSecrets[connection]?.submitted[form] = nil
+                } else if let values = formSecrets[connection]?.latest[form]?.values, !values.isEmpty {
                     var secrets = WatchedSecrets()
                     for value in values { secrets.insert(Array(value.utf8)) }
-                    submittedSecrets[form] = secrets
+                    formSecrets[connection]?.submitted[form] = secrets
                 }
             }
         }
         return redaction.redacting(json) { text, place in
             guard redaction.isSecretField(named: place.field) else { return nil }
-            let form = FormOfConnection(connection: connection, form: place.form ?? "default")
             lock.withLock {
                 if namesAskedAbout.contains(place.field), !text.isEmpty { askedSecrets.insert(text) }
-                latestSecrets[form, default: [:]][place.field] = text.isEmpty ? nil : text
+                formSecrets[connection, default: FormSecrets()].latest[place.form ?? "default", default: [:]][place.field] =
+                    text.isEmpty ? nil : text
             }
             return Self.secret
         }
@@ -179,7 +186,7 @@ final class Tracer: @unchecked Sendable {
     private func redactedOut(_ json: JSON, connection: Int?) -> JSON {
         let form = json["params"]?["form"].flatMap(Self.text)
         let (asked, echoes) = lock.withLock {
-            (askedSecrets, form.flatMap { submittedSecrets[FormOfConnection(connection: connection, form: $0)] })
+            (askedSecrets, form.flatMap { formSecrets[connection]?.submitted[$0] })
         }
         guard !asked.isEmpty || echoes != nil else { return Self.hidingSecretMembers(json) }
         return Self.hidingSecretMembers(json.mappingStrings { text in

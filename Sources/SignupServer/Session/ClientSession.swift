@@ -268,6 +268,7 @@ final class ClientSession {
         stoppedParts += 1
         guard stoppedParts == 2, isFinished else { return }
         close(endpoint.readFD)
+        tracer?.connectionEnded(endpoint.number)
         ended(self, exitCode)
     }
 }
