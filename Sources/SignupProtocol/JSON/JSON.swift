@@ -49,6 +49,11 @@ package enum JSON: Equatable, Sendable {
         }
     }
 
+    /// The text, if the value is a string.
+    package var string: String? {
+        if case .string(let text) = self { text } else { nil }
+    }
+
     /// The value as a whole number, if it is a number without fraction or exponent that fits in 64 bits.
     package var int64: Int64? {
         guard case .number(let text) = self else { return nil }

@@ -138,10 +138,6 @@ final class Tracer: @unchecked Sendable {
         Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down))
     }
 
-    private static func text(_ json: JSON) -> String? {
-        if case .string(let text) = json { text } else { nil }
-    }
-
     /// The secret values of one connection's forms: the latest of each secret field, by form and
     /// field; and those a form held when last submitted, which its backend may echo in messages
     /// out about the form.
@@ -157,8 +153,8 @@ final class Tracer: @unchecked Sendable {
 
     /// A message in, redacted: a field that is secret in any kind is taken as secret.
     private func redactedIn(_ json: JSON, connection: Int?) -> JSON {
-        if case .string(let method)? = json["method"], method == "form.close" || method == "form.submit" {
-            let form = json["params"]?["form"].flatMap(Self.text) ?? "default"
+        if let method = json["method"]?.string, method == "form.close" || method == "form.submit" {
+            let form = json["params"]?["form"]?.string ?? "default"
             lock.withLock {
                 if method == "form.close" {
                     formSecrets[connection]?.latest[form] = nil
@@ -184,7 +180,7 @@ final class Tracer: @unchecked Sendable {
     /// A message out, with the members that name a secret, secrets asked about, and the secret
     /// values the form it is about was submitted with hidden.
     private func redactedOut(_ json: JSON, connection: Int?) -> JSON {
-        let form = json["params"]?["form"].flatMap(Self.text)
+        let form = json["params"]?["form"]?.string
         let (asked, echoes) = lock.withLock {
             (askedSecrets, form.flatMap { formSecrets[connection]?.submitted[$0] })
         }
