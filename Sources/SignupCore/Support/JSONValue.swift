@@ -16,6 +16,16 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 }
 
 extension JSONValue {
+    /// The same value with `transform` applied to every string in it, member names aside.
+    public func mappingStrings(_ transform: (String) -> String) -> JSONValue {
+        switch self {
+        case .string(let text): .string(transform(text))
+        case .array(let elements): .array(elements.map { $0.mappingStrings(transform) })
+        case .object(let members): .object(members.mapValues { $0.mappingStrings(transform) })
+        case .null, .bool, .int, .double: self
+        }
+    }
+
     /// The text a message template shows for this value.
     public var templateText: String {
         switch self {

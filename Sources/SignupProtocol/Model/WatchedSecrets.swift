@@ -22,9 +22,10 @@ package struct WatchedSecrets {
 
     package var isEmpty: Bool { secrets.isEmpty }
 
-    /// Watches for `secret` from now on; an empty one is never watched for.
-    package mutating func insert(_ secret: [UInt8]) {
-        guard !secret.isEmpty, known.insert(secret).inserted else { return }
+    /// Watches for `secret` from now on; an empty one is never watched for. Whether it is new.
+    @discardableResult
+    package mutating func insert(_ secret: [UInt8]) -> Bool {
+        guard !secret.isEmpty, known.insert(secret).inserted else { return false }
         let hash = secret.withUnsafeBufferPointer { hashOf($0[...]) }
         if byLength[secret.count] == nil {
             lengths.append(secret.count)
@@ -32,6 +33,12 @@ package struct WatchedSecrets {
         }
         byLength[secret.count, default: [:]][hash, default: []].append(secrets.count)
         secrets.append(secret)
+        return true
+    }
+
+    /// Whether `text` is one of the secrets watched for, whole.
+    package func contains(_ text: String) -> Bool {
+        !secrets.isEmpty && known.contains(Array(text.utf8))
     }
 
     /// Whether any secret watched for occurs in `text`.

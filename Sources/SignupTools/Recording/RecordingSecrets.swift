@@ -17,12 +17,11 @@ struct RecordingSecrets {
     /// as names.
     private var secretsInOutput = WatchedSecrets()
     /// Secret field values asked about as names (`SecretField.isAskedAbout`), as their fields see
-    /// them; and the same, watched for in what backends answer.
-    private var askedSecrets: Set<String> = []
-    private var askedSecretsInAnswers = WatchedSecrets()
+    /// them: watched for in what backends answer.
+    private var askedSecrets = WatchedSecrets()
     /// The secret values each question not yet answered sent, by its number: what its answer
-    /// may echo (`RecordingSecrets+Echoes.swift`).
-    var sentSecrets: [Int: [String]] = [:]
+    /// may echo.
+    private var sentSecrets: [Int: [String]] = [:]
     /// Warned once when a placeholder could not keep its secret's validity.
     private var warnedApproximation = false
     /// Whether placeholders are searched for: when not (a recording far behind its session, or
@@ -72,10 +71,7 @@ struct RecordingSecrets {
                                       within search: MatchBudget? = nil) -> String {
         let secret = field.normalized(value)
         let made = placeholder(for: secret, judgedBy: field.rules, comparedWith: others, within: search)
-        if field.isAskedAbout, !secret.isEmpty, askedSecrets.insert(secret).inserted {
-            secretsInOutput.insert(Array(secret.utf8))
-            askedSecretsInAnswers.insert(Array(secret.utf8))
-        }
+        if field.isAskedAbout, askedSecrets.insert(Array(secret.utf8)) { secretsInOutput.insert(Array(secret.utf8)) }
         return made
     }
 
@@ -89,29 +85,58 @@ struct RecordingSecrets {
     }
 
     // MARK: The backend
+    //
+    // A backend may echo what it was sent: a check's message quoting the code it refused, an
+    // API's validation error quoting the rejected password. Each question's secret values are
+    // kept until its answer, replaced wherever they stand in that answer's texts (as every secret
+    // asked about as a name is), and watched for in messages out from then on, since the server
+    // passes such texts on to the client.
 
-    /// A question with its password and any secret asked about as a name replaced.
-    mutating func hiding(in question: BackendQuestion) -> BackendQuestion {
-        switch question {
+    /// A question with its password and any secret asked about as a name replaced; the secrets it
+    /// sends are kept for its answer.
+    mutating func hiding(in question: BackendQuestion, number: Int) -> BackendQuestion {
+        let hidden: BackendQuestion = switch question {
         case .availability(let username): .availability(username: askedName(username))
         case .registration(let username, let password): .registration(username: askedName(username), password: placeholder(for: password))
         case .login(let username, let password): .login(username: askedName(username), password: placeholder(for: password))
         // What a check sends may be any field's value: each that a secret field held is masked.
         case .check(let name, let inputs): .check(name: name, inputs: inputs.mapValues { placeholders.existing(for: $0) ?? $0 })
         case .submission(let kind, let fields): .submission(kind: kind, fields: fields.mapValues { placeholders.existing(for: $0) ?? $0 })
-        default: question
+        case .addFriend, .updateFriend: question
         }
+        let sent = Self.values(of: question).filter { !$0.isEmpty && placeholders.existing(for: $0) != nil }
+        if !sent.isEmpty { sentSecrets[number] = sent }
+        return hidden
     }
 
-    /// An answer with the tokens and secrets it carries replaced.
-    mutating func hiding(in answer: BackendAnswer) -> BackendAnswer {
-        switch answer {
-        case .registration(.registered(let account)): .registration(.registered(account: hiding(in: account)))
+    /// An answer with the tokens it gives out, and the secrets asked about or sent by its question
+    /// that its texts carry, replaced.
+    mutating func hiding(in answer: BackendAnswer, number: Int) -> BackendAnswer {
+        let withTokens: BackendAnswer = switch answer {
+        case .registration(.registered(let account)): .registration(.registered(account: hidingSecretMembers(of: account)))
         case .login(.loggedIn(let token)): .login(.loggedIn(token: backendSecret(token)))
-        case .submission(.accepted(let result)): .submission(.accepted(hiding(in: result)))
-        case .submission(.refused(let status, let body)): .submission(.refused(status: status, body: body.map { hiding(in: $0) }))
+        case .submission(.accepted(let result)): .submission(.accepted(hidingSecretMembers(of: result)))
+        case .submission(.refused(let status, let body)): .submission(.refused(status: status, body: body.map { hidingSecretMembers(of: $0) }))
         default: answer
         }
+        var sent = WatchedSecrets()
+        for secret in sentSecrets.removeValue(forKey: number) ?? [] { sent.insert(Array(secret.utf8)) }
+        guard !sent.isEmpty || !askedSecrets.isEmpty else { return withTokens }
+        var echoed: [String] = []
+        let hidden = Self.mappingTexts(of: withTokens) { text in
+            let text = askedSecrets.replacingOccurrences(in: text, with: placeholderOrMask) ?? text
+            return sent.replacingOccurrences(in: text) { secret in
+                echoed.append(secret)
+                return placeholderOrMask(secret)
+            } ?? text
+        }
+        for secret in echoed { secretsInOutput.insert(Array(secret.utf8)) }
+        return hidden
+    }
+
+    /// The question was withdrawn: no answer will echo it.
+    mutating func questionCancelled(_ number: Int) {
+        sentSecrets[number] = nil
     }
 
     /// A name the forms asked the backend about: its placeholder when it is a secret field's value.
@@ -126,36 +151,51 @@ struct RecordingSecrets {
     }
 
     /// An account a backend returned, with the members that name a secret hidden.
-    private mutating func hiding(in account: JSONValue) -> JSONValue {
+    private mutating func hidingSecretMembers(of account: JSONValue) -> JSONValue {
         switch account {
         case .object(let members):
             var hidden: [String: JSONValue] = [:]
             for (key, value) in members {
                 if case .string(let secret) = value, SecretRedaction.namesSecretMember(key) {
                     hidden[key] = .string(backendSecret(secret))
-                } else if case .string(let text) = value, askedSecrets.contains(text) {
-                    hidden[key] = .string(askedName(text))
-                } else if case .string(let text) = value {
-                    hidden[key] = .string(hidingAskedSecrets(in: text))
                 } else {
-                    hidden[key] = hiding(in: value)
+                    hidden[key] = hidingSecretMembers(of: value)
                 }
             }
             return .object(hidden)
-        case .array(let elements): return .array(elements.map { hiding(in: $0) })
-        case .string(let text): return .string(hidingAskedSecrets(in: text))
+        case .array(let elements): return .array(elements.map { hidingSecretMembers(of: $0) })
         default: return account
         }
     }
 
-    /// A text a backend wrote (a message echoing what it was sent), with every secret value it
-    /// was asked about replaced by its placeholder.
-    private func hidingAskedSecrets(in text: String) -> String {
-        askedSecretsInAnswers.replacingOccurrences(in: text, with: placeholderOrMask) ?? text
+    private static func values(of question: BackendQuestion) -> [String] {
+        switch question {
+        case .availability(let username): [username]
+        case .registration(let username, let password), .login(let username, let password): [username, password]
+        case .check(_, let inputs): Array(inputs.values)
+        case .submission(_, let fields): Array(fields.values)
+        case .addFriend, .updateFriend: []
+        }
+    }
+
+    /// `answer` with `transform` applied to each text a backend wrote in it.
+    private static func mappingTexts(of answer: BackendAnswer, _ transform: (String) -> String) -> BackendAnswer {
+        switch answer {
+        case .verdict(.rejected(var issue?)):
+            issue.message = transform(issue.message)
+            issue.params = issue.params.mapValues { $0.mappingStrings(transform) }
+            return .verdict(.rejected(issue))
+        case .verdict(.rejectedWith(let params)): return .verdict(.rejectedWith(params: params.mapValues { $0.mappingStrings(transform) }))
+        case .registration(.registered(let account)): return .registration(.registered(account: account.mappingStrings(transform)))
+        case .submission(.accepted(let result)): return .submission(.accepted(result.mappingStrings(transform)))
+        case .submission(.refused(let status, let body)): return .submission(.refused(status: status, body: body?.mappingStrings(transform)))
+        case .failure(.unavailable(let reason)): return .failure(.unavailable(reason: transform(reason)))
+        default: return answer
+        }
     }
 
     /// A watched secret's placeholder; every one has been given one, but were it not, the mask.
-    func placeholderOrMask(_ secret: String) -> String {
+    private func placeholderOrMask(_ secret: String) -> String {
         placeholders.existing(for: secret) ?? SecretRedaction.mask
     }
 
@@ -172,16 +212,6 @@ struct RecordingSecrets {
     }
 
     // MARK: Messages out
-
-    /// A secret a backend echoed: messages out are watched for it from now on.
-    mutating func watchInOutput(_ secret: String) {
-        secretsInOutput.insert(Array(secret.utf8))
-    }
-
-    /// Whether `value` is a secret met so far (it has a placeholder).
-    func isSecret(_ value: String) -> Bool {
-        placeholders.existing(for: value) != nil
-    }
 
     /// Whether a message out may carry a secret seen so far: when not, it is written as it is.
     var mayBeInOutput: Bool { !secretsInOutput.isEmpty }
