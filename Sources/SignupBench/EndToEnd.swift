@@ -122,16 +122,16 @@ struct EndToEnd {
 
     /// Round trips of one `form.edit` request at a time, `count` each, the children taking turns
     /// trip by trip so that a busy phase of the host lands on all alike: signup-rpc with
-    /// `arguments`, the echo, a second echo (the control: it should match the first), and each of
-    /// `loops` (plain JSON-lines loops doing the same work); nanoseconds, sorted, per child.
+    /// `arguments`, then, with no `loops`, the echo and a second echo (the control: it should
+    /// match the first), or else each of `loops` (plain JSON-lines loops doing the same work);
+    /// nanoseconds, sorted, per child (none for the echoes beside loops).
     func latencies(_ arguments: [String], count: Int, loops: [JSONLinesLoop] = [])
         throws -> (rpc: [UInt64], echo: [UInt64], control: [UInt64], loops: [[UInt64]]) {
         let server = try ChildProcess(rpc, arguments + rpcOptions)
-        let baseline = try ChildProcess(echo, [])
-        let control = try ChildProcess(echo, [])
+        let echoes = loops.isEmpty ? [try ChildProcess(echo, []), try ChildProcess(echo, [])] : []
         let loopChildren = try loops.map { try ChildProcess($0.executable, $0.arguments) }
         defer {
-            for child in [server, baseline, control] + loopChildren {
+            for child in [server] + echoes + loopChildren {
                 child.closeInput()
                 _ = child.drain()
                 child.wait()
@@ -142,10 +142,10 @@ struct EndToEnd {
             child.send(open)
             try awaitAnswer(child, id: 0)
         }
-        var samples: (rpc: [UInt64], echo: [UInt64], control: [UInt64], loops: [[UInt64]]) = ([], [], [], loops.map { _ in [] })
-        samples.rpc.reserveCapacity(count)
-        samples.echo.reserveCapacity(count)
-        samples.control.reserveCapacity(count)
+        var rpcSamples: [UInt64] = []
+        rpcSamples.reserveCapacity(count)
+        var echoSamples = echoes.map { _ in [UInt64]() }
+        var loopSamples = loops.map { _ in [UInt64]() }
         let warmUp = min(1000, count / 10)
         for index in 1...(count + warmUp) {
             let value = index % 2 == 0 ? "abc" : "abcdef"
@@ -153,22 +153,22 @@ struct EndToEnd {
             var start = now()
             server.send(line + [0x0A])
             try awaitAnswer(server, id: index)
-            if index > warmUp { samples.rpc.append(now() - start) }
-            for (echo, isControl) in [(baseline, false), (control, true)] {
+            if index > warmUp { rpcSamples.append(now() - start) }
+            for (number, echo) in echoes.enumerated() {
                 start = now()
                 echo.send(line + [0x0A])
                 guard echo.readLine().map(Array.init) == line else { throw BenchError.unexpected("the echo did not echo") }
-                guard index > warmUp else { continue }
-                if isControl { samples.control.append(now() - start) } else { samples.echo.append(now() - start) }
+                if index > warmUp { echoSamples[number].append(now() - start) }
             }
             for (number, child) in loopChildren.enumerated() {
                 start = now()
                 child.send(line + [0x0A])
                 try awaitAnswer(child, id: index)
-                if index > warmUp { samples.loops[number].append(now() - start) }
+                if index > warmUp { loopSamples[number].append(now() - start) }
             }
         }
-        return (samples.rpc.sorted(), samples.echo.sorted(), samples.control.sorted(), samples.loops.map { $0.sorted() })
+        let echoTimes = echoes.isEmpty ? [[], []] : echoSamples.map { $0.sorted() }
+        return (rpcSamples.sorted(), echoTimes[0], echoTimes[1], loopSamples.map { $0.sorted() })
     }
 
     /// Reads lines until the response to request `id`.
