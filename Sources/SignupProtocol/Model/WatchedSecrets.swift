@@ -5,8 +5,8 @@
 /// as long as the session.)
 ///
 /// Rabin–Karp: each length's secrets are kept by a rolling hash modulo the prime 2⁶¹ − 1, with a
-/// base drawn at random, so no text can be made to collide on purpose; a hash that matches is
-/// compared byte for byte.
+/// base drawn at random once a process, so no text can be made to collide on purpose; a hash that
+/// matches is compared byte for byte.
 package struct WatchedSecrets {
     private var secrets: [[UInt8]] = []
     private var known: Set<[UInt8]> = []
@@ -14,7 +14,9 @@ package struct WatchedSecrets {
     private var byLength: [Int: [UInt64: [Int]]] = [:]
     /// The lengths in `byLength`, longest first: a match at a place is the longest there.
     private var lengths: [Int] = []
-    private let base = UInt64.random(in: 256 ..< WatchedSecrets.prime)
+    private let base = WatchedSecrets.processBase
+    /// Drawn once: a recording makes a set for every backend answer, and drawing costs a system call.
+    private static let processBase = UInt64.random(in: 256 ..< prime)
 
     private static let prime: UInt64 = (1 << 61) - 1
 
