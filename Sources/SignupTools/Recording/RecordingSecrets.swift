@@ -119,9 +119,11 @@ struct RecordingSecrets {
         case .submission(.refused(let status, let body)): .submission(.refused(status: status, body: body.map { hidingSecretMembers(of: $0) }))
         default: answer
         }
+        let sentValues = sentSecrets.removeValue(forKey: number) ?? []
+        // Most answers (an availability, a pass) carry no text to search.
+        guard Self.hasTexts(withTokens), !sentValues.isEmpty || !askedSecrets.isEmpty else { return withTokens }
         var sent = WatchedSecrets()
-        for secret in sentSecrets.removeValue(forKey: number) ?? [] { sent.insert(Array(secret.utf8)) }
-        guard !sent.isEmpty || !askedSecrets.isEmpty else { return withTokens }
+        for secret in sentValues { sent.insert(Array(secret.utf8)) }
         var echoed: [String] = []
         let hidden = Self.mappingTexts(of: withTokens) { text in
             let text = askedSecrets.replacingOccurrences(in: text, with: placeholderOrMask) ?? text
@@ -175,6 +177,15 @@ struct RecordingSecrets {
         case .check(_, let inputs): Array(inputs.values)
         case .submission(_, let fields): Array(fields.values)
         case .addFriend, .updateFriend: []
+        }
+    }
+
+    /// Whether `answer` holds any text a backend wrote: the answers `mappingTexts` may change.
+    private static func hasTexts(_ answer: BackendAnswer) -> Bool {
+        switch answer {
+        case .verdict(.rejected(_?)), .verdict(.rejectedWith), .registration(.registered), .submission(.accepted),
+             .submission(.refused), .failure(.unavailable): true
+        default: false
         }
     }
 
