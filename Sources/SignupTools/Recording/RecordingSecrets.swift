@@ -93,20 +93,34 @@ struct RecordingSecrets {
     // passes such texts on to the client.
 
     /// A question with its password and any secret asked about as a name replaced; the secrets it
-    /// sends are kept for its answer.
+    /// sends, the values replaced, are kept for its answer. (A name asked about is searched for in
+    /// every answer; a name that merely equals some secret is written in clear in the question,
+    /// and so in its answer.)
     mutating func hiding(in question: BackendQuestion, number: Int) -> BackendQuestion {
-        let hidden: BackendQuestion = switch question {
+        var sent: [String] = []
+        // A check's or a submission's value: its placeholder when a secret field held it.
+        func hidden(_ value: String) -> String {
+            guard !value.isEmpty, let placeholder = placeholders.existing(for: value) else { return value }
+            sent.append(value)
+            return placeholder
+        }
+        let hiddenQuestion: BackendQuestion = switch question {
         case .availability(let username): .availability(username: askedName(username))
-        case .registration(let username, let password): .registration(username: askedName(username), password: placeholder(for: password))
-        case .login(let username, let password): .login(username: askedName(username), password: placeholder(for: password))
-        // What a check sends may be any field's value: each that a secret field held is masked.
-        case .check(let name, let inputs): .check(name: name, inputs: inputs.mapValues { placeholders.existing(for: $0) ?? $0 })
-        case .submission(let kind, let fields): .submission(kind: kind, fields: fields.mapValues { placeholders.existing(for: $0) ?? $0 })
+        case .registration(let username, let password):
+            .registration(username: askedName(username), password: sentPassword(password, into: &sent))
+        case .login(let username, let password): .login(username: askedName(username), password: sentPassword(password, into: &sent))
+        case .check(let name, let inputs): .check(name: name, inputs: inputs.mapValues(hidden))
+        case .submission(let kind, let fields): .submission(kind: kind, fields: fields.mapValues(hidden))
         case .addFriend, .updateFriend: question
         }
-        let sent = Self.values(of: question).filter { !$0.isEmpty && placeholders.existing(for: $0) != nil }
         if !sent.isEmpty { sentSecrets[number] = sent }
-        return hidden
+        return hiddenQuestion
+    }
+
+    /// A password a question sends: its placeholder, and kept for the answer.
+    private mutating func sentPassword(_ password: String, into sent: inout [String]) -> String {
+        if !password.isEmpty { sent.append(password) }
+        return placeholder(for: password)
     }
 
     /// An answer with the tokens it gives out, and the secrets asked about or sent by its question
@@ -167,16 +181,6 @@ struct RecordingSecrets {
             return .object(hidden)
         case .array(let elements): return .array(elements.map { hidingSecretMembers(of: $0) })
         default: return account
-        }
-    }
-
-    private static func values(of question: BackendQuestion) -> [String] {
-        switch question {
-        case .availability(let username): [username]
-        case .registration(let username, let password), .login(let username, let password): [username, password]
-        case .check(_, let inputs): Array(inputs.values)
-        case .submission(_, let fields): Array(fields.values)
-        case .addFriend, .updateFriend: []
         }
     }
 
