@@ -1,5 +1,6 @@
 import Testing
 import SignupCore
+import SignupTestSupport
 @testable import SignupTools
 @testable import SignupProtocol
 
@@ -58,5 +59,42 @@ import SignupCore
         let late = BackendAnswer.failure(.unavailable(reason: "\(Self.password) again"))
         #expect(secrets.hiding(in: late, number: 2) == late)
         #expect(hidingOut(#"{"a":"\#(Self.password)"}"#, secrets) == nil)
+    }
+}
+
+/// A password typed key by key into a form whose backend is sent every field (an `http`
+/// submission, as `api-signup`'s) is hidden where a question carries it, and its first letters are
+/// not searched for in the recording's other texts: every message out is recorded as it was sent,
+/// and the recording replays. (They were: `c` became its placeholder inside "Checking".)
+@Suite struct TypedSecretsTests {
+    @Test func aPasswordTypedKeyByKeyLeavesTheMessagesOutOfTheRecordingAsSent() throws {
+        let root = Subprocess.packageRoot
+        let folder = try TemporaryDirectory()
+        let recording = folder.path("session.jsonl")
+        let password = "correct horse"
+        func edit(_ field: String, _ value: String, at time: Int) -> String {
+            #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"j","field":"\#(field)","value":"\#(value)","at":\#(time)}}"#
+        }
+        var input = [#"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"form":"j","kind":"api-signup","at":0}}"#]
+        for typed in 1...password.count { input.append(edit("password", String(password.prefix(typed)), at: 50 * typed)) }
+        input += [
+            edit("email", "ann@example.com", at: 1000), edit("inviteCode", "GOOD-0001", at: 1100), edit("username", "ann", at: 1200),
+            #"{"jsonrpc":"2.0","id":2,"method":"form.submit","params":{"form":"j","at":3000}}"#,
+        ]
+        let output = try Subprocess.run([
+            "--clock", "virtual", "--forms", root.appendingPathComponent("Examples/api").path,
+            "--directory", root.appendingPathComponent("Examples/directories/invite.json").path, "--record", recording,
+        ], input: input.joined(separator: "\n") + "\n")
+        #expect(output.stdout.contains(#""message":"Checking the invite...""#))
+        #expect(output.stdout.contains(#""state":"succeeded""#))
+
+        let recorded = try String(contentsOfFile: recording, encoding: .utf8)
+        #expect(!recorded.contains(password))
+        let outs = recorded.split(separator: "\n").compactMap { line in
+            line.range(of: #","out":"#).map { String(line[$0.upperBound...].dropLast()) }
+        }
+        #expect(outs == output.lines)
+        let replay = try Subprocess.run(["replay", recording], input: "")
+        #expect(replay.status == 0, "\(replay.stderr)")
     }
 }

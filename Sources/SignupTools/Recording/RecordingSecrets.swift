@@ -13,11 +13,13 @@ struct RecordingSecrets {
     /// Placeholders made for edits lately, by field and value, to skip making a string of the
     /// value and looking it up in `placeholders` for the same keystrokes again.
     private var recentPlaceholders = [RecentPlaceholder?](repeating: nil, count: 256)
-    /// Secrets that messages out may carry: tokens from a backend, and secret values asked about
-    /// as names.
+    /// Secrets that messages out may carry: tokens from a backend, and secrets a backend echoed.
     private var secretsInOutput = WatchedSecrets()
-    /// Secret field values asked about as names (`SecretField.isAskedAbout`), as their fields see
-    /// them: watched for in what backends answer.
+    /// Values typed into secret fields that a kind asks its backend about as names
+    /// (`SecretField.isAskedAbout`), as their fields see them: a question carrying one as a name
+    /// has it replaced. Every keystroke's value is one, so they are not searched for in text.
+    private var typedAskedSecrets: Set<String> = []
+    /// Those of them that a question has carried: searched for in every answer from then on.
     private var askedSecrets = WatchedSecrets()
     /// The secret values each question not yet answered sent, by its number: what its answer
     /// may echo.
@@ -66,12 +68,12 @@ struct RecordingSecrets {
 
     /// A secret field's value's placeholder, the value taken as its rules see it (normalised), so
     /// values that normalise alike, as a full-width repeat of a password does, keep matching. A
-    /// value also asked about as a name is watched for in questions, answers and messages out.
+    /// value typed where the backend is asked about names is hidden in the questions that carry it.
     private mutating func placeholder(for value: String, of field: SecretField, comparedWith others: [String: String] = [:],
                                       within search: MatchBudget? = nil) -> String {
         let secret = field.normalized(value)
         let made = placeholder(for: secret, judgedBy: field.rules, comparedWith: others, within: search)
-        if field.isAskedAbout, askedSecrets.insert(Array(secret.utf8)) { secretsInOutput.insert(Array(secret.utf8)) }
+        if field.isAskedAbout { typedAskedSecrets.insert(secret) }
         return made
     }
 
@@ -89,20 +91,26 @@ struct RecordingSecrets {
     // A backend may echo what it was sent: a check's message quoting the code it refused, an
     // API's validation error quoting the rejected password. Each question's secret values are
     // kept until its answer, replaced wherever they stand in that answer's texts (as every secret
-    // asked about as a name is), and watched for in messages out from then on, since the server
-    // passes such texts on to the client.
+    // a question has carried as a name is, in every answer), and, once an answer has echoed one,
+    // watched for in messages out from then on, since the server passes such texts on to the
+    // client. A secret no question has carried is in no answer to echo, and so is not searched
+    // for: the first letters of a password typed key by key would be found everywhere.
 
     /// A question with its password and any secret asked about as a name replaced; the secrets it
-    /// sends, the values replaced, are kept for its answer. (A name asked about is searched for in
-    /// every answer; a name that merely equals some secret is written in clear in the question,
-    /// and so in its answer.)
+    /// sends, the values replaced, are kept for its answer. (A name that merely equals some secret
+    /// is written in clear in the question, and so in its answer.)
     mutating func hiding(in question: BackendQuestion, number: Int) -> BackendQuestion {
         var sent: [String] = []
         // A check's or a submission's value: its placeholder when a secret field held it.
         func hidden(_ value: String) -> String {
             guard !value.isEmpty, let placeholder = placeholders.existing(for: value) else { return value }
             sent.append(value)
+            if typedAskedSecrets.contains(value) { askedSecrets.insert(Array(value.utf8)) }
             return placeholder
+        }
+        // A name: hidden when a secret field held it and the backend is asked about that field.
+        func askedName(_ name: String) -> String {
+            typedAskedSecrets.contains(name) ? hidden(name) : name
         }
         let hiddenQuestion: BackendQuestion = switch question {
         case .availability(let username): .availability(username: askedName(username))
@@ -139,12 +147,13 @@ struct RecordingSecrets {
         var sent = WatchedSecrets()
         for secret in sentValues { sent.insert(Array(secret.utf8)) }
         var echoed: [String] = []
+        func echo(_ secret: String) -> String {
+            echoed.append(secret)
+            return placeholderOrMask(secret)
+        }
         let hidden = Self.mappingTexts(of: withTokens) { text in
-            let text = askedSecrets.replacingOccurrences(in: text, with: placeholderOrMask) ?? text
-            return sent.replacingOccurrences(in: text) { secret in
-                echoed.append(secret)
-                return placeholderOrMask(secret)
-            } ?? text
+            let text = askedSecrets.replacingOccurrences(in: text, with: echo) ?? text
+            return sent.replacingOccurrences(in: text, with: echo) ?? text
         }
         for secret in echoed { secretsInOutput.insert(Array(secret.utf8)) }
         return hidden
@@ -153,11 +162,6 @@ struct RecordingSecrets {
     /// The question was withdrawn: no answer will echo it.
     mutating func questionCancelled(_ number: Int) {
         sentSecrets[number] = nil
-    }
-
-    /// A name the forms asked the backend about: its placeholder when it is a secret field's value.
-    private func askedName(_ name: String) -> String {
-        askedSecrets.contains(name) ? placeholders.existing(for: name) ?? name : name
     }
 
     /// A token or other secret a backend gave out: its placeholder, and output carrying it is rewritten.
