@@ -68,13 +68,13 @@ import SignupTestSupport
 /// The trace masks a submitted form's secret values in messages out about that form, on that
 /// connection, until the form closes or the connection's session ends.
 @Suite struct TracedEchoesTests {
-    private func traced(_ steps: (Tracer) throws -> Void) throws -> [String] {
+    private func traced(forms: [FormDefinition] = [.signup], _ steps: (Tracer) throws -> Void) throws -> [String] {
         let folder = try TemporaryDirectory()
         let path = folder.path("trace.jsonl")
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         try #require(fd >= 0)
         defer { close(fd) }
-        let tracer = Tracer(destinations: [fd], forms: [.signup], maxDepth: 64)
+        let tracer = Tracer(destinations: [fd], forms: forms, maxDepth: 64)
         try steps(tracer)
         tracer.flush()
         return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { line in
@@ -126,6 +126,39 @@ import SignupTestSupport
             #"{"jsonrpc":"2.0","id":3,"method":"form.submit","params":{"form":"s"}}"#,
             masked,
             echo,
+        ])
+    }
+
+    /// api-signup sends every field to its API, so its password is asked about as a name: the
+    /// values it held when submitted are hidden as whole strings of any message out on any form
+    /// (an account's name in a snapshot's result), but not the first letters typed before.
+    @Test func aPasswordAskedAboutIsHiddenAsAWholeStringOnceSubmittedAndNotBefore() throws {
+        let file = Subprocess.packageRoot.appendingPathComponent("Examples/api/api-signup.json")
+        let definition = try FormFile.parse(Array(try Data(contentsOf: file)), file: "api-signup.json")
+        let fieldOK = #"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"a","field":"email","state":"ok"}}"#
+        let snapshot = #"{"jsonrpc":"2.0","id":9,"result":{"submission":{"state":"succeeded","account":{"username":"emailpass1"}}}}"#
+        let lines = try traced(forms: [definition]) { tracer in
+            for typed in ["e", "em", "ema", "emai", "email"] {
+                try input(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"a","field":"password","value":"\#(typed)"}}"#,
+                          tracer, connection: 1)
+            }
+            output(fieldOK, tracer, connection: 1)
+            try input(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"a","field":"password","value":"emailpass1"}}"#,
+                      tracer, connection: 1)
+            output(snapshot, tracer, connection: 1)
+            try input(#"{"jsonrpc":"2.0","id":1,"method":"form.submit","params":{"form":"a"}}"#, tracer, connection: 1)
+            output(fieldOK, tracer, connection: 1)
+            output(snapshot, tracer, connection: 1)
+        }
+        let edit = #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"a","field":"password","value":"[secret]"}}"#
+        #expect(lines == [
+            edit, edit, edit, edit, edit,
+            fieldOK,  // "email" was typed, but never submitted
+            edit,
+            snapshot,  // not yet submitted
+            #"{"jsonrpc":"2.0","id":1,"method":"form.submit","params":{"form":"a"}}"#,
+            fieldOK,
+            snapshot.replacingOccurrences(of: "emailpass1", with: "[secret]"),
         ])
     }
 }

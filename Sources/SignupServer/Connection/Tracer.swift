@@ -8,10 +8,10 @@ import SignupTransport
 /// side. Secrets never reach it: messages in are redacted as the recording redacts them
 /// (`SecretRedaction`), a secret field's value reading `"[secret]"`; in messages out every member
 /// whose name names a secret (`SecretRedaction.namesSecretMember`) reads `"[secret]"`, and so
-/// does any string that is the value of a secret field the forms ask about as a name (a custom
-/// kind whose username field is secret), and, once a form is submitted, the values its secret
-/// fields held then wherever they stand in a message out about that form (a backend's welcome or
-/// validation error quoting the password).
+/// does any string that is the value a secret field the forms ask about as a name held when its
+/// form was submitted (a custom kind whose username field is secret), and, once a form is
+/// submitted, the values its secret fields held then wherever they stand in a message out about
+/// that form (a backend's welcome or validation error quoting the password).
 ///
 /// Records: `{"time":"…Z","dir":"in"|"out","message":…}`, with `"connection":N` after the time
 /// under `--listen` (the connection's number, as a recording's file is numbered); input that is
@@ -22,7 +22,9 @@ final class Tracer: @unchecked Sendable {
     private let lock = NSLock()
     /// Records not yet written, in order: those of messages in since the last write.
     private var pending = JSONWriter(capacity: 1 << 14)
-    /// Values of secret fields asked about as names, seen in messages in, hidden in messages out.
+    /// Values that secret fields asked about as names held when their form was submitted, hidden
+    /// in messages out (an account's name, in the event or a snapshot). Not every keystroke's
+    /// value: the first letters of a value typed key by key would hide field names and codes.
     private var askedSecrets: Set<String> = []
     /// By connection: the secret values of its forms. A form's go when it closes, a
     /// connection's when its session ends.
@@ -159,9 +161,12 @@ final class Tracer: @unchecked Sendable {
                 if method == "form.close" {
                     formSecrets[connection]?.latest[form] = nil
                     formSecrets[connection]?.submitted[form] = nil
-                } else if let values = formSecrets[connection]?.latest[form]?.values, !values.isEmpty {
+                } else if let values = formSecrets[connection]?.latest[form], !values.isEmpty {
                     var secrets = WatchedSecrets()
-                    for value in values { secrets.insert(Array(value.utf8)) }
+                    for (field, value) in values {
+                        secrets.insert(Array(value.utf8))
+                        if namesAskedAbout.contains(field) { askedSecrets.insert(value) }
+                    }
                     formSecrets[connection]?.submitted[form] = secrets
                 }
             }
@@ -169,7 +174,6 @@ final class Tracer: @unchecked Sendable {
         return redaction.redacting(json) { text, place in
             guard redaction.isSecretField(named: place.field) else { return nil }
             lock.withLock {
-                if namesAskedAbout.contains(place.field), !text.isEmpty { askedSecrets.insert(text) }
                 formSecrets[connection, default: FormSecrets()].latest[place.form ?? "default", default: [:]][place.field] =
                     text.isEmpty ? nil : text
             }
