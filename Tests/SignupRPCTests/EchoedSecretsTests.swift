@@ -130,8 +130,9 @@ import SignupTestSupport
     }
 
     /// api-signup sends every field to its API, so its password is asked about as a name: the
-    /// values it held when submitted are hidden as whole strings of any message out on any form
-    /// (an account's name in a snapshot's result), but not the first letters typed before.
+    /// values it held when submitted are hidden as whole strings of any message out on that
+    /// connection (an account's name in a snapshot's result) until its session ends, but not the
+    /// first letters typed before.
     @Test func aPasswordAskedAboutIsHiddenAsAWholeStringOnceSubmittedAndNotBefore() throws {
         let file = Subprocess.packageRoot.appendingPathComponent("Examples/api/api-signup.json")
         let definition = try FormFile.parse(Array(try Data(contentsOf: file)), file: "api-signup.json")
@@ -149,6 +150,9 @@ import SignupTestSupport
             try input(#"{"jsonrpc":"2.0","id":1,"method":"form.submit","params":{"form":"a"}}"#, tracer, connection: 1)
             output(fieldOK, tracer, connection: 1)
             output(snapshot, tracer, connection: 1)
+            output(snapshot, tracer, connection: 2)
+            tracer.connectionEnded(1)
+            output(snapshot, tracer, connection: 1)
         }
         let edit = #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"a","field":"password","value":"[secret]"}}"#
         #expect(lines == [
@@ -159,6 +163,8 @@ import SignupTestSupport
             #"{"jsonrpc":"2.0","id":1,"method":"form.submit","params":{"form":"a"}}"#,
             fieldOK,
             snapshot.replacingOccurrences(of: "emailpass1", with: "[secret]"),
+            snapshot,  // another connection
+            snapshot,  // the session has ended
         ])
     }
 }

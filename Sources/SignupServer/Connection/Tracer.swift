@@ -22,10 +22,6 @@ final class Tracer: @unchecked Sendable {
     private let lock = NSLock()
     /// Records not yet written, in order: those of messages in since the last write.
     private var pending = JSONWriter(capacity: 1 << 14)
-    /// Values that secret fields asked about as names held when their form was submitted, hidden
-    /// in messages out (an account's name, in the event or a snapshot). Not every keystroke's
-    /// value: the first letters of a value typed key by key would hide field names and codes.
-    private var askedSecrets: Set<String> = []
     /// By connection: the secret values of its forms. A form's go when it closes, a
     /// connection's when its session ends.
     private var formSecrets: [Int?: FormSecrets] = [:]
@@ -141,11 +137,15 @@ final class Tracer: @unchecked Sendable {
     }
 
     /// The secret values of one connection's forms: the latest of each secret field, by form and
-    /// field; and those a form held when last submitted, which its backend may echo in messages
-    /// out about the form.
+    /// field; those a form held when last submitted, which its backend may echo in messages out
+    /// about the form; and the values that fields asked about as names held when submitted,
+    /// hidden as whole strings of any message out (an account's name, in an event or a
+    /// snapshot). Not every keystroke's: the first letters of a value typed key by key would hide
+    /// field names and codes.
     private struct FormSecrets {
         var latest: [String: [String: String]] = [:]
         var submitted: [String: WatchedSecrets] = [:]
+        var asked: Set<String> = []
     }
 
     /// The connection's session has ended: its forms' secret values are kept no longer.
@@ -165,7 +165,7 @@ final class Tracer: @unchecked Sendable {
                     var secrets = WatchedSecrets()
                     for (field, value) in values {
                         secrets.insert(Array(value.utf8))
-                        if namesAskedAbout.contains(field) { askedSecrets.insert(value) }
+                        if namesAskedAbout.contains(field) { formSecrets[connection]?.asked.insert(value) }
                     }
                     formSecrets[connection]?.submitted[form] = secrets
                 }
@@ -186,7 +186,7 @@ final class Tracer: @unchecked Sendable {
     private func redactedOut(_ json: JSON, connection: Int?) -> JSON {
         let form = json["params"]?["form"]?.string
         let (asked, echoes) = lock.withLock {
-            (askedSecrets, form.flatMap { formSecrets[connection]?.submitted[$0] })
+            (formSecrets[connection]?.asked ?? [], form.flatMap { formSecrets[connection]?.submitted[$0] })
         }
         guard !asked.isEmpty || echoes != nil else { return Self.hidingSecretMembers(json) }
         return Self.hidingSecretMembers(json.mappingStrings { text in
