@@ -11,7 +11,7 @@ import SignupTestSupport
 
     /// Secrets that have met `password` as a log-in's, so that it has a placeholder; and the placeholder.
     private func secretsKnowingThePassword() throws -> (RecordingSecrets, String) {
-        var secrets = RecordingSecrets(clock: .virtual, redaction: SecretRedaction(forms: [.signup]), logger: nil)
+        var secrets = RecordingSecrets(clock: .virtual, redaction: SecretRedaction(forms: [.secureSignup]), logger: nil)
         let asked = secrets.hiding(in: .login(username: "ada", password: Self.password), number: 1)
         guard case .login("ada", let placeholder) = asked else {
             Issue.record("a log-in question stays one, its username as asked: \(asked)")
@@ -31,8 +31,9 @@ import SignupTestSupport
         let out = #"{"message":"\#(Self.password) is too common"}"#
         #expect(hidingOut(out, secrets) == nil, "nothing is watched for before a backend echoes it")
 
-        let asked = secrets.hiding(in: .check(name: "policy", inputs: ["value": Self.password, "username": "ada"]), number: 2)
-        #expect(asked == .check(name: "policy", inputs: ["value": placeholder, "username": "ada"]))
+        // signup-secure's password has a `breachedPassword` check; the username is no secret.
+        let asked = secrets.hiding(in: .check(name: "breachedPassword", inputs: ["value": Self.password, "username": "ada"]), number: 2)
+        #expect(asked == .check(name: "breachedPassword", inputs: ["value": placeholder, "username": "ada"]))
         let issue = ReportedIssue(field: nil, code: "password.common", message: "\(Self.password) is too common",
                                   params: ["given": .string(Self.password), "user": .string("ada")])
         let answered = secrets.hiding(in: .verdict(.rejected(issue)), number: 2)
@@ -50,10 +51,27 @@ import SignupTestSupport
         #expect(hidingOut(#"{"a":"\#(Self.password)"}"#, secrets) == nil)
     }
 
+    @Test func aSubmissionHidesItsSecretFieldsValuesByTheirNamesAndOnlyThose() throws {
+        var (secrets, placeholder) = try secretsKnowingThePassword()
+        let asked = secrets.hiding(in: .submission(kind: "k", fields: [
+            "username": Self.password, "password": Self.password, "repeatedPassword": "Ｌovelace-1815",
+        ]), number: 2)
+        guard case .submission("k", let fields) = asked else {
+            Issue.record("a submission stays one: \(asked)")
+            return
+        }
+        // A value equal to a secret, in a field that is none, is written as typed: so a replay asks alike.
+        #expect(fields["username"] == Self.password)
+        #expect(fields["password"] == placeholder)
+        // A secret field's value met nowhere before (here unnormalised) still has a placeholder.
+        #expect(fields["repeatedPassword"] != "Ｌovelace-1815")
+        #expect(fields["repeatedPassword"]?.count == "Ｌovelace-1815".count)
+    }
+
     @Test func anAnswerWithoutTextLeavesTheSecretItsQuestionSentUnwatched() throws {
         var (secrets, placeholder) = try secretsKnowingThePassword()
-        #expect(secrets.hiding(in: .check(name: "policy", inputs: ["value": Self.password]), number: 2)
-            == .check(name: "policy", inputs: ["value": placeholder]))
+        #expect(secrets.hiding(in: .check(name: "breachedPassword", inputs: ["value": Self.password]), number: 2)
+            == .check(name: "breachedPassword", inputs: ["value": placeholder]))
         #expect(secrets.hiding(in: .verdict(.passed), number: 2) == .verdict(.passed))
         // The question's secrets went with its answer: a later answer under its number echoes nothing.
         let late = BackendAnswer.failure(.unavailable(reason: "\(Self.password) again"))
@@ -65,13 +83,15 @@ import SignupTestSupport
 /// A password typed key by key into a form whose backend is sent every field (an `http`
 /// submission, as `api-signup`'s) is hidden where a question carries it, and its first letters are
 /// not searched for in the recording's other texts: every message out is recorded as it was sent,
-/// and the recording replays. (They were: `c` became its placeholder inside "Checking".)
+/// and the recording replays. (They were: `a` became its placeholder inside "available"; and the
+/// username `ann`, equal to the password's first letters, was hidden in the submission, which a
+/// replay then never asked.)
 @Suite struct TypedSecretsTests {
     @Test func aPasswordTypedKeyByKeyLeavesTheMessagesOutOfTheRecordingAsSent() throws {
         let root = Subprocess.packageRoot
         let folder = try TemporaryDirectory()
         let recording = folder.path("session.jsonl")
-        let password = "correct horse"
+        let password = "ann-correct-horse"
         func edit(_ field: String, _ value: String, at time: Int) -> String {
             #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"j","field":"\#(field)","value":"\#(value)","at":\#(time)}}"#
         }

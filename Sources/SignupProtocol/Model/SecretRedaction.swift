@@ -25,6 +25,8 @@ package struct SecretRedaction: Sendable {
     private let secretNames: Set<String>
     private let asciiSecretNamesUTF8: [[UInt8]]
     private let hasNonASCIISecretName: Bool
+    /// The names of the remote checks of every secret field of any kind.
+    private let checksOfSecretFields: Set<String>
     /// Every field name of any kind, and as UTF-8.
     private let fieldNames: Set<String>
     private let fieldNamesUTF8: [[UInt8]]
@@ -38,6 +40,7 @@ package struct SecretRedaction: Sendable {
         secretNames = Set(secretFieldNames.map { $0.lowercased() })
         asciiSecretNamesUTF8 = secretNames.sorted().filter { $0.utf8.allSatisfy { $0 < 0x80 } }.map { Array($0.utf8) }
         hasNonASCIISecretName = asciiSecretNamesUTF8.count < secretNames.count
+        checksOfSecretFields = Set(fields.filter(\.isSecret).flatMap { $0.remoteChecks.map(\.name) })
         fieldNames = Set(fields.map(\.name))
         fieldNamesUTF8 = fieldNames.sorted().map { Array($0.utf8) }
         namesUTF8 = (secretNames.sorted() + Self.secretWords).map { Array($0.utf8) }
@@ -46,6 +49,12 @@ package struct SecretRedaction: Sendable {
     /// Whether some kind has a secret field of this name.
     package func isSecretField(named name: String) -> Bool {
         secretFieldNames.contains(name)
+    }
+
+    /// Whether what a remote check named `check` sends as `input` (`CheckQuestion.inputs`: `value`
+    /// for the field checked, a read field by its name) is a secret field's value in some kind.
+    package func isSecret(input: String, ofCheck check: String) -> Bool {
+        input == "value" ? checksOfSecretFields.contains(check) : secretFieldNames.contains(input)
     }
 
     /// Whether a value of the field named by these bytes is masked whatever the form: a field no

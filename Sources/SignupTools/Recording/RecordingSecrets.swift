@@ -96,39 +96,39 @@ struct RecordingSecrets {
     // client. A secret no question has carried is in no answer to echo, and so is not searched
     // for: the first letters of a password typed key by key would be found everywhere.
 
-    /// A question with its password and any secret asked about as a name replaced; the secrets it
-    /// sends, the values replaced, are kept for its answer. (A name that merely equals some secret
-    /// is written in clear in the question, and so in its answer.)
+    /// A question with the values of secret fields it sends replaced: a password, a secret field's
+    /// value a check or a submission carries (judged by the field's name), a name typed into a
+    /// secret field asked about. Those are kept for its answer. Every other value is written in
+    /// clear, as in its own edit, even when it equals some secret, so that a replay, whose
+    /// questions carry each secret field's placeholder and every other value as typed, asks the
+    /// same question.
     mutating func hiding(in question: BackendQuestion, number: Int) -> BackendQuestion {
         var sent: [String] = []
-        // A check's or a submission's value: its placeholder when a secret field held it.
-        func hidden(_ value: String) -> String {
-            guard !value.isEmpty, let placeholder = placeholders.existing(for: value) else { return value }
+        func secret(_ value: String) -> String {
+            guard !value.isEmpty else { return value }
             sent.append(value)
             if typedAskedSecrets.contains(value) { askedSecrets.insert(Array(value.utf8)) }
-            return placeholder
+            return placeholder(for: value)
         }
-        // A name: hidden when a secret field held it and the backend is asked about that field.
         func askedName(_ name: String) -> String {
-            typedAskedSecrets.contains(name) ? hidden(name) : name
+            typedAskedSecrets.contains(name) ? secret(name) : name
         }
         let hiddenQuestion: BackendQuestion = switch question {
         case .availability(let username): .availability(username: askedName(username))
-        case .registration(let username, let password):
-            .registration(username: askedName(username), password: sentPassword(password, into: &sent))
-        case .login(let username, let password): .login(username: askedName(username), password: sentPassword(password, into: &sent))
-        case .check(let name, let inputs): .check(name: name, inputs: inputs.mapValues(hidden))
-        case .submission(let kind, let fields): .submission(kind: kind, fields: fields.mapValues(hidden))
+        case .registration(let username, let password): .registration(username: askedName(username), password: secret(password))
+        case .login(let username, let password): .login(username: askedName(username), password: secret(password))
+        case .check(let name, let inputs):
+            .check(name: name, inputs: Dictionary(uniqueKeysWithValues: inputs.map { input, value in
+                (input, redaction.isSecret(input: input, ofCheck: name) ? secret(value) : value)
+            }))
+        case .submission(let kind, let fields):
+            .submission(kind: kind, fields: Dictionary(uniqueKeysWithValues: fields.map { field, value in
+                (field, redaction.isSecretField(named: field) ? secret(value) : value)
+            }))
         case .addFriend, .updateFriend: question
         }
         if !sent.isEmpty { sentSecrets[number] = sent }
         return hiddenQuestion
-    }
-
-    /// A password a question sends: its placeholder, and kept for the answer.
-    private mutating func sentPassword(_ password: String, into sent: inout [String]) -> String {
-        if !password.isEmpty { sent.append(password) }
-        return placeholder(for: password)
     }
 
     /// An answer with the tokens it gives out, and the secrets asked about or sent by its question
