@@ -63,7 +63,7 @@ import SignupTestSupport
         // A value equal to a secret, in a field that is none, is written as typed: so a replay asks alike.
         #expect(fields["username"] == Self.password)
         #expect(fields["password"] == placeholder)
-        // A secret field's value met nowhere before (here unnormalised) still has a placeholder.
+        // A secret field's value with no placeholder yet gets one: what decides is the field, not the value.
         #expect(fields["repeatedPassword"] != "Ｌovelace-1815")
         #expect(fields["repeatedPassword"]?.count == "Ｌovelace-1815".count)
     }
