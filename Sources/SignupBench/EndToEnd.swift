@@ -120,55 +120,57 @@ struct EndToEnd {
         values.sorted()[values.count / 2]
     }
 
-    /// Round trips of one `form.edit` request at a time, `count` each, the children taking turns
-    /// trip by trip so that a busy phase of the host lands on all alike: signup-rpc with
-    /// `arguments`, then, with no `loops`, the echo and a second echo (the control: it should
-    /// match the first), or else each of `loops` (plain JSON-lines loops doing the same work);
-    /// nanoseconds, sorted, per child (none for the echoes beside loops).
-    func latencies(_ arguments: [String], count: Int, loops: [JSONLinesLoop] = [])
-        throws -> (rpc: [UInt64], echo: [UInt64], control: [UInt64], loops: [[UInt64]]) {
+    /// What takes turns with signup-rpc in `latencies`: the raw echo, or a plain JSON-lines loop
+    /// doing signup-rpc's work.
+    enum Peer {
+        case echo
+        case loop(JSONLinesLoop)
+    }
+
+    /// Round trips of one `form.edit` request at a time, `count` each, signup-rpc (with
+    /// `arguments`) and each of `peers` taking turns trip by trip so that a busy phase of the host
+    /// lands on all alike; nanoseconds, sorted, for signup-rpc and for each peer.
+    func latencies(_ arguments: [String], count: Int, beside peers: [Peer]) throws -> (rpc: [UInt64], peers: [[UInt64]]) {
         let server = try ChildProcess(rpc, arguments + rpcOptions)
-        let echoes = loops.isEmpty ? [try ChildProcess(echo, []), try ChildProcess(echo, [])] : []
-        let loopChildren = try loops.map { try ChildProcess($0.executable, $0.arguments) }
+        let others = try peers.map { peer in
+            switch peer {
+            case .echo: try ChildProcess(echo, [])
+            case .loop(let loop): try ChildProcess(loop.executable, loop.arguments)
+            }
+        }
+        let children = [server] + others
         defer {
-            for child in [server] + echoes + loopChildren {
+            for child in children {
                 child.closeInput()
                 _ = child.drain()
                 child.wait()
             }
         }
         let open = Array(#"{"jsonrpc":"2.0","id":0,"method":"form.open","params":{"form":"l"}}"#.utf8) + [0x0A]
-        for child in [server] + loopChildren {
+        let echoes = [false] + peers.map { if case .echo = $0 { true } else { false } }
+        for (child, isEcho) in zip(children, echoes) where !isEcho {
             child.send(open)
             try awaitAnswer(child, id: 0)
         }
-        var rpcSamples: [UInt64] = []
-        rpcSamples.reserveCapacity(count)
-        var echoSamples = echoes.map { _ in [UInt64]() }
-        var loopSamples = loops.map { _ in [UInt64]() }
+        var samples = children.map { _ in [UInt64]() }
+        for index in samples.indices { samples[index].reserveCapacity(count) }
         let warmUp = min(1000, count / 10)
         for index in 1...(count + warmUp) {
             let value = index % 2 == 0 ? "abc" : "abcdef"
             let line = Array(#"{"jsonrpc":"2.0","id":\#(index),"method":"form.edit","params":{"form":"l","field":"password","value":"\#(value)"}}"#.utf8)
-            var start = now()
-            server.send(line + [0x0A])
-            try awaitAnswer(server, id: index)
-            if index > warmUp { rpcSamples.append(now() - start) }
-            for (number, echo) in echoes.enumerated() {
-                start = now()
-                echo.send(line + [0x0A])
-                guard echo.readLine().map(Array.init) == line else { throw BenchError.unexpected("the echo did not echo") }
-                if index > warmUp { echoSamples[number].append(now() - start) }
-            }
-            for (number, child) in loopChildren.enumerated() {
-                start = now()
+            for (number, (child, isEcho)) in zip(children, echoes).enumerated() {
+                let start = now()
                 child.send(line + [0x0A])
-                try awaitAnswer(child, id: index)
-                if index > warmUp { loopSamples[number].append(now() - start) }
+                if isEcho {
+                    guard child.readLine().map(Array.init) == line else { throw BenchError.unexpected("the echo did not echo") }
+                } else {
+                    try awaitAnswer(child, id: index)
+                }
+                if index > warmUp { samples[number].append(now() - start) }
             }
         }
-        let echoTimes = echoes.isEmpty ? [[], []] : echoSamples.map { $0.sorted() }
-        return (rpcSamples.sorted(), echoTimes[0], echoTimes[1], loopSamples.map { $0.sorted() })
+        let sorted = samples.map { $0.sorted() }
+        return (sorted[0], Array(sorted.dropFirst()))
     }
 
     /// Reads lines until the response to request `id`.
