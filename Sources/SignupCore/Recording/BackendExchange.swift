@@ -59,6 +59,26 @@ public enum BackendAnswer: Hashable, Sendable {
     }
 }
 
+extension BackendAnswer {
+    /// The answer with `transform` applied to each text a backend wrote in it (a rejection's
+    /// message and params, an account, a submission's body, a failure's reason); nil when it holds
+    /// none, so that `transform` is never called.
+    public func mappingTexts(_ transform: (String) -> String) -> BackendAnswer? {
+        switch self {
+        case .verdict(.rejected(var issue?)):
+            issue.message = transform(issue.message)
+            issue.params = issue.params.mapValues { $0.mappingStrings(transform) }
+            return .verdict(.rejected(issue))
+        case .verdict(.rejectedWith(let params)): return .verdict(.rejectedWith(params: params.mapValues { $0.mappingStrings(transform) }))
+        case .registration(.registered(let account)): return .registration(.registered(account: account.mappingStrings(transform)))
+        case .submission(.accepted(let result)): return .submission(.accepted(result.mappingStrings(transform)))
+        case .submission(.refused(let status, let body)): return .submission(.refused(status: status, body: body?.mappingStrings(transform)))
+        case .failure(.unavailable(let reason)): return .failure(.unavailable(reason: transform(reason)))
+        default: return nil
+        }
+    }
+}
+
 /// Looks on at every question a form puts to its backends and every answer: a recording.
 /// Called on the forms' scheduler only.
 public protocol BackendObserver: AnyObject {

@@ -22,6 +22,11 @@ package struct WatchedSecrets {
 
     package init() {}
 
+    /// Watching for each of `secrets` (as UTF-8).
+    package init(_ secrets: some Sequence<String>) {
+        for secret in secrets { insert(Array(secret.utf8)) }
+    }
+
     package var isEmpty: Bool { secrets.isEmpty }
 
     /// Watches for `secret` from now on; an empty one is never watched for. Whether it is new.

@@ -142,21 +142,21 @@ struct RecordingSecrets {
         default: answer
         }
         let sentValues = sentSecrets.removeValue(forKey: number) ?? []
-        // Most answers (an availability, a pass) carry no text to search.
-        guard Self.hasTexts(withTokens), !sentValues.isEmpty || !askedSecrets.isEmpty else { return withTokens }
-        var sent = WatchedSecrets()
-        for secret in sentValues { sent.insert(Array(secret.utf8)) }
+        guard !sentValues.isEmpty || !askedSecrets.isEmpty else { return withTokens }
+        // Made at the first text: most answers (an availability, a pass) carry none.
+        var sent: WatchedSecrets?
         var echoed: [String] = []
         func echo(_ secret: String) -> String {
             echoed.append(secret)
             return placeholderOrMask(secret)
         }
-        let hidden = Self.mappingTexts(of: withTokens) { text in
+        let hidden = withTokens.mappingTexts { text in
+            if sent == nil { sent = WatchedSecrets(sentValues) }
             let text = askedSecrets.replacingOccurrences(in: text, with: echo) ?? text
-            return sent.replacingOccurrences(in: text, with: echo) ?? text
+            return sent?.replacingOccurrences(in: text, with: echo) ?? text
         }
         for secret in echoed { secretsInOutput.insert(Array(secret.utf8)) }
-        return hidden
+        return hidden ?? withTokens
     }
 
     /// The question was withdrawn: no answer will echo it.
@@ -185,31 +185,6 @@ struct RecordingSecrets {
             return .object(hidden)
         case .array(let elements): return .array(elements.map { hidingSecretMembers(of: $0) })
         default: return account
-        }
-    }
-
-    /// Whether `answer` holds any text a backend wrote: the answers `mappingTexts` may change.
-    private static func hasTexts(_ answer: BackendAnswer) -> Bool {
-        switch answer {
-        case .verdict(.rejected(_?)), .verdict(.rejectedWith), .registration(.registered), .submission(.accepted),
-             .submission(.refused), .failure(.unavailable): true
-        default: false
-        }
-    }
-
-    /// `answer` with `transform` applied to each text a backend wrote in it.
-    private static func mappingTexts(of answer: BackendAnswer, _ transform: (String) -> String) -> BackendAnswer {
-        switch answer {
-        case .verdict(.rejected(var issue?)):
-            issue.message = transform(issue.message)
-            issue.params = issue.params.mapValues { $0.mappingStrings(transform) }
-            return .verdict(.rejected(issue))
-        case .verdict(.rejectedWith(let params)): return .verdict(.rejectedWith(params: params.mapValues { $0.mappingStrings(transform) }))
-        case .registration(.registered(let account)): return .registration(.registered(account: account.mappingStrings(transform)))
-        case .submission(.accepted(let result)): return .submission(.accepted(result.mappingStrings(transform)))
-        case .submission(.refused(let status, let body)): return .submission(.refused(status: status, body: body?.mappingStrings(transform)))
-        case .failure(.unavailable(let reason)): return .failure(.unavailable(reason: transform(reason)))
-        default: return answer
         }
     }
 
