@@ -6,9 +6,7 @@ import Testing
 /// length, replaced leftmost first and, at one place, the longest.
 @Suite struct WatchedSecretsTests {
     private func watching(_ secrets: [String]) -> WatchedSecrets {
-        var watched = WatchedSecrets()
-        for secret in secrets { watched.insert(Array(secret.utf8)) }
-        return watched
+        WatchedSecrets(secrets)
     }
 
     private func occurs(_ watched: WatchedSecrets, in text: String) -> Bool {

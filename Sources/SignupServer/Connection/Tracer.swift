@@ -156,25 +156,21 @@ final class Tracer: @unchecked Sendable {
     /// A message in, redacted: a field that is secret in any kind is taken as secret.
     private func redactedIn(_ json: JSON, connection: Int?) -> JSON {
         if let method = json["method"]?.string, method == "form.close" || method == "form.submit" {
-            let form = json["params"]?["form"]?.string ?? "default"
+            let form = json["params"]?["form"]?.string ?? Server.defaultFormID
             lock.withLock {
                 if method == "form.close" {
                     formSecrets[connection]?.latest[form] = nil
                     formSecrets[connection]?.submitted[form] = nil
                 } else if let values = formSecrets[connection]?.latest[form], !values.isEmpty {
-                    var secrets = WatchedSecrets()
-                    for (field, value) in values {
-                        secrets.insert(Array(value.utf8))
-                        if namesAskedAbout.contains(field) { formSecrets[connection]?.asked.insert(value) }
-                    }
-                    formSecrets[connection]?.submitted[form] = secrets
+                    formSecrets[connection]?.submitted[form] = WatchedSecrets(values.values)
+                    for (field, value) in values where namesAskedAbout.contains(field) { formSecrets[connection]?.asked.insert(value) }
                 }
             }
         }
         return redaction.redacting(json) { text, place in
             guard redaction.isSecretField(named: place.field) else { return nil }
             lock.withLock {
-                formSecrets[connection, default: FormSecrets()].latest[place.form ?? "default", default: [:]][place.field] =
+                formSecrets[connection, default: FormSecrets()].latest[place.form ?? Server.defaultFormID, default: [:]][place.field] =
                     text.isEmpty ? nil : text
             }
             return Self.secret
