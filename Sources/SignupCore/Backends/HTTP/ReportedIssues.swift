@@ -123,15 +123,7 @@ extension ReportedIssue {
             for secret in secrets where hidden.contains(secret) { hidden = hidden.replacingOccurrences(of: secret, with: "[secret]") }
             return hidden
         }
-        func hide(_ value: JSONValue) -> JSONValue {
-            switch value {
-            case .string(let text): .string(hide(text))
-            case .array(let items): .array(items.map(hide))
-            case .object(let members): .object(members.mapValues(hide))
-            default: value
-            }
-        }
-        return ReportedIssue(field: field, code: code, message: hide(message), params: params.mapValues(hide))
+        return ReportedIssue(field: field, code: code, message: hide(message), params: params.mapValues { $0.mappingStrings(hide) })
     }
 
     /// What a field shows for this issue: `failed`, with its code, params and message, the message's
