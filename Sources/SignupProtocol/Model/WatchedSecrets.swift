@@ -15,7 +15,7 @@ package struct WatchedSecrets {
     /// The lengths in `byLength`, longest first: a match at a place is the longest there.
     private var lengths: [Int] = []
     private let base = WatchedSecrets.processBase
-    /// Drawn once: a recording makes a set for every backend answer, and drawing costs a system call.
+    /// Drawn once: a recording makes a set for each answer a backend wrote text in, and drawing costs a system call.
     private static let processBase = UInt64.random(in: 256 ..< prime)
 
     private static let prime: UInt64 = (1 << 61) - 1
@@ -29,10 +29,9 @@ package struct WatchedSecrets {
 
     package var isEmpty: Bool { secrets.isEmpty }
 
-    /// Watches for `secret` from now on; an empty one is never watched for. Whether it is new.
-    @discardableResult
-    package mutating func insert(_ secret: [UInt8]) -> Bool {
-        guard !secret.isEmpty, known.insert(secret).inserted else { return false }
+    /// Watches for `secret` from now on; an empty one is never watched for.
+    package mutating func insert(_ secret: [UInt8]) {
+        guard !secret.isEmpty, known.insert(secret).inserted else { return }
         let hash = secret.withUnsafeBufferPointer { hashOf($0[...]) }
         if byLength[secret.count] == nil {
             lengths.append(secret.count)
@@ -40,12 +39,6 @@ package struct WatchedSecrets {
         }
         byLength[secret.count, default: [:]][hash, default: []].append(secrets.count)
         secrets.append(secret)
-        return true
-    }
-
-    /// Whether `text` is one of the secrets watched for, whole.
-    package func contains(_ text: String) -> Bool {
-        !secrets.isEmpty && known.contains(Array(text.utf8))
     }
 
     /// Whether any secret watched for occurs in `text`.
