@@ -146,6 +146,18 @@ final class Tracer: @unchecked Sendable {
         var latest: [String: [String: String]] = [:]
         var submitted: [String: WatchedSecrets] = [:]
         var asked: Set<String> = []
+
+        mutating func close(_ form: String) {
+            latest[form] = nil
+            submitted[form] = nil
+        }
+
+        /// `form` was submitted with its latest values; `namesAskedAbout`, the fields whose values are asked about as names.
+        mutating func submit(_ form: String, namesAskedAbout: Set<String>) {
+            guard let values = latest[form], !values.isEmpty else { return }
+            submitted[form] = WatchedSecrets(values.values)
+            for (field, value) in values where namesAskedAbout.contains(field) { asked.insert(value) }
+        }
     }
 
     /// The connection's session has ended: its forms' secret values are kept no longer.
@@ -159,11 +171,9 @@ final class Tracer: @unchecked Sendable {
             let form = json["params"]?["form"]?.string ?? Server.defaultFormID
             lock.withLock {
                 if method == "form.close" {
-                    formSecrets[connection]?.latest[form] = nil
-                    formSecrets[connection]?.submitted[form] = nil
-                } else if let values = formSecrets[connection]?.latest[form], !values.isEmpty {
-                    formSecrets[connection]?.submitted[form] = WatchedSecrets(values.values)
-                    for (field, value) in values where namesAskedAbout.contains(field) { formSecrets[connection]?.asked.insert(value) }
+                    formSecrets[connection]?.close(form)
+                } else {
+                    formSecrets[connection]?.submit(form, namesAskedAbout: namesAskedAbout)
                 }
             }
         }
