@@ -131,24 +131,22 @@ struct EndToEnd {
     /// `arguments`) and each of `peers` taking turns trip by trip so that a busy phase of the host
     /// lands on all alike; nanoseconds, sorted, for signup-rpc and for each peer.
     func latencies(_ arguments: [String], count: Int, beside peers: [Peer]) throws -> (rpc: [UInt64], peers: [[UInt64]]) {
-        let server = try ChildProcess(rpc, arguments + rpcOptions)
-        let others = try peers.map { peer in
+        // Each child, and whether it only echoes (then it is sent no `form.open` and answers with the line itself).
+        let children = try [(ChildProcess(rpc, arguments + rpcOptions), false)] + peers.map { peer in
             switch peer {
-            case .echo: try ChildProcess(echo, [])
-            case .loop(let loop): try ChildProcess(loop.executable, loop.arguments)
+            case .echo: (try ChildProcess(echo, []), true)
+            case .loop(let loop): (try ChildProcess(loop.executable, loop.arguments), false)
             }
         }
-        let children = [server] + others
         defer {
-            for child in children {
+            for (child, _) in children {
                 child.closeInput()
                 _ = child.drain()
                 child.wait()
             }
         }
         let open = Array(#"{"jsonrpc":"2.0","id":0,"method":"form.open","params":{"form":"l"}}"#.utf8) + [0x0A]
-        let echoes = [false] + peers.map { if case .echo = $0 { true } else { false } }
-        for (child, isEcho) in zip(children, echoes) where !isEcho {
+        for (child, isEcho) in children where !isEcho {
             child.send(open)
             try awaitAnswer(child, id: 0)
         }
@@ -158,7 +156,7 @@ struct EndToEnd {
         for index in 1...(count + warmUp) {
             let value = index % 2 == 0 ? "abc" : "abcdef"
             let line = Array(#"{"jsonrpc":"2.0","id":\#(index),"method":"form.edit","params":{"form":"l","field":"password","value":"\#(value)"}}"#.utf8)
-            for (number, (child, isEcho)) in zip(children, echoes).enumerated() {
+            for (number, (child, isEcho)) in children.enumerated() {
                 let start = now()
                 child.send(line + [0x0A])
                 if isEcho {
