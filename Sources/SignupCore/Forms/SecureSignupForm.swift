@@ -7,7 +7,7 @@ extension FormDefinition {
     /// dictionary word, like the username or the e-mail address, nor seen in a breach. Every rule
     /// of the username and the password is a checklist item that ticks as the person types.
     ///
-    /// The common-password list is `PasswordList.installed`; the breach check asks Pwned Passwords,
+    /// The common-password list is `PasswordList.common`; the breach check asks Pwned Passwords,
     /// or `$SIGNUP_PWNED_PASSWORDS_URL` (a mirror, or a test's server), and passes when it cannot.
     public static let secureSignup: FormDefinition = {
         func rule(_ check: Rule.Check, _ code: String, _ failure: String, _ requirement: String) -> Rule {
@@ -51,7 +51,7 @@ extension FormDefinition {
                 rule(.minCodePoints(FormDefinition.passwordMinimum.alone), "password.tooShort",
                      "Password must be at least {min} characters", "At least {min} characters"),
                 rule(.maxCodePoints(128), "password.tooLong", "Password can have at most {max} characters", "At most {max} characters"),
-                rule(.notCommonPassword(.installed), "password.common",
+                rule(.notCommonPassword(.common), "password.common",
                      "This is one of the {count} most common passwords", "Not a common password"),
                 rule(.notRepetitiveOrSequential, "password.pattern",
                      "Repeats and sequences (aaaa, 1234, qwerty) are easy to guess", "Not a repeat or a sequence"),

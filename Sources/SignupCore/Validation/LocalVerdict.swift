@@ -25,8 +25,10 @@ final class LocalValidator: Sendable {
 
     /// What `tooCostly` shows.
     static let tooCostlyMessage = Message("value.tooCostly", "Too costly to check; send the value again to retry")
-    /// What a rule shows that needs a library or a list this machine lacks.
-    static let cannotRunMessage = Message("rule.unavailable", "This rule cannot be checked here: {reason}")
+    /// What a rule shows that needs a library or a list this machine lacks: words for the person
+    /// filling the form; what the operator must install goes to stderr at start-up
+    /// (`FormDefinition.missingRequirements`), never to the form.
+    static let cannotRunMessage = Message("rule.unavailable", "This can't be checked right now; please try again later")
 
     /// What judging one field needs, in one object: a keystroke reads it without copying the
     /// field's definition (and retaining every message in it).
@@ -45,10 +47,10 @@ final class LocalValidator: Sendable {
 
         init(_ field: FieldDefinition, in definition: FormDefinition, localizer: Localizer, results: inout ResultTable) {
             normalization = field.normalization
-            // A rule this machine cannot run refuses every value and says what to install.
+            // A rule this machine cannot run refuses every value and names itself by its code.
             let missing = field.rules.map(\.check.missingRequirement)
             func failure(_ rule: Int, unmet: [JSONValue]? = nil) -> ResultID {
-                var params = missing[rule].map { ["reason": JSONValue.string($0)] } ?? field.rules[rule].failureParams
+                var params = missing[rule] == nil ? field.rules[rule].failureParams : ["rule": .string(field.rules[rule].failure.code)]
                 if let unmet { params["unmet"] = .array(unmet) }
                 return results.add(localizer.result(missing[rule] == nil ? field.rules[rule].failure : LocalValidator.cannotRunMessage, .failed, params))
             }

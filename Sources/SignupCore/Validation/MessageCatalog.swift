@@ -26,7 +26,7 @@ public struct MessageCatalog: Hashable, Sendable {
         "username.reserved": "该用户名已被保留",
         "backend.unavailable": "连接服务器出错",
         "value.tooCostly": "检查耗时过长；再次发送该值即可重试",
-        "rule.unavailable": "此规则无法在这里检查：{reason}",
+        "rule.unavailable": "暂时无法检查这一项，请稍后再试",
         "check.budgetExceeded": "检查次数过多；请 {retryAfter} 秒后再试",
         "password.tooShort": "密码至少需要 {min} 个字符",
         "password.tooLong": "密码最多 {max} 个字符",

@@ -76,7 +76,8 @@ extension Rule.Check {
 
 extension Rule.Check {
     /// Why this check cannot run on this machine, naming what to install; nil when it can. A
-    /// field shows it (code `rule.unavailable`) in place of the rule's failure, and fails.
+    /// field fails with code `rule.unavailable` in place of the rule's failure; this text is for
+    /// the operator (`FormDefinition.missingRequirements`), never shown in a form.
     public var missingRequirement: String? {
         switch self {
         case .notCommonPassword(let list): return list.problem
@@ -101,6 +102,20 @@ extension Rule.Check {
         case .notSimilarTo(let other): [other]
         case .anyOf(let alternatives): alternatives.flatMap { $0.flatMap(\.fieldsComparedByLikeness) }
         default: []
+        }
+    }
+}
+
+extension FormDefinition {
+    /// What this machine lacks for each rule that cannot run, for the operator's log at start-up:
+    /// one line a rule, naming the kind, the field, the rule's code and what to install.
+    public var missingRequirements: [String] {
+        fields.flatMap { field in
+            field.rules.compactMap { rule in
+                rule.check.missingRequirement.map {
+                    "form kind \(kind), field \(field.name): rule \(rule.failure.code) fails every value (rule.unavailable): \($0)"
+                }
+            }
         }
     }
 }

@@ -99,11 +99,11 @@ extension FormFile.Reader {
         guard case .bool(true) = value else { throw fail(path, "must be true") }
     }
 
-    /// `true` for the installed list (`PasswordList.installed`), `{"file": PATH}`, a path
+    /// `true` for the common list (`PasswordList.common`), `{"file": PATH}`, a path
     /// relative to the form file's folder, which must be readable now, or `{"passwords": […]}`,
     /// the list itself (as a recording keeps a file's).
     private func passwordList(_ value: JSON, _ path: String) throws(FormFile.Problem) -> PasswordList {
-        if case .bool(true) = value { return PasswordList.installed }
+        if case .bool(true) = value { return PasswordList.common }
         if case .array(let list)? = value["passwords"] {
             _ = try members(value, path, allowed: ["passwords"], required: ["passwords"])
             var passwords: [String] = []

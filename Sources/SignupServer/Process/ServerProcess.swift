@@ -34,6 +34,7 @@ final class ServerProcess {
             logger.warning("store: the registered usernames \(pair) look alike; both are kept, and no new name like them can register")
         }
         let catalog = FormCatalog(definitions: FormCatalog.builtIn.definitions + configuration.customForms)
+        for line in catalog.definitions.flatMap(\.missingRequirements) { logger.warning(line) }
         let clock = configuration.clock.makeClock(loop: loop)
         var services = Self.services(for: configuration, clock: clock, loop: loop, store: store)
         services.loginLimiter = LoginRateLimiter(scheduler: clock.scheduler)

@@ -71,15 +71,20 @@ final class InteractiveProcess: LineReading, @unchecked Sendable {
         return ioctl(output.fileHandleForReading.fileDescriptor, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
     }
 
-    /// Everything the child wrote to stderr, once it has ended (after what `readErrorLine` took).
-    func errorOutput() -> String {
+    /// Everything the child wrote to stderr, once it has ended (after what `readErrorLine` took),
+    /// less the machine's start-up notes (`Subprocess.withoutMachineNotes`) unless `machineNotes`.
+    func errorOutput(machineNotes: Bool = false) -> String {
         defer { errorBuffer.bytes.removeAll() }
-        return String(decoding: errorBuffer.bytes + errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: errorBuffer.bytes + errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return machineNotes ? text : Subprocess.withoutMachineNotes(text)
     }
 
-    /// The next line of stderr, or nil at its end.
+    /// The next line of stderr but the machine's start-up notes, or nil at its end.
     func readErrorLine() -> String? {
-        errorBuffer.nextLine { Self.read(errors) }
+        while let line = errorBuffer.nextLine(reading: { Self.read(errors) }) {
+            if !line.hasPrefix(Subprocess.machineNotePrefix) { return line }
+        }
+        return nil
     }
 
     /// Stops reading the child's stdout for good: its next write fails with EPIPE.

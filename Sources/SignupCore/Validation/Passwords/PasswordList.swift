@@ -2,16 +2,22 @@ import Foundation
 import Synchronization
 
 /// A list of commonly used passwords, one per line, compared case-insensitively with the whole
-/// password (NIST SP 800-63B rev. 4 §3.1.1.2). `Scripts/install-password-lists` installs the one
-/// Django publishes (about 20 000 passwords) at `defaultPath`; a form file may name its own.
+/// password (NIST SP 800-63B rev. 4 §3.1.1.2). The one Django publishes (19 646 passwords) ships
+/// inside the binary (`CommonPasswords.swift`); a form file may name its own.
 public final class PasswordList: Hashable, Sendable {
-    /// Where the built-in kinds read their list: `$SIGNUP_PASSWORD_LIST` when set, else this.
-    public static let defaultPath = "/usr/local/share/signup-rpc/common-passwords.txt"
+    /// The list the built-in kinds read: the file `$SIGNUP_PASSWORD_LIST` names when it is set,
+    /// else the shipped one; read on first use (a process that opens no form using it never
+    /// reads it), or what is wrong with it.
+    public static let common: PasswordList = ProcessInfo.processInfo.environment["SIGNUP_PASSWORD_LIST"]
+        .map(PasswordList.init(readingOnFirstUse:)) ?? shipped
 
-    /// The installed list, read on first use (a process that opens no form using it never reads
-    /// it), or what is wrong with it.
-    public static let installed = PasswordList(
-        lazilyReading: ProcessInfo.processInfo.environment["SIGNUP_PASSWORD_LIST"] ?? defaultPath)
+    /// The list that ships inside the binary, parsed on first use.
+    public static let shipped = PasswordList(lazilyReading: .shipped)
+
+    /// The list in the file at `path`, read when first used; `problem` says when it cannot be.
+    public convenience init(readingOnFirstUse path: String) {
+        self.init(lazilyReading: .file(path))
+    }
 
     /// What a list holds once read.
     private struct Contents: Sendable {
@@ -37,7 +43,14 @@ public final class PasswordList: Hashable, Sendable {
         }
     }
 
+    /// Where a lazily read list comes from.
+    private enum Source {
+        case file(String)
+        case shipped
+    }
+
     public let path: String
+    private let lazySource: Source?
     /// Nil until a lazily read list is first used.
     private let contents: Mutex<Contents?>
 
@@ -50,11 +63,16 @@ public final class PasswordList: Hashable, Sendable {
     /// A list given whole; `source` names it (a file it was read from, or where it was written).
     public init(source: String, passwords: [String]) {
         path = source
+        lazySource = nil
         contents = Mutex(Contents(passwords))
     }
 
-    private init(lazilyReading path: String) {
-        self.path = path
+    private init(lazilyReading source: Source) {
+        switch source {
+        case .file(let path): self.path = path
+        case .shipped: path = PasswordList.shippedSource
+        }
+        lazySource = source
         contents = Mutex(nil)
     }
 
@@ -62,16 +80,23 @@ public final class PasswordList: Hashable, Sendable {
     private func read<Value>(_ body: (Contents) -> Value) -> Value {
         contents.withLock { contents in
             if let contents { return body(contents) }
-            let text = try? String(contentsOfFile: path, encoding: .utf8)
+            let text: String? = switch lazySource {
+            case .file(let path): try? String(contentsOfFile: path, encoding: .utf8)
+            case .shipped, nil: PasswordList.shippedPasswords
+            }
             let read = text.map { Contents($0.split(whereSeparator: \.isNewline).map(String.init)) }
-                ?? Contents(problem: "the common-password list \(path) is missing (install it with Scripts/install-password-lists)")
+                ?? Contents(problem: "the common-password list \(path) ($SIGNUP_PASSWORD_LIST) cannot be read; unset it to use the shipped list")
             contents = read
             return body(read)
         }
     }
 
-    /// Why the list cannot be used; nil when it can.
-    public var problem: String? { read(\.problem) }
+    /// Why the list cannot be used, for the operator; nil when it can.
+    public var problem: String? {
+        // The shipped list is always there; asking need not parse it.
+        if case .shipped = lazySource { return nil }
+        return read(\.problem)
+    }
 
     /// The number of passwords on the list.
     public var count: Int { read { $0.entries?.count ?? 0 } }
