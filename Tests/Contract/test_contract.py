@@ -8,9 +8,12 @@ is validated with `jsonschema`. Requests the server refuses as malformed (-32600
 """
 import copy
 import json
+import os
 import pathlib
 import re
+import subprocess
 import sys
+import tempfile
 
 import jsonschema
 import openrpc
@@ -86,8 +89,73 @@ def fixture_sessions():
     return sessions
 
 
-SESSIONS = example_sessions() + fixture_sessions()
+def written_fixture_sessions():
+    """What `signup-rpc replay --write-fixture` writes, for every example recorded as it runs: the
+    fixtures a user writes as the README says, held to the same contract as the committed ones."""
+    binary = pathlib.Path(os.environ.get("SIGNUP_RPC_BINARY", ROOT / ".build/debug/signup-rpc"))
+    if not binary.exists():
+        return []
+    sessions = []
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="written-fixtures-"))
+    for source in sorted((ROOT / "Examples").glob("*.jsonl")):
+        if source.name.endswith(".out.jsonl"):
+            continue
+        name = source.name[: -len(".jsonl")]
+        flags_file = source.with_name(name + ".flags")
+        flags = flags_file.read_text().split() if flags_file.exists() else []
+        flags = [str(ROOT / flag) if flag.startswith("Examples/") else flag for flag in flags]
+        recording, prefix = folder / f"{name}.rec.jsonl", folder / name
+        with source.open("rb") as stdin:
+            run = subprocess.run([binary, "--clock", "virtual", *flags, "--record", recording], stdin=stdin,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=True, timeout=120, cwd=ROOT)
+        replay = subprocess.run([binary, "replay", recording, "--write-fixture", prefix], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120, cwd=ROOT)
+        # A recording that said a secret's placeholder cannot keep its verdicts (protocol.md §15)
+        # may not replay, and then writes no fixture; every other must.
+        if replay.returncode != 0 and b"placeholder could not pass and fail exactly its rules" in run.stderr:
+            continue
+        assert replay.returncode == 0, f"{source.name}: its recording does not replay"
+        sent = pathlib.Path(f"{prefix}.jsonl").read_text().splitlines()
+        received = pathlib.Path(f"{prefix}.out.jsonl").read_text().splitlines()
+        sessions.append(Session(f"written fixture of Examples/{name}.jsonl", sent, received))
+    return sessions
+
+
+WRITTEN = written_fixture_sessions()
+SESSIONS = example_sessions() + fixture_sessions() + WRITTEN
 EXAMPLES = [session for session in SESSIONS if not session.origin.startswith("Tests/")]
+
+
+def test_every_example_is_written_as_a_fixture_when_the_binary_is_built():
+    binary = pathlib.Path(os.environ.get("SIGNUP_RPC_BINARY", ROOT / ".build/debug/signup-rpc"))
+    if not binary.exists():
+        pytest.skip(f"{binary} is not built")
+    assert len(WRITTEN) >= 14
+
+
+# A real-clock recording whose request came before anything was due at its time: the fixture
+# written from it moves the clock with `"exclusive":true` (protocol.md §15).
+REAL_CLOCK_RECORDING = """\
+{"signupRecording":1,"server":"signup-rpc 0.1.0","clock":"real","debounceMs":300,"backend":"scripted","roles":["availability","register"],"limits":{"maxLineBytes":1048576,"maxValueLength":4096,"maxForms":10000,"maxBatch":1000,"maxDepth":64},"forms":[]}
+{"t":3,"in":{"jsonrpc":"2.0","id":1,"method":"shutdown"}}
+{"t":3,"out":{"jsonrpc":"2.0","id":1,"result":null}}
+{"t":40,"in":{"jsonrpc":"2.0","method":"exit"}}
+{"t":40,"end":"exit"}
+"""
+
+
+def test_a_fixture_written_with_an_exclusive_advance_validates(tmp_path):
+    binary = pathlib.Path(os.environ.get("SIGNUP_RPC_BINARY", ROOT / ".build/debug/signup-rpc"))
+    if not binary.exists():
+        pytest.skip(f"{binary} is not built")
+    recording = tmp_path / "shut.rec.jsonl"
+    recording.write_text(REAL_CLOCK_RECORDING)
+    subprocess.run([binary, "replay", recording, "--write-fixture", tmp_path / "shut"], check=True, timeout=60,
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    sent = [json.loads(line) for line in (tmp_path / "shut.jsonl").read_text().splitlines()]
+    assert sent[0] == {"jsonrpc": "2.0", "method": "clock.advance", "params": {"to": 3, "exclusive": True}}
+    for message in sent:
+        assert errors(validator("clientSingle"), message) == [], message
 
 
 def parse(text):

@@ -127,7 +127,7 @@
  */
 
 /**
- * @typedef {{by?: number, to?: Time}} AdvanceParams
+ * @typedef {{by?: number, to?: Time, exclusive?: boolean}} AdvanceParams
  */
 
 /**
