@@ -82,6 +82,12 @@ final class PostgresServer {
         if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
             _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
         }
+        // The postgres user may not enter this process's folder (a fresh clone under a private
+        // temporary folder): each tool starts in / rather than warn into its output.
+        typealias ChangeDirectory = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") {
+            _ = unsafeBitCast(symbol, to: ChangeDirectory.self)(&actions, "/")
+        }
         let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
