@@ -5,52 +5,55 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
-// The part of libcurl's ABI used here (stable since libcurl 7.32; values from curl/curl.h).
+// The part of libcurl's ABI used here (stable since libcurl 7.68; values from curl/curl.h).
 typedef void CURL;
+typedef void CURLM;
 typedef int CURLcode;
+typedef int CURLMcode;
 typedef long long curl_off_t;
 struct curl_slist { char *data; struct curl_slist *next; };
-struct curl_sockaddr { int family; int socktype; int protocol; unsigned int addrlen; struct sockaddr addr; };
+typedef struct { int msg; CURL *easy_handle; union { void *whatever; CURLcode result; } data; } CURLMsg;
 
 enum {
     CURLE_OK = 0,
     CURLE_OPERATION_TIMEDOUT = 28,
     CURL_GLOBAL_DEFAULT = 3,
     CURL_ERROR_SIZE = 256,
+    CURLMSG_DONE = 1,
     CURLOPT_WRITEDATA = 10001,
     CURLOPT_URL = 10002,
     CURLOPT_ERRORBUFFER = 10010,
     CURLOPT_POSTFIELDS = 10015,
     CURLOPT_HTTPHEADER = 10023,
+    CURLOPT_USERAGENT = 10018,
     CURLOPT_CUSTOMREQUEST = 10036,
-    CURLOPT_XFERINFODATA = 10057,
-    CURLOPT_OPENSOCKETDATA = 10164,
-    CURLOPT_CLOSESOCKETDATA = 10209,
+    CURLOPT_PRIVATE = 10103,
     CURLOPT_WRITEFUNCTION = 20011,
-    CURLOPT_OPENSOCKETFUNCTION = 20163,
-    CURLOPT_CLOSESOCKETFUNCTION = 20208,
-    CURLOPT_XFERINFOFUNCTION = 20219,
     CURLOPT_POSTFIELDSIZE_LARGE = 30120,
-    CURLOPT_NOPROGRESS = 43,
     CURLOPT_HTTPGET = 80,
     CURLOPT_NOSIGNAL = 99,
     CURLOPT_TIMEOUT_MS = 155,
     CURLINFO_RESPONSE_CODE = 0x200002,
+    CURLINFO_PRIVATE = 0x100015,
 };
 
 static struct {
     CURLcode (*global_init)(long flags);
     CURL *(*easy_init)(void);
     CURLcode (*easy_setopt)(CURL *handle, int option, ...);
-    CURLcode (*easy_perform)(CURL *handle);
     CURLcode (*easy_getinfo)(CURL *handle, int info, ...);
     void (*easy_cleanup)(CURL *handle);
     const char *(*easy_strerror)(CURLcode code);
     struct curl_slist *(*slist_append)(struct curl_slist *list, const char *text);
     void (*slist_free_all)(struct curl_slist *list);
+    CURLM *(*multi_init)(void);
+    CURLMcode (*multi_add_handle)(CURLM *multi, CURL *handle);
+    CURLMcode (*multi_remove_handle)(CURLM *multi, CURL *handle);
+    CURLMcode (*multi_perform)(CURLM *multi, int *running);
+    CURLMcode (*multi_poll)(CURLM *multi, void *extra, unsigned count, int timeout_ms, int *ready);
+    CURLMcode (*multi_wakeup)(CURLM *multi);
+    CURLMsg *(*multi_info_read)(CURLM *multi, int *left);
 } curl;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -65,18 +68,24 @@ static void load(void) {
     }
 #define BIND(field, name) \
     if ((*(void **)&curl.field = dlsym(library, name)) == NULL) { \
-        load_problem = "the libcurl found lacks " name "; install libcurl 7.32 or newer"; \
+        load_problem = "the libcurl found lacks " name "; install libcurl 7.68 or newer"; \
         return; \
     }
     BIND(global_init, "curl_global_init")
     BIND(easy_init, "curl_easy_init")
     BIND(easy_setopt, "curl_easy_setopt")
-    BIND(easy_perform, "curl_easy_perform")
     BIND(easy_getinfo, "curl_easy_getinfo")
     BIND(easy_cleanup, "curl_easy_cleanup")
     BIND(easy_strerror, "curl_easy_strerror")
     BIND(slist_append, "curl_slist_append")
     BIND(slist_free_all, "curl_slist_free_all")
+    BIND(multi_init, "curl_multi_init")
+    BIND(multi_add_handle, "curl_multi_add_handle")
+    BIND(multi_remove_handle, "curl_multi_remove_handle")
+    BIND(multi_perform, "curl_multi_perform")
+    BIND(multi_poll, "curl_multi_poll")
+    BIND(multi_wakeup, "curl_multi_wakeup")
+    BIND(multi_info_read, "curl_multi_info_read")
 #undef BIND
     if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
         load_problem = "libcurl did not initialise (curl_global_init failed)";
@@ -90,164 +99,299 @@ const char *signup_curl_load(void) {
     return load_problem;
 }
 
-// MARK: Cancelling
+// MARK: The engine
 
-enum { MAX_SOCKETS = 8 };
-
-struct signup_http_cancel {
-    pthread_mutex_t lock;
-    int cancelled;
-    // The exchange's open sockets (curl may race IPv4 against IPv6); -1 where free.
-    int sockets[MAX_SOCKETS];
-};
-
-signup_http_cancel *signup_http_cancel_create(void) {
-    signup_http_cancel *cancel = calloc(1, sizeof *cancel);
-    if (cancel == NULL) return NULL;
-    pthread_mutex_init(&cancel->lock, NULL);
-    for (int i = 0; i < MAX_SOCKETS; i++) cancel->sockets[i] = -1;
-    return cancel;
-}
-
-void signup_http_cancel_fire(signup_http_cancel *cancel) {
-    pthread_mutex_lock(&cancel->lock);
-    cancel->cancelled = 1;
-    // Wakes curl from its wait at once; it then closes the socket through close_socket.
-    for (int i = 0; i < MAX_SOCKETS; i++) {
-        if (cancel->sockets[i] >= 0) shutdown(cancel->sockets[i], SHUT_RDWR);
-    }
-    pthread_mutex_unlock(&cancel->lock);
-}
-
-void signup_http_cancel_destroy(signup_http_cancel *cancel) {
-    pthread_mutex_destroy(&cancel->lock);
-    free(cancel);
-}
-
-static int open_socket(void *context, int purpose, struct curl_sockaddr *address) {
-    (void)purpose;
-    signup_http_cancel *cancel = context;
-    pthread_mutex_lock(&cancel->lock);
-    int fd = -1;
-    if (!cancel->cancelled) {
-        for (int i = 0; i < MAX_SOCKETS; i++) {
-            if (cancel->sockets[i] >= 0) continue;
-            fd = socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
-            cancel->sockets[i] = fd;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&cancel->lock);
-    return fd;
-}
-
-static int close_socket(void *context, int fd) {
-    signup_http_cancel *cancel = context;
-    pthread_mutex_lock(&cancel->lock);
-    for (int i = 0; i < MAX_SOCKETS; i++) {
-        if (cancel->sockets[i] == fd) cancel->sockets[i] = -1;
-    }
-    int result = close(fd);
-    pthread_mutex_unlock(&cancel->lock);
-    return result;
-}
-
-static int progress(void *context, curl_off_t down_total, curl_off_t down_now, curl_off_t up_total, curl_off_t up_now) {
-    (void)down_total; (void)down_now; (void)up_total; (void)up_now;
-    signup_http_cancel *cancel = context;
-    pthread_mutex_lock(&cancel->lock);
-    int cancelled = cancel->cancelled;
-    pthread_mutex_unlock(&cancel->lock);
-    return cancelled;
-}
-
-// MARK: The exchange
-
-typedef struct {
-    signup_http_response *response;
+/// One exchange, from `signup_http_start` until its completion or abort.
+typedef struct job {
+    uint64_t id;
+    /// NULL until the exchange is sent.
+    CURL *easy;
+    char *method, *url, *user_agent;
+    unsigned char *body;
+    size_t body_length;
+    int has_body;
+    struct curl_slist *headers;
+    long timeout_ms;
     size_t limit;
-} collector;
+    unsigned char *answer;
+    size_t answer_length;
+    int too_large;
+    /// Set under the lock by `signup_http_abort` for an exchange on the wire; the engine then
+    /// removes it, and never completes it.
+    int aborted;
+    char error[CURL_ERROR_SIZE];
+    /// In the waiting queue or the list on the wire.
+    struct job *previous, *next;
+} job;
+
+typedef struct { job *first, *last; size_t count; } job_list;
+
+static void list_append(job_list *list, job *item) {
+    item->previous = list->last;
+    item->next = NULL;
+    if (list->last != NULL) list->last->next = item; else list->first = item;
+    list->last = item;
+    list->count++;
+}
+
+static void list_remove(job_list *list, job *item) {
+    if (item->previous != NULL) item->previous->next = item->next; else list->first = item->next;
+    if (item->next != NULL) item->next->previous = item->previous; else list->last = item->previous;
+    item->previous = item->next = NULL;
+    list->count--;
+}
+
+static job *list_find(const job_list *list, uint64_t id) {
+    for (job *item = list->first; item != NULL; item = item->next) {
+        if (item->id == id) return item;
+    }
+    return NULL;
+}
+
+static struct {
+    pthread_mutex_t lock;
+    CURLM *multi;
+    signup_http_completion completion;
+    uint64_t last_id;
+    /// Started, not yet sent (over the in-flight limit, or not yet seen by the engine).
+    job_list waiting;
+    /// Sent: their easy handles are in `multi`. Only the engine thread adds and removes.
+    job_list on_wire;
+    /// Aborted while on the wire, for the engine to remove.
+    job_list aborted;
+    const char *problem;
+} engine = { .lock = PTHREAD_MUTEX_INITIALIZER, .problem = "the HTTP engine never started" };
+
+static pthread_once_t engine_once = PTHREAD_ONCE_INIT;
+
+static void free_job(job *item) {
+    if (item->easy != NULL) curl.easy_cleanup(item->easy);
+    if (item->headers != NULL) curl.slist_free_all(item->headers);
+    free(item->method);
+    free(item->url);
+    free(item->user_agent);
+    free(item->body);
+    free(item->answer);
+    free(item);
+}
 
 static size_t collect(char *data, size_t size, size_t count, void *context) {
-    collector *into = context;
-    signup_http_response *response = into->response;
+    job *into = context;
     size_t length = size * count;
     // The body so far is never over the limit, so the subtraction cannot wrap.
-    if (length > into->limit - response->body_length) {
-        response->body_too_large = 1;
+    if (length > into->limit - into->answer_length) {
+        into->too_large = 1;
         return 0;
     }
-    unsigned char *grown = realloc(response->body, response->body_length + length + 1);
+    unsigned char *grown = realloc(into->answer, into->answer_length + length + 1);
     if (grown == NULL) return 0;
-    memcpy(grown + response->body_length, data, length);
-    response->body = grown;
-    response->body_length += length;
+    memcpy(grown + into->answer_length, data, length);
+    into->answer = grown;
+    into->answer_length += length;
     return length;
 }
 
-int signup_http_perform(const signup_http_request *request, signup_http_response *response,
-                        signup_http_cancel *cancel) {
-    memset(response, 0, sizeof *response);
-    const char *problem = signup_curl_load();
-    if (problem != NULL) {
-        snprintf(response->error, sizeof response->error, "%s", problem);
+/// Puts an exchange on the wire; on the engine thread. Returns 0, or -1 with `item->error` set.
+static int send_job(job *item) {
+    item->easy = curl.easy_init();
+    if (item->easy == NULL) {
+        snprintf(item->error, sizeof item->error, "libcurl could not start an exchange");
         return -1;
     }
-    CURL *handle = curl.easy_init();
-    if (handle == NULL) {
-        snprintf(response->error, sizeof response->error, "libcurl could not start an exchange");
-        return -1;
-    }
-    struct curl_slist *headers = curl.slist_append(NULL, "Expect:");
-    if (request->content_type != NULL) {
-        char line[128];
-        snprintf(line, sizeof line, "Content-Type: %s", request->content_type);
-        headers = curl.slist_append(headers, line);
-    }
-    for (size_t index = 0; index < request->header_count; index++) {
-        headers = curl.slist_append(headers, request->headers[index]);
-    }
-    collector into = { response, request->max_body_length };
-    curl.easy_setopt(handle, CURLOPT_URL, request->url);
+    CURL *handle = item->easy;
+    curl.easy_setopt(handle, CURLOPT_URL, item->url);
+    curl.easy_setopt(handle, CURLOPT_PRIVATE, (void *)item);
     curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
-    curl.easy_setopt(handle, CURLOPT_TIMEOUT_MS, request->timeout_ms);
-    curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, response->error);
-    curl.easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
+    curl.easy_setopt(handle, CURLOPT_TIMEOUT_MS, item->timeout_ms);
+    curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, item->error);
+    curl.easy_setopt(handle, CURLOPT_HTTPHEADER, item->headers);
     curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, collect);
-    curl.easy_setopt(handle, CURLOPT_WRITEDATA, (void *)&into);
-    curl.easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, open_socket);
-    curl.easy_setopt(handle, CURLOPT_OPENSOCKETDATA, (void *)cancel);
-    curl.easy_setopt(handle, CURLOPT_CLOSESOCKETFUNCTION, close_socket);
-    curl.easy_setopt(handle, CURLOPT_CLOSESOCKETDATA, (void *)cancel);
-    curl.easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
-    curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, progress);
-    curl.easy_setopt(handle, CURLOPT_XFERINFODATA, (void *)cancel);
-    if (request->has_body) {
-        curl.easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_length);
-        curl.easy_setopt(handle, CURLOPT_POSTFIELDS, request->body_length > 0 ? (const void *)request->body : "");
+    curl.easy_setopt(handle, CURLOPT_WRITEDATA, (void *)item);
+    if (item->user_agent != NULL) curl.easy_setopt(handle, CURLOPT_USERAGENT, item->user_agent);
+    if (item->has_body) {
+        curl.easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)item->body_length);
+        curl.easy_setopt(handle, CURLOPT_POSTFIELDS, item->body != NULL ? (const void *)item->body : "");
     } else {
         curl.easy_setopt(handle, CURLOPT_HTTPGET, 1L);
     }
-    if (strcmp(request->method, request->has_body ? "POST" : "GET") != 0) {
-        curl.easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request->method);
+    if (strcmp(item->method, item->has_body ? "POST" : "GET") != 0) {
+        curl.easy_setopt(handle, CURLOPT_CUSTOMREQUEST, item->method);
     }
-
-    CURLcode code = curl.easy_perform(handle);
-    if (code == CURLE_OK) {
-        curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &response->status);
-    } else {
-        response->timed_out = code == CURLE_OPERATION_TIMEDOUT;
-        if (response->error[0] == '\0') {
-            snprintf(response->error, sizeof response->error, "%s", curl.easy_strerror(code));
-        }
+    if (curl.multi_add_handle(engine.multi, handle) != 0) {
+        snprintf(item->error, sizeof item->error, "libcurl could not send the exchange");
+        return -1;
     }
-    curl.easy_cleanup(handle);
-    curl.slist_free_all(headers);
-    return code == CURLE_OK ? 0 : -1;
+    return 0;
 }
 
-void signup_http_response_free(signup_http_response *response) {
-    free(response->body);
-    response->body = NULL;
-    response->body_length = 0;
+static void complete(job *item, CURLcode code) {
+    signup_http_response response;
+    memset(&response, 0, sizeof response);
+    if (code == CURLE_OK) {
+        curl.easy_getinfo(item->easy, CURLINFO_RESPONSE_CODE, &response.status);
+        response.body = item->answer;
+        response.body_length = item->answer_length;
+    } else {
+        response.timed_out = code == CURLE_OPERATION_TIMEDOUT;
+        response.body_too_large = item->too_large;
+        const char *why = item->error[0] != '\0' ? item->error : (code < 0 ? "" : curl.easy_strerror(code));
+        snprintf(response.error, sizeof response.error, "%s", why[0] != '\0' ? why : "the exchange failed");
+    }
+    engine.completion(item->id, &response);
+}
+
+static void *run_engine(void *unused) {
+    (void)unused;
+    for (;;) {
+        // Take what was aborted, and send what waits while there is room on the wire. Sending
+        // only hands the exchange to libcurl, so it is done under the lock: an exchange is always
+        // in exactly one list, where an abort finds it.
+        job_list aborted, failed = { NULL, NULL, 0 };
+        pthread_mutex_lock(&engine.lock);
+        aborted = engine.aborted;
+        engine.aborted = (job_list){ NULL, NULL, 0 };
+        while (engine.waiting.first != NULL && engine.on_wire.count < SIGNUP_HTTP_MAX_IN_FLIGHT) {
+            job *item = engine.waiting.first;
+            list_remove(&engine.waiting, item);
+            list_append(send_job(item) == 0 ? &engine.on_wire : &failed, item);
+        }
+        pthread_mutex_unlock(&engine.lock);
+
+        for (job *item = aborted.first, *next; item != NULL; item = next) {
+            next = item->next;
+            curl.multi_remove_handle(engine.multi, item->easy);
+            free_job(item);
+        }
+        for (job *item = failed.first, *next; item != NULL; item = next) {
+            next = item->next;
+            complete(item, -1);
+            free_job(item);
+        }
+
+        int running = 0;
+        curl.multi_perform(engine.multi, &running);
+        CURLMsg *message;
+        int left = 0;
+        while ((message = curl.multi_info_read(engine.multi, &left)) != NULL) {
+            if (message->msg != CURLMSG_DONE) continue;
+            job *item = NULL;
+            curl.easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, (char **)&item);
+            CURLcode code = message->data.result;
+            pthread_mutex_lock(&engine.lock);
+            // One aborted meanwhile is in `engine.aborted`, and goes with the next round.
+            int aborted_meanwhile = item->aborted;
+            if (!aborted_meanwhile) list_remove(&engine.on_wire, item);
+            pthread_mutex_unlock(&engine.lock);
+            if (aborted_meanwhile) continue;
+            curl.multi_remove_handle(engine.multi, item->easy);
+            complete(item, code);
+            free_job(item);
+        }
+        // Sleeps until a socket is ready, a timeout falls due, or start or abort wakes it.
+        curl.multi_poll(engine.multi, NULL, 0, 1000, NULL);
+    }
+    return NULL;
+}
+
+static void start_engine(void) {
+    const char *problem = signup_curl_load();
+    if (problem != NULL) {
+        engine.problem = problem;
+        return;
+    }
+    engine.multi = curl.multi_init();
+    if (engine.multi == NULL) {
+        engine.problem = "libcurl could not start its multi interface";
+        return;
+    }
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    pthread_t thread;
+    int started = pthread_create(&thread, &attributes, run_engine, NULL);
+    pthread_attr_destroy(&attributes);
+    if (started != 0) {
+        engine.problem = "the HTTP engine's thread could not be started";
+        return;
+    }
+    engine.problem = NULL;
+}
+
+static char *copy_text(const char *text) {
+    return text == NULL ? NULL : strdup(text);
+}
+
+uint64_t signup_http_start(const signup_http_request *request, signup_http_completion completion,
+                           const char **problem) {
+    pthread_once(&engine_once, start_engine);
+    if (engine.problem != NULL) {
+        *problem = engine.problem;
+        return 0;
+    }
+    job *item = calloc(1, sizeof *item);
+    if (item == NULL) {
+        *problem = "out of memory for an HTTP exchange";
+        return 0;
+    }
+    item->method = copy_text(request->method);
+    item->url = copy_text(request->url);
+    item->user_agent = copy_text(request->user_agent);
+    item->has_body = request->has_body;
+    item->body_length = request->has_body ? request->body_length : 0;
+    if (item->body_length > 0) {
+        item->body = malloc(item->body_length);
+        if (item->body != NULL) memcpy(item->body, request->body, item->body_length);
+    }
+    item->timeout_ms = request->timeout_ms;
+    item->limit = request->max_body_length;
+    item->headers = curl.slist_append(NULL, "Expect:");
+    if (request->content_type != NULL && item->headers != NULL) {
+        char line[128];
+        snprintf(line, sizeof line, "Content-Type: %s", request->content_type);
+        item->headers = curl.slist_append(item->headers, line);
+    }
+    for (size_t index = 0; index < request->header_count && item->headers != NULL; index++) {
+        struct curl_slist *grown = curl.slist_append(item->headers, request->headers[index]);
+        if (grown == NULL) { curl.slist_free_all(item->headers); item->headers = NULL; }
+        else item->headers = grown;
+    }
+    if (item->method == NULL || item->url == NULL || item->headers == NULL
+        || (request->user_agent != NULL && item->user_agent == NULL)
+        || (item->body_length > 0 && item->body == NULL)) {
+        free_job(item);
+        *problem = "out of memory for an HTTP exchange";
+        return 0;
+    }
+    pthread_mutex_lock(&engine.lock);
+    engine.completion = completion;
+    item->id = ++engine.last_id;
+    list_append(&engine.waiting, item);
+    uint64_t id = item->id;
+    pthread_mutex_unlock(&engine.lock);
+    curl.multi_wakeup(engine.multi);
+    return id;
+}
+
+void signup_http_abort(uint64_t exchange) {
+    if (engine.multi == NULL) return;
+    pthread_mutex_lock(&engine.lock);
+    job *waiting = list_find(&engine.waiting, exchange);
+    if (waiting != NULL) list_remove(&engine.waiting, waiting);
+    job *on_wire = waiting == NULL ? list_find(&engine.on_wire, exchange) : NULL;
+    if (on_wire != NULL) {
+        on_wire->aborted = 1;
+        list_remove(&engine.on_wire, on_wire);
+        list_append(&engine.aborted, on_wire);
+    }
+    pthread_mutex_unlock(&engine.lock);
+    // One still waiting was never given to libcurl: it goes at once.
+    if (waiting != NULL) free_job(waiting);
+    if (on_wire != NULL) curl.multi_wakeup(engine.multi);
+}
+
+void signup_http_counts(size_t *in_flight, size_t *waiting) {
+    pthread_mutex_lock(&engine.lock);
+    *in_flight = engine.on_wire.count;
+    *waiting = engine.waiting.count;
+    pthread_mutex_unlock(&engine.lock);
 }

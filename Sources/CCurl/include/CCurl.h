@@ -2,19 +2,21 @@
 #define SIGNUP_CCURL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-/// One HTTP exchange through libcurl, which is loaded with dlopen on first use: linking it (or
-/// FoundationNetworking, which links it) would make every start of signup-rpc load about thirty
-/// libraries that only the HTTP backend needs.
+/// Every HTTP exchange of the process, on libcurl's multi interface, driven by one thread of its
+/// own. libcurl is loaded with dlopen on first use: linking it (or FoundationNetworking, which
+/// links it) would make every start of signup-rpc load about thirty libraries that only HTTP needs.
+///
+/// At most `SIGNUP_HTTP_MAX_IN_FLIGHT` exchanges are on the wire at once; more wait, in the order
+/// they were started, and each one's timeout counts from when it is sent. A hung or trickling
+/// endpoint holds only its own exchanges: the thread never blocks on one.
+
+/// The most exchanges on the wire at once, for the whole process.
+#define SIGNUP_HTTP_MAX_IN_FLIGHT 4096
 
 /// Loads libcurl.so.4 once; NULL when it is there, otherwise why not (a static string).
 const char *signup_curl_load(void);
-
-/// Lets another thread abandon an exchange at once: its sockets are shut down and it ends.
-typedef struct signup_http_cancel signup_http_cancel;
-signup_http_cancel *signup_http_cancel_create(void);
-void signup_http_cancel_fire(signup_http_cancel *cancel);
-void signup_http_cancel_destroy(signup_http_cancel *cancel);
 
 typedef struct {
     const char *method;
@@ -25,6 +27,7 @@ typedef struct {
     int has_body;
     const unsigned char *body;
     size_t body_length;
+    /// Counted from when the request is sent, to its answer's last byte.
     long timeout_ms;
     /// More request headers, each a whole `Name: value` line without a line break.
     const char *const *headers;
@@ -32,12 +35,14 @@ typedef struct {
     /// The most bytes an answer's body may have: a longer one ends the exchange unread, with
     /// `body_too_large` set.
     size_t max_body_length;
+    /// Sent as `User-Agent`; NULL for none.
+    const char *user_agent;
 } signup_http_request;
 
 typedef struct {
     long status;
-    /// malloc'ed; release with signup_http_response_free.
-    unsigned char *body;
+    /// Owned by the engine; valid only during the completion call.
+    const unsigned char *body;
     size_t body_length;
     /// Set when libcurl gave up because the exchange outlasted its timeout.
     int timed_out;
@@ -47,9 +52,21 @@ typedef struct {
     char error[256];
 } signup_http_response;
 
-/// Runs the exchange on the calling thread; 0 when a status arrived, -1 otherwise (see `error`).
-int signup_http_perform(const signup_http_request *request, signup_http_response *response,
-                        signup_http_cancel *cancel);
-void signup_http_response_free(signup_http_response *response);
+/// Called on the engine's thread once for each exchange that was not aborted, with the number
+/// `signup_http_start` gave it. It must not block: hand the answer on and return.
+typedef void (*signup_http_completion)(uint64_t exchange, const signup_http_response *response);
+
+/// Starts an exchange (the request is copied); its number, never 0, or 0 when it could not be
+/// started (`problem` then says why, in a static string). Completions go to `completion`, which
+/// must be the same function for every call.
+uint64_t signup_http_start(const signup_http_request *request, signup_http_completion completion,
+                           const char **problem);
+
+/// Ends an exchange at once, on the wire too, if it has not completed; its completion is then
+/// never called. Safe from any thread, and for a number that has completed.
+void signup_http_abort(uint64_t exchange);
+
+/// How many exchanges are on the wire and how many wait to be sent, for tests and the bench.
+void signup_http_counts(size_t *in_flight, size_t *waiting);
 
 #endif

@@ -32,4 +32,14 @@ extension LineReading {
         }
         return lines
     }
+
+    /// Reads lines until `count` of them have satisfied `isWanted`; every line read.
+    func readLines(count: Int, until isWanted: (String) -> Bool) -> [String] {
+        var lines: [String] = [], found = 0
+        while found < count, let line = readLine() {
+            lines.append(line)
+            if isWanted(line) { found += 1 }
+        }
+        return lines
+    }
 }

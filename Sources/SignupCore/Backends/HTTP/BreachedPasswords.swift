@@ -31,9 +31,9 @@ final class BreachedPasswords {
         var base = check.baseURL
         while base.hasSuffix("/") { base.removeLast() }
         let request = HTTPRequest(
-            method: "GET", url: "\(base)/range/\(key.prefix)", timeout: HTTPClient.backstop(for: check.timeout),
+            method: "GET", url: "\(base)/range/\(key.prefix)", timeout: check.timeout,
             headers: [("Add-Padding", "true")], maxBodyBytes: Self.maxAnswerBytes)
-        return client.exchange(request, timeout: check.timeout).subscribe(Observer { [weak self] event in
+        return client.exchange(request).subscribe(Observer { [weak self] event in
             switch event {
             case .next(let reply):
                 guard reply.status == 200 else {

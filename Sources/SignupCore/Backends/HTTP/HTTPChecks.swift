@@ -60,7 +60,7 @@ public final class HTTPChecks: RemoteChecking {
             answer(.failure(error))
             return Disposables.empty
         }
-        return client.exchange(request, timeout: http.timeout).subscribe(Observer { [weak self] event in
+        return client.exchange(request).subscribe(Observer { [weak self] event in
             switch event {
             case .next(let reply):
                 guard let verdict = http.answer.verdict(status: reply.status, body: HTTPClient.jsonValue(from: reply.body)) else {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// HTTP exchanges answered on the event loop, each bounded to the millisecond by the loop's own
-/// clock: what the HTTP directory and `http` checks share.
+/// HTTP exchanges answered on the event loop, each bounded by its request's timeout, counted from
+/// when it is sent: what the HTTP directory, `http` checks, submissions and the breach check share.
 final class HTTPClient {
     private let loop: EventLoop
     private let clock: RealTimeScheduler
@@ -11,26 +11,21 @@ final class HTTPClient {
         clock = RealTimeScheduler(loop: loop)
     }
 
-    /// The loop's clock, which the client's timeouts and caches count on.
+    /// The loop's clock, which the client's caches count on.
     var now: TimePoint { clock.now }
 
     /// One exchange: emits the status and body on the event loop, or fails with a `BackendError`
-    /// (`timedOut` once `timeout` has passed). Disposing cancels it.
-    func exchange(_ request: HTTPRequest, timeout: TimeSpan) -> EventStream<HTTPAnswer> {
+    /// (`timedOut` once the request's timeout has passed since it was sent). Disposing ends it on
+    /// the wire at once.
+    func exchange(_ request: HTTPRequest) -> EventStream<HTTPAnswer> {
         let loop = self.loop
-        let clock = self.clock
         return EventStream { observer in
             let pending = PendingDelivery<HTTPAnswer>(observer)
             let handoff = UncheckedTransfer(pending)
             let exchange = HTTPExchange.start(request) { outcome in
                 loop.execute { handoff.value.deliver(outcome) }
             }
-            let timer = clock.schedule(after: timeout) {
-                pending.deliver(.failure(.timedOut))
-                exchange.cancel()
-            }
             return Disposables.create {
-                timer.dispose()
                 pending.cancel()
                 exchange.cancel()
             }
@@ -56,12 +51,8 @@ final class HTTPClient {
         }
         return .success(HTTPRequest(
             method: method, url: address, contentType: body == nil ? nil : "application/json", body: body.map(encoded),
-            timeout: backstop(for: timeout), headers: lines, maxBodyBytes: maxBodyBytes))
+            timeout: timeout, headers: lines, maxBodyBytes: maxBodyBytes))
     }
-
-    /// libcurl's own timeout: the loop enforces `timeout` to the millisecond; this only ends an
-    /// exchange whose answer nobody is waiting for any more.
-    static func backstop(for timeout: TimeSpan) -> TimeSpan { timeout + .seconds(2) }
 
     static func jsonValue(from body: [UInt8]) -> JSONValue? {
         guard !body.isEmpty else { return nil }

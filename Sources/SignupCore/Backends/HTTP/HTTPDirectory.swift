@@ -48,7 +48,7 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
         guard let url = availabilityURL(for: username) else {
             return .fail(BackendError.unavailable(reason: "the availability URL template does not make a URL"))
         }
-        let request = HTTPRequest(method: "GET", url: url.absoluteString, timeout: backstop)
+        let request = HTTPRequest(method: "GET", url: url.absoluteString, timeout: configuration.timeout)
         return send(request) { status, _ in
             switch status {
             case 404: return .success(.available)
@@ -144,11 +144,10 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
         }
     }
 
-    private var backstop: TimeSpan { HTTPClient.backstop(for: configuration.timeout) }
 
     private func jsonRequest(_ method: String, _ url: URL, _ body: [String: String]) -> HTTPRequest {
         let bytes = HTTPClient.encoded(.object(body.mapValues(JSONValue.string)))
-        return HTTPRequest(method: method, url: url.absoluteString, contentType: "application/json", body: bytes, timeout: backstop)
+        return HTTPRequest(method: method, url: url.absoluteString, contentType: "application/json", body: bytes, timeout: configuration.timeout)
     }
 
     /// Sends a request and maps its status and body on the event loop; disposal cancels the exchange.
@@ -156,7 +155,7 @@ public final class HTTPDirectory: UsernameAvailabilityChecking, AccountRegisteri
         _ request: HTTPRequest,
         interpret: @escaping (Int, [UInt8]) -> Result<Value, BackendError>
     ) -> EventStream<Value> {
-        let answers = client.exchange(request, timeout: configuration.timeout)
+        let answers = client.exchange(request)
         return EventStream { observer in
             answers.subscribe(Observer { event in
                 switch event {

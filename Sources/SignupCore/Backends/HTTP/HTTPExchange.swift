@@ -1,6 +1,7 @@
 import CCurl
 import Dispatch
 import Foundation
+import Synchronization
 
 /// One HTTP request, as `HTTPExchange` sends it.
 struct HTTPRequest: Sendable {
@@ -9,7 +10,7 @@ struct HTTPRequest: Sendable {
     /// Sent as `Content-Type` with the body.
     var contentType: String?
     var body: [UInt8]?
-    /// libcurl's own limit, a backstop behind the one the event loop keeps to the millisecond.
+    /// Counted from when the request is sent, to its answer's last byte.
     var timeout: TimeSpan
     /// More headers, by name and value; one whose name or value breaks a line is never sent.
     var headers: [(name: String, value: String)] = []
@@ -25,65 +26,109 @@ struct HTTPAnswer: Sendable {
     var body: [UInt8]
 }
 
-/// HTTP through libcurl, loaded on first use: each exchange blocks a background thread, and can be
-/// abandoned at any moment from another.
+/// HTTP through libcurl's multi interface, loaded on first use: every exchange of the process is
+/// driven by one thread (`CCurl.h`), so any number are in flight at once, up to
+/// `maxInFlight`, and a hung endpoint holds only its own. An exchange can be abandoned at any
+/// moment from any thread, and is then ended on the wire at once.
 enum HTTPExchange {
     /// Nil when HTTP can be spoken here; otherwise why not, in words an operator can act on.
     static var unavailableReason: String? {
         signup_curl_load().map { String(cString: $0) }
     }
 
-    private static let queue = DispatchQueue(label: "signup.http", attributes: .concurrent)
+    /// The most exchanges on the wire at once, for the whole process; more wait to be sent, and
+    /// each one's timeout counts from when it is.
+    static let maxInFlight = Int(SIGNUP_HTTP_MAX_IN_FLIGHT)
 
-    /// Starts the exchange; `completion` runs once, on a background thread (after `cancel()`, with
-    /// a failure nobody needs).
-    static func start(
-        _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPAnswer, BackendError>) -> Void
-    ) -> Cancellation {
-        let cancellation = Cancellation()
-        queue.async { completion(perform(request, cancellation)) }
-        return cancellation
+    /// `User-Agent` on every request: the Pwned Passwords API requires one, and any API's
+    /// operator can tell these requests apart by it. `$SIGNUP_HTTP_USER_AGENT` replaces it.
+    static let userAgent = ProcessInfo.processInfo.environment["SIGNUP_HTTP_USER_AGENT"]
+        ?? "signup-rpc/0.1.0 (+https://github.com/signup-rpc/signup-rpc)"
+
+    typealias Completion = @Sendable (Result<HTTPAnswer, BackendError>) -> Void
+
+    /// An exchange started and neither completed nor abandoned.
+    private struct Started {
+        var completion: Completion
+        var maxBodyBytes: Int
     }
 
-    private static func perform(_ request: HTTPRequest, _ cancellation: Cancellation) -> Result<HTTPAnswer, BackendError> {
+    /// The exchanges started and neither completed nor abandoned, by number.
+    private static let completions = Mutex<[UInt64: Started]>([:])
+
+    /// Starts the exchange; `completion` runs once, on the engine's thread, unless the exchange
+    /// is cancelled first. It must only hand the answer on.
+    static func start(_ request: HTTPRequest, completion: @escaping Completion) -> Cancellation {
         let lines = request.headers.map { "\($0.name): \($0.value)" }
         // A line break (or a NUL, which would cut the line short) would let a value write more headers.
         guard request.headers.allSatisfy({ !$0.name.isEmpty && !$0.name.contains(":") }),
               lines.allSatisfy({ !$0.utf8.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0 } }) else {
-            return .failure(.unavailable(reason: "a request header's name or value breaks its line"))
+            completion(.failure(.unavailable(reason: "a request header's name or value breaks its line")))
+            return Cancellation(exchange: 0)
         }
-        let headerLines = lines.map { strdup($0) }
-        defer { headerLines.forEach { free($0) } }
-        guard !headerLines.contains(nil) else { return .failure(.unavailable(reason: "out of memory for the request's headers")) }
-        var response = signup_http_response()
-        let body = request.body ?? []
-        let status = request.method.withCString { method in
+        // The lock is held across the start, so that a completion, which may come at once, finds
+        // its entry.
+        let started: Result<UInt64, BackendError> = completions.withLock { completions in
+            var problem: UnsafePointer<CChar>?
+            let exchange = withRequest(request, headerLines: lines) { signup_http_start($0, HTTPExchange.completed, &problem) }
+            guard exchange != 0 else {
+                return .failure(.unavailable(reason: problem.map { String(cString: $0) } ?? "the exchange could not be started"))
+            }
+            completions[exchange] = Started(completion: completion, maxBodyBytes: request.maxBodyBytes)
+            return .success(exchange)
+        }
+        switch started {
+        case .success(let exchange): return Cancellation(exchange: exchange)
+        case .failure(let error):
+            completion(.failure(error))
+            return Cancellation(exchange: 0)
+        }
+    }
+
+    /// The engine's one completion: on its thread, for an exchange that was not aborted.
+    private static let completed: signup_http_completion = { exchange, response in
+        guard let response, let started = completions.withLock({ $0.removeValue(forKey: exchange) }) else { return }
+        started.completion(outcome(of: response.pointee, maxBodyBytes: started.maxBodyBytes))
+    }
+
+    private static func outcome(of response: signup_http_response, maxBodyBytes: Int) -> Result<HTTPAnswer, BackendError> {
+        let failed = withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard failed.isEmpty else {
+            if response.timed_out != 0 { return .failure(.timedOut) }
+            if response.body_too_large != 0 {
+                return .failure(.unavailable(reason: "the answer's body is longer than \(maxBodyBytes) bytes"))
+            }
+            return .failure(.unavailable(reason: failed))
+        }
+        let body = response.body.map { Array(UnsafeBufferPointer(start: $0, count: response.body_length)) } ?? []
+        return .success(HTTPAnswer(status: response.status, body: body))
+    }
+
+    /// The request as C sees it, valid for the duration of `body`.
+    private static func withRequest<Result>(
+        _ request: HTTPRequest, headerLines: [String], _ body: (UnsafePointer<signup_http_request>) -> Result
+    ) -> Result {
+        let lines = headerLines.map { strdup($0) }
+        defer { lines.forEach { free($0) } }
+        let bytes = request.body ?? []
+        return request.method.withCString { method in
             request.url.withCString { url in
-                withOptionalCString(request.contentType) { contentType in
-                    body.withUnsafeBufferPointer { bytes in
-                        headerLines.map { UnsafePointer($0) }.withUnsafeBufferPointer { headers in
-                            var exchange = signup_http_request(
-                                method: method, url: url, content_type: contentType,
-                                has_body: request.body == nil ? 0 : 1, body: bytes.baseAddress, body_length: bytes.count,
-                                timeout_ms: Int(request.timeout.milliseconds), headers: headers.baseAddress, header_count: headers.count,
-                                max_body_length: max(0, request.maxBodyBytes))
-                            return signup_http_perform(&exchange, &response, cancellation.handle)
+                userAgent.withCString { agent in
+                    withOptionalCString(request.contentType) { contentType in
+                        bytes.withUnsafeBufferPointer { bytes in
+                            lines.map { UnsafePointer($0) }.withUnsafeBufferPointer { headers in
+                                var exchange = signup_http_request(
+                                    method: method, url: url, content_type: contentType,
+                                    has_body: request.body == nil ? 0 : 1, body: bytes.baseAddress, body_length: bytes.count,
+                                    timeout_ms: Int(clamping: request.timeout.milliseconds), headers: headers.baseAddress,
+                                    header_count: headers.count, max_body_length: max(0, request.maxBodyBytes), user_agent: agent)
+                                return body(&exchange)
+                            }
                         }
                     }
                 }
             }
         }
-        defer { signup_http_response_free(&response) }
-        guard status == 0 else {
-            if response.timed_out != 0 { return .failure(.timedOut) }
-            if response.body_too_large != 0 {
-                return .failure(.unavailable(reason: "the answer's body is longer than \(request.maxBodyBytes) bytes"))
-            }
-            let reason = withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            return .failure(.unavailable(reason: reason))
-        }
-        let answer = response.body.map { Array(UnsafeBufferPointer(start: $0, count: response.body_length)) } ?? []
-        return .success(HTTPAnswer(status: response.status, body: answer))
     }
 
     private static func withOptionalCString<Result>(
@@ -93,22 +138,21 @@ enum HTTPExchange {
         return text.withCString { body($0) }
     }
 
-    /// Abandons an exchange: its connections are shut down at once, and it ends.
-    final class Cancellation: @unchecked Sendable {
-        /// Thread-safe on the C side: a mutex guards the flag and the sockets.
-        fileprivate let handle: OpaquePointer
+    /// How many exchanges are on the wire and how many wait to be sent.
+    static var counts: (inFlight: Int, waiting: Int) {
+        var inFlight = 0, waiting = 0
+        signup_http_counts(&inFlight, &waiting)
+        return (inFlight, waiting)
+    }
 
-        fileprivate init() {
-            guard let handle = signup_http_cancel_create() else { fatalError("out of memory") }
-            self.handle = handle
-        }
-
-        deinit {
-            signup_http_cancel_destroy(handle)
-        }
+    /// Abandons an exchange: it is ended on the wire at once, and its completion never runs.
+    struct Cancellation: Sendable {
+        /// 0 for one that never started.
+        fileprivate let exchange: UInt64
 
         func cancel() {
-            signup_http_cancel_fire(handle)
+            guard exchange != 0, HTTPExchange.completions.withLock({ $0.removeValue(forKey: exchange) }) != nil else { return }
+            signup_http_abort(exchange)
         }
     }
 }

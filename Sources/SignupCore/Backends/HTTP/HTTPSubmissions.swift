@@ -13,13 +13,12 @@ public final class HTTPSubmissions: SubmissionSending {
     }
 
     public func send(_ request: SubmissionRequest) -> EventStream<SubmissionAnswer> {
-        let submission = request.submission
         let made: HTTPRequest
         switch self.request(for: request) {
         case .success(let request): made = request
         case .failure(let error): return .fail(error)
         }
-        let answers = client.exchange(made, timeout: submission.timeout)
+        let answers = client.exchange(made)
         return EventStream { observer in
             answers.subscribe(Observer { event in
                 switch event {
