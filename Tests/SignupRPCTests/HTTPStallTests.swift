@@ -76,7 +76,7 @@ import SignupTestSupport
         child.closeInput()
         _ = child.readToEnd()
         #expect(child.wait(atMost: 30) == 0)
-        #expect(server.requests.map { $0.headers["user-agent"] } == ["signup-rpc/0.1.0 (+https://github.com/signup-rpc/signup-rpc)"])
+        #expect(server.requests.map { $0.headers["user-agent"] } == ["signup-rpc/0.1.0"])
     }
 
     private static func form(of line: String) -> String? {

@@ -43,7 +43,7 @@ enum HTTPExchange {
     /// `User-Agent` on every request: the Pwned Passwords API requires one, and any API's
     /// operator can tell these requests apart by it. `$SIGNUP_HTTP_USER_AGENT` replaces it.
     static let userAgent = ProcessInfo.processInfo.environment["SIGNUP_HTTP_USER_AGENT"]
-        ?? "signup-rpc/0.1.0 (+https://github.com/signup-rpc/signup-rpc)"
+        ?? "signup-rpc/0.1.0"
 
     typealias Completion = @Sendable (Result<HTTPAnswer, BackendError>) -> Void
 
