@@ -16,6 +16,9 @@ struct ManyClients {
     struct Outcome {
         /// Each client's first key → its `validating` field event, nanoseconds.
         var firstKeyToEvent: [UInt64] = []
+        /// Each client's last key of its name → the name's availability (`ok`), less the
+        /// debounce, nanoseconds: how long the question waited and took while others registered.
+        var lastKeyToAvailability: [UInt64] = []
         var rss = 0
         var pss = 0
         /// The one process's RSS before any connection (`--listen` only).
@@ -24,6 +27,8 @@ struct ManyClients {
     }
 
     static let keyDelay: useconds_t = 50_000
+    /// The server's quiet period before it asks about a name (`--debounce-ms`), nanoseconds.
+    static let debounce: UInt64 = 300_000_000
 
     /// One `signup-rpc --listen` on a free port.
     func overOneProcess() throws -> Outcome {
@@ -53,7 +58,7 @@ struct ManyClients {
     private func run(port: UInt16, webSocket: Bool, memoryNow: () -> (rss: Int, pss: Int)) throws -> Outcome {
         let connected = DispatchSemaphore(value: 0)
         let start = DispatchSemaphore(value: 0)
-        let results = Mutex<[(latency: UInt64?, registered: Bool)]>([])
+        let results = Mutex<[ClientSession.Outcome]>([])
         let failures = Mutex<[String]>([])
         let finished = DispatchGroup()
         for number in 0..<sessions {
@@ -81,7 +86,8 @@ struct ManyClients {
         finished.wait()
         if let failure = failures.withLock({ $0.first }) { throw BenchError.unexpected(failure) }
         let all = results.withLock { $0 }
-        return Outcome(firstKeyToEvent: all.compactMap(\.latency).sorted(), rss: memory.rss, pss: memory.pss,
+        return Outcome(firstKeyToEvent: all.compactMap(\.latency).sorted(),
+                       lastKeyToAvailability: all.compactMap(\.availability).sorted(), rss: memory.rss, pss: memory.pss,
                        registered: all.filter(\.registered).count)
     }
 
@@ -112,20 +118,32 @@ struct ManyClients {
             try call("form.open", #"{"form":"f"}"#)
         }
 
-        /// The first key's latency to its `validating` event, and whether the name registered.
-        mutating func typeAndRegister() throws -> (latency: UInt64?, registered: Bool) {
+        struct Outcome {
+            var latency: UInt64?
+            var availability: UInt64?
+            var registered: Bool
+        }
+
+        /// The first key's latency to its `validating` event, the last key's to the name's
+        /// availability less the debounce, and whether the name registered.
+        mutating func typeAndRegister() throws -> Outcome {
             let name = String(format: "user%04dx", number)
             var latency: UInt64?
+            var lastKey: UInt64?, availability: UInt64?
             var enabled = false
             var outcome: Bool?
             func watch(_ line: String, since sent: UInt64?) {
                 if let sent, latency == nil, line.contains(#""field":"username","state":"validating""#) { latency = now() - sent }
+                if let lastKey, availability == nil, line.contains(#""field":"username","state":"ok""#) {
+                    availability = (now() - lastKey) - min(now() - lastKey, ManyClients.debounce)
+                }
                 if line.contains(#""method":"form.submitEnabledChanged""#) { enabled = line.contains(#""enabled":true"#) }
                 if line.contains(#""state":"succeeded""#) { outcome = true }
                 if line.contains(#""method":"form.submissionChanged""#) && line.contains(#""state":"failed""#) { outcome = false }
             }
             for end in 1...name.count {
                 let sent = end == 1 ? now() : nil
+                if end == name.count { lastKey = now() }
                 try call("form.edit", #"{"form":"f","field":"username","value":"\#(name.prefix(end))"}"#) { watch($0, since: sent) }
                 usleep(ManyClients.keyDelay)
             }
@@ -135,7 +153,7 @@ struct ManyClients {
             while !enabled, let line = try connection.readLine() { watch(line, since: nil) }
             try call("form.submit", #"{"form":"f"}"#) { watch($0, since: nil) }
             while outcome == nil, let line = try connection.readLine() { watch(line, since: nil) }
-            return (latency, outcome ?? false)
+            return Outcome(latency: latency, availability: availability, registered: outcome ?? false)
         }
     }
 

@@ -46,7 +46,7 @@ public final class StoreDirectory<Store: AccountStore>: UsernameAvailabilityChec
     public func logIn(username: String, password: String) -> EventStream<LoginOutcome> {
         let store = self.store
         let tokens = self.tokens
-        return runner.run {
+        return runner.run(on: .hashing) {
             Self.backendResult { () throws(StoreError) -> LoginOutcome in
                 let now = Date()
                 if let failures = try store.sharedLoginFailures(of: username, since: now.addingTimeInterval(-Self.loginWindow)),
@@ -81,7 +81,7 @@ public final class StoreDirectory<Store: AccountStore>: UsernameAvailabilityChec
     /// transaction; a value another process claimed first answers `fieldTaken`.
     public func register(username: String, password: String, fields: AccountFields) -> EventStream<RegistrationOutcome> {
         let store = self.store
-        return runner.run {
+        return runner.run(on: .hashing) {
             Self.backendResult { () throws(StoreError) -> RegistrationOutcome in
                 let hash: String
                 do throws(PasswordHasher.Failure) {
