@@ -86,7 +86,6 @@ final class RemoteCheckResults: Sendable {
         shared = SharedRemoteCheck(check)
         self.place = place
         self.reads = reads
-        remembersAnswers = if case .usernameAvailability = check.kind { true } else { false }
         passesWhenUnavailable = switch check.kind {
         case .http(let http): http.whenUnavailable == .pass
         case .breachedPassword(let breaches): breaches.whenUnavailable == .pass
@@ -96,11 +95,6 @@ final class RemoteCheckResults: Sendable {
         rejected = results.add(localizer.result(check.rejected, .failed))
         unavailable = results.add(localizer.result(check.unavailable, .failed))
     }
-
-    /// Whether an answer is kept for asking the same question again (latest value only). Only the
-    /// username check's is: an `http` check keeps answers only as long as its `cacheMs` says (in
-    /// `HTTPChecks`), and a `unique` value may be claimed by any registration meanwhile.
-    let remembersAnswers: Bool
 
     /// Whether an unavailable backend counts as passing this check (fail-open).
     let passesWhenUnavailable: Bool

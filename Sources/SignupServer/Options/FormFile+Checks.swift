@@ -16,7 +16,7 @@ extension FormFile.Reader {
 
     private static let messageMembers: Set = ["validating", "passed", "rejected", "unavailable"]
     private static let httpMembers: Set = [
-        "method", "url", "body", "headers", "timeoutMs", "answer", "whenUnavailable", "cacheMs", "maxAnswerBytes",
+        "method", "url", "body", "headers", "timeoutMs", "answer", "verdictStatuses", "whenUnavailable", "cacheMs", "maxAnswerBytes",
     ]
 
     /// Each kind's own members, and those it requires.
@@ -100,6 +100,12 @@ extension FormFile.Reader {
             check.whenUnavailable = parsed
         }
         if let value = object["answer"] { check.answer = try answerReading(value, "\(path).answer") }
+        if let value = object["verdictStatuses"] {
+            guard case .fromBody = check.answer else {
+                throw fail("\(path).verdictStatuses", "goes with \"answer\": \"body\" only; list the statuses in answer.rejected")
+            }
+            check.answer = .fromBody(verdictStatuses: try statuses(value, "\(path).verdictStatuses", in: 400...499))
+        }
         return check
     }
 
@@ -182,20 +188,23 @@ extension FormFile.Reader {
         if case .string("body") = json { return .body }
         guard case .object = json else { throw fail(path, "must be \"body\" or {\"passed\": [statuses], \"rejected\": [statuses]}") }
         let object = try members(json, path, allowed: ["passed", "rejected"], required: ["passed", "rejected"])
-        func statuses(_ member: String) throws(FormFile.Problem) -> Set<Int> {
-            guard case .array(let items)? = object[member] else { throw fail("\(path).\(member)", "must be an array of HTTP statuses") }
-            var statuses = Set<Int>()
-            for (index, item) in items.enumerated() {
-                guard let status = item.int64, (100...599).contains(status) else {
-                    throw fail("\(path).\(member)[\(index)]", "must be an HTTP status, 100 to 599")
-                }
-                statuses.insert(Int(status))
-            }
-            return statuses
-        }
-        let passed = try statuses("passed"), rejected = try statuses("rejected")
+        let passed = try statuses(object["passed"], "\(path).passed", in: 100...599)
+        let rejected = try statuses(object["rejected"], "\(path).rejected", in: 100...599)
         if let both = passed.intersection(rejected).min() { throw fail("\(path).rejected", "lists \(both), which passed lists too") }
         return .status(passed: passed, rejected: rejected)
+    }
+
+    /// An array of HTTP statuses, each in `range`.
+    private func statuses(_ json: JSON?, _ path: String, in range: ClosedRange<Int64>) throws(FormFile.Problem) -> Set<Int> {
+        guard case .array(let items)? = json else { throw fail(path, "must be an array of HTTP statuses") }
+        var statuses = Set<Int>()
+        for (index, item) in items.enumerated() {
+            guard let status = item.int64, range.contains(status) else {
+                throw fail("\(path)[\(index)]", "must be an HTTP status, \(range.lowerBound) to \(range.upperBound)")
+            }
+            statuses.insert(Int(status))
+        }
+        return statuses
     }
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {

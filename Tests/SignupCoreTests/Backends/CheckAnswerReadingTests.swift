@@ -33,4 +33,17 @@ import Testing
         }
         #expect(reading.verdict(status: 200, body: nil) == nil)
     }
+
+    /// Issue 54: an API that answers a rejected value with 404 or 422 and a verdict body.
+    @Test func statusesDeclaredToCarryAVerdictAreReadFromTheirBody() {
+        let reading = CheckAnswerReading.fromBody(verdictStatuses: [404, 422])
+        #expect(reading.verdict(status: 404, body: Self.json(#"{"valid":false,"code":"invite.unknown","message":"No such invite"}"#))
+            == .rejected(ReportedIssue(field: nil, code: "invite.unknown", message: "No such invite")))
+        #expect(reading.verdict(status: 422, body: Self.json(#"{"valid":false}"#)) == .rejected(nil))
+        #expect(reading.verdict(status: 200, body: Self.json(#"{"valid":true}"#)) == .passed)
+        // Any other 4xx, or a declared one without a verdict, is unavailable as before.
+        #expect(reading.verdict(status: 409, body: Self.json(#"{"valid":false}"#)) == nil)
+        #expect(reading.verdict(status: 404, body: Self.json(#"{"detail":"Not Found"}"#)) == nil)
+        #expect(reading.verdict(status: 404, body: nil) == nil)
+    }
 }

@@ -35,6 +35,19 @@ import Testing
         ])
     }
 
+    /// Issue 54: `Examples/directories/invite.json`'s own 403 read as two issues, one of them with
+    /// the code as its message.
+    @Test(arguments: [
+        (#"{"detail":"Sign-ups are closed for now","code":"signup.closed"}"#, "Sign-ups are closed for now"),
+        (#"{"title":"Sign-ups are closed","code":"signup.closed"}"#, "Sign-ups are closed"),
+        (#"{"message":"Sign-ups are closed","code":"signup.closed"}"#, "Sign-ups are closed"),
+        (#"{"type":"https://example.com/closed","title":"Closed","detail":"Sign-ups are closed for now","status":403,"code":"signup.closed"}"#,
+         "Sign-ups are closed for now"),
+    ])
+    func aCodeBesideAMessageIsOneIssueAboutTheWhole(body: String, message: String) {
+        #expect(Self.read(body) == [ReportedIssue(field: nil, code: "signup.closed", message: message)])
+    }
+
     @Test func jsonAPIErrorsUseTheirSourcePointerAndMeta() {
         let body = """
             {"errors":[{"status":"422","code":"invite.unknown","title":"Invalid Attribute","detail":"No such invite",

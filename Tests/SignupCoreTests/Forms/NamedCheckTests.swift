@@ -63,11 +63,29 @@ import Testing
         let rejected = store.send(.checkAnswered(field: 1, check: 0, value: "X1", version: 2, answer: .success(.rejected(issue))))
         #expect(rejected.events == ["invite v2: failed invite.expired date=2026-10-01 \"This invite expired on 2026-10-01\""])
         #expect(store.state.submitRejection == .invalid)
-        // Away and back to X1: asked again, since an http check keeps answers only as its cacheMs says.
+        // Away and back to X1: not asked again; the last answer, the backend's own words, shows
+        // again (issue 54: every check kind remembers its last answer).
         _ = store.send(.edit(field: 1, value: "X3", budget: MatchBudget()))
         _ = store.send(.edit(field: 1, value: "X1", budget: MatchBudget()))
-        #expect(store.send(.checkDue(field: 1, check: 0, value: "X1", version: 4)).effects == [
-            .ask(field: 1, check: 0, value: "X1", others: [], version: 4),
+        let again = store.send(.checkDue(field: 1, check: 0, value: "X1", version: 4))
+        #expect(again.effects == [])
+        #expect(again.events == ["invite v4: failed invite.expired date=2026-10-01 \"This invite expired on 2026-10-01\""])
+    }
+
+    /// A check that reads another field remembers its answer for both values: with the e-mail
+    /// changed, the same invite is a new question.
+    @Test func aRememberedAnswerIsForTheOtherFieldsValuesToo() {
+        var store = FormReducerTests.Store(Self.inviteForm, values: ["email": "ann@example.com"])
+        _ = store.send(.edit(field: 1, value: "X1", budget: MatchBudget()))
+        _ = store.send(.checkAnswered(field: 1, check: 0, value: "X1", version: 1, answer: .success(.passed)))
+        _ = store.send(.checkAnswered(field: 1, check: 1, value: "X1", version: 1, answer: .success(.passed)))
+        #expect(store.send(.edit(field: 0, value: "bea@example.com", budget: MatchBudget())).effects
+            == [.check(field: 1, check: 0, value: "X1", version: 2)])
+        // The invite is judged again: its first check remembers X1, its second is asked anew.
+        #expect(store.send(.checkDue(field: 1, check: 0, value: "X1", version: 2)).effects
+            == [.check(field: 1, check: 1, value: "X1", version: 2)])
+        #expect(store.send(.checkDue(field: 1, check: 1, value: "X1", version: 2)).effects == [
+            .ask(field: 1, check: 1, value: "X1", others: ["bea@example.com"], version: 2),
         ])
     }
 

@@ -20,9 +20,14 @@ extension CheckVerdict {
 public enum CheckAnswerReading: Hashable, Sendable {
     /// By status alone.
     case status(passed: Set<Int>, rejected: Set<Int>)
-    /// From the JSON body of a 2xx answer: `{"valid": true}` passes; `{"valid": false}` rejects,
-    /// with the body's `code` and `message` (strings, both or neither) and `params` (an object).
-    case body
+    /// From the JSON body of a 2xx answer, or of an answer with one of `verdictStatuses` (APIs
+    /// that answer a rejected value with 404 or 422 and a verdict): `{"valid": true}` passes;
+    /// `{"valid": false}` rejects, with the body's `code` and `message` (strings, both or
+    /// neither) and `params` (an object).
+    case fromBody(verdictStatuses: Set<Int>)
+
+    /// From the JSON body of a 2xx answer alone.
+    public static var body: CheckAnswerReading { .fromBody(verdictStatuses: []) }
 
     /// The verdict in an answer of `status` with `body` (nil when the body is not JSON), or nil.
     public func verdict(status: Int, body: JSONValue?) -> CheckVerdict? {
@@ -30,8 +35,8 @@ public enum CheckAnswerReading: Hashable, Sendable {
         case .status(let passed, let rejected):
             if passed.contains(status) { return .passed }
             return rejected.contains(status) ? .rejected(nil) : nil
-        case .body:
-            guard (200..<300).contains(status), case .object(let members)? = body, case .bool(let valid)? = members["valid"]
+        case .fromBody(let verdictStatuses):
+            guard (200..<300).contains(status) || verdictStatuses.contains(status), case .object(let members)? = body, case .bool(let valid)? = members["valid"]
             else { return nil }
             if valid { return .passed }
             guard case .string(let code)? = members["code"], case .string(let message)? = members["message"] else {

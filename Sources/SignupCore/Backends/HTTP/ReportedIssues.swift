@@ -26,7 +26,8 @@ public struct ReportedIssue: Hashable, Sendable {
 ///
 /// - RFC 9457 problem details with an `errors` array of `{"pointer", "detail", "code"?}`, any
 ///   other member of an error becoming a param; a problem without `errors` is one issue about
-///   the whole, from its `detail` (or `title`) and `code`;
+///   the whole, from its `detail` (or `title`) and `code`; so is any object with a string
+///   `code` beside a `detail`, `title` or `message` (`{"detail": …, "code": …}`);
 /// - JSON:API: `errors` of `{"code"?, "title", "detail"?, "source": {"pointer"}, "meta"?}`, whose
 ///   `meta` members become params;
 /// - Django REST framework and Rails: an object of field names to lists of messages (or one
@@ -46,8 +47,10 @@ public enum ReportedIssues {
             return issues.isEmpty ? nil : issues
         }
         if case .object(let keyed)? = members["errors"] { return issues(keyedByField: keyed, fields: fields) }
-        if members["type"] != nil || members["title"] != nil || members["status"] != nil,
-           let message = text(members["detail"]) ?? text(members["title"]) {
+        // A problem about the whole: RFC 9457's (`type`, `title` or `status`), or any object that
+        // gives its own `code` beside a `detail`, `title` or `message`.
+        if members["type"] != nil || members["title"] != nil || members["status"] != nil || text(members["code"]) != nil,
+           let message = text(members["detail"]) ?? text(members["title"]) ?? text(members["message"]) {
             return [ReportedIssue(field: nil, code: text(members["code"]) ?? ReportedIssue.formCodeGivenByNone, message: message)]
         }
         return issues(keyedByField: members, fields: fields)

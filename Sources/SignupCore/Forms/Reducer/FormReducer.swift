@@ -42,17 +42,20 @@ enum FormReducer {
         case .checkDue(let field, let check, let value, let version):
             guard state.isAwaitingRemote(field, version: version) else { return .done }
             let checked = form.remoteChecks[field][check]
-            if checked.remembersAnswers, let verdict = state.rememberedVerdict(ofCheckAt: checked.place, for: value) {
+            let others = checked.reads.isEmpty ? [] : checked.reads.map { state.fields[$0].judged }
+            if let verdict = state.rememberedVerdict(ofCheckAt: checked.place, for: value, others: others) {
                 settle(field, check, value: value, version: version, .success(verdict), state: &state, in: form, events: &events, effects: &effects)
             } else {
-                let others = checked.reads.isEmpty ? [] : checked.reads.map { state.fields[$0].judged }
                 effects.append(.ask(field: field, check: check, value: value, others: others, version: version))
             }
 
         case .checkAnswered(let field, let check, let value, let version, let answer):
             let checked = form.remoteChecks[field][check]
-            if case .success(let verdict) = answer, checked.remembersAnswers {
-                state.remember(verdict, for: value, ofCheckAt: checked.place, checks: form.remoteCheckCount)
+            // The other fields' values it was asked with are today's while the answer is current;
+            // a check that reads none is about its value alone, current or not.
+            if case .success(let verdict) = answer, checked.reads.isEmpty || state.isAwaitingRemote(field, version: version) {
+                let others = checked.reads.map { state.fields[$0].judged }
+                state.remember(verdict, for: value, others: others, ofCheckAt: checked.place, checks: form.remoteCheckCount)
             }
             settle(field, check, value: value, version: version, answer, state: &state, in: form, events: &events, effects: &effects)
 
@@ -65,11 +68,15 @@ enum FormReducer {
             state.apply(.submitting, into: &events)
 
         case .submissionChanged(let submission):
-            // A registration makes its name taken: what was remembered as free may no longer be.
-            if case .succeeded = submission, form.definition.submit.registers { state.forgetAnswers() }
+            // A submission that ended may have taken, or found taken, what was remembered as free.
+            switch submission {
+            case .succeeded, .failed: state.forgetAnswers()
+            case .idle, .submitting: break
+            }
             state.apply(submission, into: &events)
 
         case .submissionRefused(let issues, let failure):
+            state.forgetAnswers()
             // In form order, the first issue of each field, as `FormEvent` orders a change.
             var shown: [Int: FieldResult] = [:]
             for issue in issues {

@@ -39,10 +39,10 @@ struct FormState {
     /// The form's version at the latest accepted tap: a field edited since holds a value that
     /// submission did not send.
     var submittedVersion = 0
-    /// The last answer of each check that remembers answers (the username check, which reads no
-    /// other field and says only yes or no), by its place; empty until one answers. Asking about
-    /// the same value again reuses it instead of asking the backend.
-    private var remembered: [(value: String, passed: Bool)?] = []
+    /// The last answer of each check, by its place, with the value and the other fields' values it
+    /// was asked about; empty until one answers. Asking the same question again reuses it instead
+    /// of asking the backend.
+    private var remembered: [(value: String, others: [String], verdict: CheckVerdict)?] = []
     /// What a backend reported of a field, for the fields that show such a result (`ResultID.reported`),
     /// by position; empty until a backend reports something.
     private var reported: [FieldResult?] = []
@@ -58,22 +58,17 @@ struct FormState {
         validating = fields.count { $0.result.state == .validating }
     }
 
-    /// The verdict remembered for the check at `place`, if `value` is the value it last answered.
-    func rememberedVerdict(ofCheckAt place: Int, for value: String) -> CheckVerdict? {
-        guard place < remembered.count, let answer = remembered[place], answer.value == value else { return nil }
-        return answer.passed ? .passed : .rejected(nil)
+    /// The verdict remembered for the check at `place`, if `value` and `others` are what it last
+    /// answered about.
+    func rememberedVerdict(ofCheckAt place: Int, for value: String, others: [String]) -> CheckVerdict? {
+        guard place < remembered.count, let answer = remembered[place], answer.value == value, answer.others == others else { return nil }
+        return answer.verdict
     }
 
-    /// Keeps a yes or no for `value` (a rejection with the backend's own words is not kept).
-    mutating func remember(_ verdict: CheckVerdict, for value: String, ofCheckAt place: Int, checks: Int) {
-        let passed: Bool
-        switch verdict {
-        case .passed: passed = true
-        case .rejected(nil): passed = false
-        case .rejected, .rejectedWith: return
-        }
+    /// Keeps a check's verdict about `value` and `others`, replacing its last.
+    mutating func remember(_ verdict: CheckVerdict, for value: String, others: [String], ofCheckAt place: Int, checks: Int) {
         if remembered.isEmpty { remembered = Array(repeating: nil, count: checks) }
-        remembered[place] = (value, passed)
+        remembered[place] = (value, others, verdict)
     }
 
     /// Forgets every remembered answer: a registration can change what the backend says.
