@@ -8,8 +8,10 @@ public enum CharacterClass: Hashable, Sendable {
     case asciiAlphanumerics
     /// Decimal digits 0–9 only.
     case asciiDigits
-    /// The PRECIS IdentifierClass of RFC 8264 §4.2, which RFC 8265 usernames use: printable ASCII
-    /// but space, and letters, digits and combining marks of every script (`LetterDigits`).
+    /// The PRECIS IdentifierClass of RFC 8264 §4.2, which RFC 8265 usernames use, derived as its
+    /// §8 and §9 say (`PRECISIdentifierClass`): printable ASCII but space, and letters, digits and
+    /// combining marks of every script, less any with a compatibility decomposition (`𝐩`, `ﬁ`,
+    /// `ℌ`, `ǅ`).
     case precisIdentifier
     /// Exactly the characters listed.
     case characters(String)
@@ -21,6 +23,7 @@ public enum CharacterClass: Hashable, Sendable {
 
     /// Whether every character of `value` belongs to this class.
     public func admits(_ value: String) -> Bool {
+        if case .precisIdentifier = self { return PRECISIdentifierClass.admits(value) }
         // A loop, not `allSatisfy(contains)`: the method reference would allocate on every keystroke.
         for scalar in value.unicodeScalars where !contains(scalar) { return false }
         return true
@@ -36,11 +39,8 @@ public enum CharacterClass: Hashable, Sendable {
             return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
         case .asciiDigits: return ("0"..."9").contains(scalar)
         case .precisIdentifier:
-            if scalar.isASCII { return (0x21...0x7E).contains(scalar.value) }
-            switch scalar.properties.generalCategory {
-            case .lowercaseLetter, .uppercaseLetter, .otherLetter, .decimalNumber, .modifierLetter, .nonspacingMark, .spacingMark: return true
-            default: return false
-            }
+            // Alone (inside a union): the code point's own property; its context is not known.
+            return PRECISIdentifierClass.property(of: scalar) == .valid
         case .characters(let allowed): return allowed.unicodeScalars.contains(scalar)
         case .union(let first, let second): return first.contains(scalar) || second.contains(scalar)
         }

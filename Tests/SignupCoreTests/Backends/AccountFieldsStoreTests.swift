@@ -67,9 +67,40 @@ import SignupTestSupport
         #expect(try store.register("new", passwordHash: "$y$n", fields: Self.fields("n@example.com")) == .registered)
         #expect(try store.isClaimed(kind: "mail-signup", field: "email", folded: "n@example.com"))
         let version = try store.connection.query("PRAGMA user_version")
-        #expect(version.first?.first == .integer(5))
+        #expect(version.first?.first == .integer(Int64(UserStore.schemaVersion)))
         // Opened again, the store is migrated already and reports nothing.
         #expect(try UserStore(path: path).lookAlikesFoundByMigration == [])
         #expect(try store.integrityCheck() == "ok")
+    }
+
+    /// Issue 54: a store of version 5 kept skeletons of lower-cased names, under which `GOOGLE`
+    /// and `G00GLE` differ; version 6 computes every account's skeleton again, keeps the first of
+    /// each pair and reports the other, and refuses a new look-alike.
+    @Test func aStoreOfSchemaVersion5IsGivenCaseBlindSkeletons() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("users.db")
+        do {
+            let store = try UserStore(path: path)
+            #expect(try store.register("GOOGLE", passwordHash: "$y$g", fields: AccountFields(kind: "signup")) == .registered)
+            store.connection.close()
+        }
+        do {
+            // As version 5 left it: G00GLE registered beside GOOGLE under the old skeleton.
+            let connection = try SQLiteConnection(path: path, busyTimeout: .seconds(5))
+            for statement in [
+                "INSERT INTO users (username, username_key, password_hash, created_at) VALUES ('G00GLE', 'g00gle', '$y$h', 0)",
+                "INSERT INTO username_skeletons (skeleton, account) VALUES ('gOOgle', 2)",
+                "PRAGMA user_version = 5",
+            ] {
+                try connection.execute(statement)
+            }
+            connection.close()
+        }
+        let store = try UserStore(path: path)
+        #expect(store.lookAlikesFoundByMigration == [LookAlikeUsernames.Pair(kept: "GOOGLE", alike: "G00GLE")])
+        #expect(try store.register("googIe", passwordHash: "$y$i", fields: AccountFields(kind: "signup")) == .usernameTaken)
+        #expect(try store.register("IIama", passwordHash: "$y$l", fields: AccountFields(kind: "signup")) == .registered)
+        #expect(try store.register("llama", passwordHash: "$y$m", fields: AccountFields(kind: "signup")) == .usernameTaken)
+        #expect(try UserStore(path: path).lookAlikesFoundByMigration == [])
     }
 }

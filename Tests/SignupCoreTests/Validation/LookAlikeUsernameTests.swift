@@ -12,6 +12,8 @@ import Testing
         ("vikos", "νikos"),  // Greek nu
         ("modern", "rnodern"), ("joe", "ｊｏｅ"),  // fullwidth
         ("café", "cafe\u{0301}"),  // combining acute
+        // Issue 54: look-alikes that differ by case around the skeleton.
+        ("GOOGLE", "G00GLE"), ("google", "G00GLE"), ("google", "googIe"), ("llama", "IIama"), ("KEY", "ΚΕΥ"), ("key", "ΚΕΥ"),
     ])
     func theseLookAlike(name: String, alike: String) {
         #expect(ConfusableSkeleton.of(name) == ConfusableSkeleton.of(alike))
@@ -42,7 +44,19 @@ import Testing
         #expect(FieldDefinition.Normalization.usernameCaseMapped.apply(to: input) == mapped)
     }
 
-    @Test(arguments: [("ann_lee-1", true), ("张伟", true), ("ann lee", false), ("ann\u{3000}lee", false), ("ann☃", false), ("né", true)])
+    @Test(arguments: [
+        ("ann_lee-1", true), ("张伟", true), ("ann lee", false), ("ann\u{3000}lee", false), ("ann☃", false), ("né", true),
+        // Issue 54: RFC 8264 §9.17, HasCompat: a compatibility decomposition is disallowed.
+        ("𝐩𝐚𝐲𝐩𝐚𝐥", false), ("ﬁnance", false), ("ℌello", false), ("ǅemal", false), ("x²", false), ("\u{2126}", false),
+        // Single-script names in any script stay allowed.
+        ("иван", true), ("ελένη", true), ("山田たろう", true), ("محمد", true), ("דוד", true), ("김민준", true), ("राम", true),
+        // RFC 5892's exceptions and contextual rules.
+        ("straße", true), ("col·lecció", true), ("a·b", false), ("\u{0640}", false),
+        ("क्\u{200D}ष", true), ("a\u{200D}b", false), ("\u{0661}\u{0662}", true), ("\u{0661}\u{06F2}", false),
+        ("ア・イ", true), ("a・b", false),
+        // Unassigned, controls, default ignorables, old Hangul jamo.
+        ("a\u{0378}", false), ("a\u{0007}", false), ("a\u{00AD}b", false), ("\u{1100}\u{1161}", false),
+    ])
     func precisIdentifierClass(name: String, admitted: Bool) {
         #expect(CharacterClass.precisIdentifier.admits(name) == admitted)
     }

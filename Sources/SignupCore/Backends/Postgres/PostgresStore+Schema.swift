@@ -26,6 +26,36 @@ extension PostgresStore {
         if found < 1 { try createFirstSchema { sql throws(StoreError) in try run(sql) } }
         if found < 2 { try Self.addAccountFields { sql throws(StoreError) in try run(sql) } }
         if found < 3 { lookAlikesFoundByMigration = try Self.addUsernameSkeletons(run) }
+        if found < 4 { lookAlikesFoundByMigration = try Self.recomputeUsernameSkeletons(run) }
+    }
+
+    /// Version 4: skeletons compared without regard to case (`ConfusableSkeleton`), computed
+    /// again for every account, in the order they registered.
+    static func recomputeUsernameSkeletons(_ run: (String, [String?]) throws(StoreError) -> [[String?]]) throws(StoreError) -> [LookAlikeUsernames.Pair] {
+        _ = try run("BEGIN", [])
+        do throws(StoreError) {
+            _ = try run("DELETE FROM username_skeletons", [])
+            let sorted = try giveSkeletons(run)
+            _ = try run("INSERT INTO signup_schema (version) VALUES (4)", [])
+            _ = try run("COMMIT", [])
+            return sorted.pairs
+        } catch {
+            _ = try? run("ROLLBACK", [])
+            throw error
+        }
+    }
+
+    /// A skeleton for each account, held by the first of each to register.
+    private static func giveSkeletons(_ run: (String, [String?]) throws(StoreError) -> [[String?]]) throws(StoreError) -> LookAlikeUsernames {
+        let accounts = try run("SELECT id, username FROM users ORDER BY id", []).compactMap { row -> (id: Int64, username: String)? in
+            guard row.count == 2, let id = row[0].flatMap({ Int64($0) }), let username = row[1] else { return nil }
+            return (id, username)
+        }
+        let sorted = LookAlikeUsernames(accounts: accounts)
+        for holder in sorted.holders {
+            _ = try run("INSERT INTO username_skeletons (skeleton, account) VALUES ($1, $2)", [holder.skeleton, String(holder.account)])
+        }
+        return sorted
     }
 
     /// Version 3: one account per confusable skeleton of its name, given to the accounts already
@@ -37,14 +67,7 @@ extension PostgresStore {
             _ = try run("CREATE TABLE username_skeletons (skeleton text PRIMARY KEY, account bigint NOT NULL REFERENCES users (id))", [])
             // And the availability checks of each minute, which every process counts against one budget.
             _ = try run("CREATE TABLE check_windows (start bigint PRIMARY KEY, spent integer NOT NULL)", [])
-            let accounts = try run("SELECT id, username FROM users ORDER BY id", []).compactMap { row -> (id: Int64, username: String)? in
-                guard row.count == 2, let id = row[0].flatMap({ Int64($0) }), let username = row[1] else { return nil }
-                return (id, username)
-            }
-            let sorted = LookAlikeUsernames(accounts: accounts)
-            for holder in sorted.holders {
-                _ = try run("INSERT INTO username_skeletons (skeleton, account) VALUES ($1, $2)", [holder.skeleton, String(holder.account)])
-            }
+            let sorted = try giveSkeletons(run)
             _ = try run("INSERT INTO signup_schema (version) VALUES (3)", [])
             _ = try run("COMMIT", [])
             return sorted.pairs

@@ -10,7 +10,7 @@ import Foundation
 /// callers show the server-error outcome and the process goes on; the next call connects again.
 public final class PostgresStore: @unchecked Sendable {
     /// The schema this build writes; older databases are migrated by the first process to start.
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
 
     /// The connection string as given (it may hold a password: never shown).
     private let conninfo: String

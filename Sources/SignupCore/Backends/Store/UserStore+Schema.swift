@@ -77,6 +77,11 @@ extension UserStore {
                     )
                     """)
                 try giveSkeletons()
+            } else if version < 6 {
+                // Version 6: skeletons compared without regard to case (`ConfusableSkeleton`),
+                // computed again for every account.
+                try connection.execute("DELETE FROM username_skeletons")
+                try giveSkeletons()
             }
             if version < Self.schemaVersion {
                 try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
@@ -88,7 +93,7 @@ extension UserStore {
         }
     }
 
-    /// Inside the migration: a skeleton for each account registered before version 5.
+    /// Inside the migration: a skeleton for each account registered before version 6.
     private func giveSkeletons() throws(StoreError) {
         var accounts: [(id: Int64, username: String)] = []
         for row in try connection.query("SELECT id, username FROM users ORDER BY id") {

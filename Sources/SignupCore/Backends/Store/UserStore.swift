@@ -7,7 +7,7 @@ import Foundation
 /// only password hashes are stored. It also keeps the friend list (see `UserStore+Friends`). Calls block and are serialised; make them off the event loop.
 public final class UserStore: @unchecked Sendable {
     /// The schema this build writes; older stores are migrated when opened.
-    public static let schemaVersion = 5
+    public static let schemaVersion = 6
 
     public let path: String
     let connection: SQLiteConnection
