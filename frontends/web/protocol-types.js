@@ -74,7 +74,7 @@
 
 /**
  * Members not listed are ignored, as LSP clients send their own.
- * @typedef {{processId?: (number | null), clientInfo?: Object<string, any>, capabilities?: {formDescriptions?: boolean, [member: string]: any}, locale?: Locale, [member: string]: any}} InitializeParams
+ * @typedef {{processId?: (number | null), clientInfo?: Object<string, any>, capabilities?: {formDescriptions?: boolean, [member: string]: any}, locale?: Locale, clientKey?: string, [member: string]: any}} InitializeParams
  */
 
 /**

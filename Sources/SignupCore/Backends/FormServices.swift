@@ -8,9 +8,11 @@ public struct FormServices {
     public var friends: (any FriendSaving)?
     /// Shared by every form of a process; nil means logins are never rate limited.
     public var loginLimiter: LoginRateLimiter?
-    /// Bound the availability checks (`CheckBudget.counts`) asked: the session's, then the
-    /// store's as this process counts it; empty for none.
-    public var checkBudgets: [CheckBudget] = []
+    /// Bound the availability checks (`CheckBudget.counts`) asked: the client's, then the
+    /// store's as this process counts it; nil for none.
+    public var checkBudgets: CheckBudgets?
+    /// Whose budget this session's checks spend: the client's key (`CheckBudgets`).
+    public var clientKey = "stdio"
 
     public init(
         availability: any UsernameAvailabilityChecking, registration: any AccountRegistering,
@@ -42,13 +44,10 @@ public struct FormServices {
         (availability as? any RemoteChecking) ?? DeclaredCalls(directory: availability)
     }
 
-    /// Counts an availability check against every budget; the first that is spent says how long
-    /// to wait (and the later ones count nothing).
+    /// Counts an availability check against the client's budget and the store's; how long to
+    /// wait when one is spent.
     func spendCheckBudgets() -> CheckBudget.Exceeded? {
-        for budget in checkBudgets {
-            if let exceeded = budget.spend() { return exceeded }
-        }
-        return nil
+        checkBudgets?.spend(for: clientKey)
     }
 
     /// Where `http` submissions are sent, found as `checks` is.

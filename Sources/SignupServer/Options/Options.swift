@@ -57,11 +57,16 @@ package enum Options {
           --friends-url URL        HTTP backend: POST a friend to add, PATCH URL/ID to update
           --http-timeout-ms N      HTTP backend: request timeout (default 5000)
           --session-checks-per-minute N
-                                   availability checks a session may ask per minute (default 120;
-                                   0 = unbounded); past it the field fails with check.budgetExceeded
+                                   availability checks a client may ask per minute (default 120;
+                                   0 = unbounded), however often it reconnects: a client is a remote
+                                   peer's address, a local connection, or the key a trusted frontend
+                                   names; past it the field fails with check.budgetExceeded
           --store-checks-per-minute N
-                                   the same for all sessions on the store (default 6000; counted by
-                                   every process on PostgreSQL, by this one otherwise)
+                                   the same for all clients on the store (default 6000; counted by
+                                   every process on PostgreSQL, by this one otherwise); once spent,
+                                   a client that asked at most 12 this minute is still answered
+          --trust-client-keys      take initialize's clientKey as whose check budget a connection
+                                   spends (for a bridge that names the person behind it)
           --log-level LEVEL        error, warning (default), info or debug, on stderr
           --parent-pid PID         exit when this process (the client) has exited
           --forms DIR              load more form kinds from the JSON files in DIR
@@ -165,6 +170,8 @@ package enum Options {
                 configuration.checkBudget.session = try count()
             case "--store-checks-per-minute":
                 configuration.checkBudget.store = try count()
+            case "--trust-client-keys":
+                configuration.trustsClientKeys = true
             case "--http-timeout-ms":
                 httpTimeout = .milliseconds(Int64(try positive()))
             case "--log-level":

@@ -41,7 +41,7 @@ final class ServerProcess {
         let traceDestinations = [configuration.traceFile, configuration.logLevel == .debug ? 2 : nil].compactMap { $0 }
         environment = SessionEnvironment(
             configuration: configuration, loop: loop, logger: logger, catalog: catalog, services: services, clock: clock,
-            storeBudget: configuration.checkBudget.storeBudget(on: clock.scheduler),
+            checkBudgets: configuration.checkBudget.budgets(on: clock.scheduler),
             tracer: traceDestinations.isEmpty ? nil : Tracer(
                 destinations: traceDestinations, forms: catalog.definitions,
                 maxDepth: configuration.limits.maxDepth, logger: logger),
@@ -116,7 +116,8 @@ final class ServerProcess {
             guard let file = recordings.create(number: number, logger: logger) else { close(fd); return }
             recordFile = file
         }
-        let endpoint = ClientSession.Endpoint(readFD: fd, writeFD: fd, isSocket: true, recordFile: recordFile, number: number)
+        let endpoint = ClientSession.Endpoint(readFD: fd, writeFD: fd, isSocket: true, recordFile: recordFile, number: number,
+                                              peer: PeerAddress.budgetKey(of: fd))
         let session = ClientSession(environment: environment, endpoint: endpoint) { [self] session, _ in
             if let recordFile { close(recordFile) }
             sessionEnded(session)

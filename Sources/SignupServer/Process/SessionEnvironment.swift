@@ -12,8 +12,9 @@ struct SessionEnvironment {
     let services: FormServices
     /// The process's clock, which the shared backends run on.
     let clock: Server.Clock
-    /// The store's check budget, counted across sessions (`--store-checks-per-minute`).
-    let storeBudget: CheckBudget?
+    /// The check budgets of every client and of the store, on the process's clock
+    /// (`--session-checks-per-minute`, `--store-checks-per-minute`).
+    let checkBudgets: CheckBudgets?
     /// Where every session's messages in and out are traced, one whole line at a time, when
     /// `--trace` or `--log-level debug` asks for it.
     let tracer: Tracer?
@@ -28,10 +29,11 @@ struct SessionEnvironment {
         sessionsHaveTheirOwnClock ? configuration.clock.makeClock(loop: loop) : clock
     }
 
-    /// The shared backends, with a check budget of the session's own before the store's.
-    func servicesForOneSession(clock: Server.Clock) -> FormServices {
+    /// The shared backends, with the check budgets that the client `key` spends.
+    func servicesForOneSession(clientKey key: String) -> FormServices {
         var services = services
-        services.checkBudgets = configuration.checkBudget.sessionBudgets(on: clock.scheduler, sharing: storeBudget)
+        services.checkBudgets = checkBudgets
+        services.clientKey = key
         return services
     }
 }

@@ -15,6 +15,13 @@ extension Server {
         _ = try params.object("clientInfo")
         let describesForms = try Self.wantsFormDescriptions(try params.object("capabilities"))
         let requestedLocale = try params.string("locale")
+        // Whose check budget this connection spends, as a trusted frontend names the person.
+        if let key = try params.string("clientKey"), configuration.trustsClientKeys {
+            guard !key.isEmpty, key.utf8.count <= 256 else {
+                throw .invalidParams(member: "params.clientKey", problem: "must be 1 to 256 bytes")
+            }
+            services.clientKey = "client:" + key
+        }
         if let processID { clientProcessID = Int32(processID) }
         let (messages, unsupportedLocale) = Self.catalog(for: requestedLocale, default: defaultCatalog)
         defaultCatalog = messages

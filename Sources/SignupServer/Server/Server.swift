@@ -33,7 +33,8 @@ package final class Server {
     let virtualScheduler: VirtualTimeScheduler?
     package let catalog: FormCatalog
     package let logger: Logger
-    package let services: FormServices
+    /// Set at start; `initialize` may name the client whose check budget it spends.
+    package internal(set) var services: FormServices
     package let sink: any MessageSink
     package let notifications: NotificationChannel
     package var forms = FormTable()
@@ -74,10 +75,7 @@ package final class Server {
         }
         var services = services
         if services.loginLimiter == nil { services.loginLimiter = LoginRateLimiter(scheduler: clock.scheduler) }
-        if services.checkBudgets.isEmpty {
-            let limits = configuration.checkBudget
-            services.checkBudgets = limits.sessionBudgets(on: clock.scheduler, sharing: limits.storeBudget(on: clock.scheduler))
-        }
+        if services.checkBudgets == nil { services.checkBudgets = configuration.checkBudget.budgets(on: clock.scheduler) }
         self.services = services
         self.sink = sink
         let scheduler = clock.scheduler
@@ -234,7 +232,7 @@ package final class Server {
 
     /// The parameters each method takes.
     private enum Parameters {
-        static let initialize: [String] = ["processId", "clientInfo", "capabilities", "locale"]
+        static let initialize: [String] = ["processId", "clientInfo", "capabilities", "locale", "clientKey"]
         static let initialized: [String] = []
         static let shutdown: [String] = []
         static let open: [String] = ["kind", "form", "values", "record", "locale", "describe", "at"]

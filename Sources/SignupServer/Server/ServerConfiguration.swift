@@ -84,6 +84,9 @@ package struct ServerConfiguration {
     /// How many availability checks a session, and the store (every session of the process, or of
     /// every process on PostgreSQL), may ask per minute (`CheckBudget`); 0 for no bound.
     package var checkBudget = CheckBudgetLimits()
+    /// Whether `initialize`'s `clientKey` names whose check budget a connection spends
+    /// (`--trust-client-keys`); otherwise it is ignored.
+    package var trustsClientKeys = false
     package var backend: BackendChoice = .scripted
     package var script: ScriptedDirectory.Script = .builtIn
     /// Form kinds loaded from `--forms`, offered after the built-in ones.
@@ -119,17 +122,14 @@ package struct CheckBudgetLimits: Equatable {
     }
     package static let window = TimeSpan.seconds(60)
 
-    /// The store's budget on `scheduler`, nil when it is unbounded; one for all of a process's sessions.
-    func storeBudget(on scheduler: any Scheduler) -> CheckBudget? {
-        Self.budget(store, on: scheduler)
-    }
+    /// A client that has asked at most this many checks a minute passes a spent store budget.
+    package static let quietShare = 12
 
-    /// A session's budgets: its own, then the store's it shares.
-    func sessionBudgets(on scheduler: any Scheduler, sharing store: CheckBudget?) -> [CheckBudget] {
-        [Self.budget(session, on: scheduler), store].compactMap { $0 }
-    }
-
-    private static func budget(_ limit: Int, on scheduler: any Scheduler) -> CheckBudget? {
-        limit > 0 ? CheckBudget(limit: limit, window: window, scheduler: scheduler) : nil
+    /// The process's budgets on `scheduler`: one per client, and the store's; nil when both are
+    /// unbounded.
+    func budgets(on scheduler: any Scheduler) -> CheckBudgets? {
+        let budgets = CheckBudgets(clientLimit: session, storeLimit: store, window: Self.window, quietShare: Self.quietShare,
+                                   scheduler: scheduler)
+        return budgets.isBounded ? budgets : nil
     }
 }

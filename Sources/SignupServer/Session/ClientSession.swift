@@ -23,6 +23,14 @@ final class ClientSession {
         var recordFile: Int32?
         /// The connection's number under `--listen`, from 1 as they connect; nil on stdio.
         var number: Int? = nil
+        /// The remote peer's budget key (`PeerAddress`); nil on stdio and for a local peer.
+        var peer: String? = nil
+
+        /// Whose check budget the session spends until a trusted frontend names its client.
+        var clientKey: String {
+            if let peer { return peer }
+            return number.map { "connection:\($0)" } ?? "stdio"
+        }
     }
 
     let loop: EventLoop
@@ -71,7 +79,7 @@ final class ClientSession {
         writer = SessionWriter(fd: endpoint.writeFD, clock: configuration.clock, framing: framing, tracer: traceOut, tee: tee,
                               loop: loop)
         let clock = environment.makeSessionClock()
-        var services = environment.servicesForOneSession(clock: clock)
+        var services = environment.servicesForOneSession(clientKey: endpoint.clientKey)
         var sink: any MessageSink = writer
         if let recordFile = endpoint.recordFile {
             guard let makeMirror = environment.makeMirror else { preconditionFailure("a process that records makes recorders") }

@@ -64,7 +64,7 @@ final class FieldCheck {
         isAsking = true
         let shared = form.localized.remoteChecks[field][check].shared
         // A check that tells whether someone is registered is asked only within its budgets.
-        if !form.services.checkBudgets.isEmpty, CheckBudget.counts(shared.check.kind), let exceeded = form.services.spendCheckBudgets() {
+        if form.services.checkBudgets?.isBounded == true, CheckBudget.counts(shared.check.kind), let exceeded = form.services.spendCheckBudgets() {
             return receive(.failure(BackendError.checkBudgetExceeded(exceeded)))
         }
         // Only a unique check compares values; the username check's path stays as it was.
