@@ -4,8 +4,11 @@ import SignupServer
 /// A backend that answers as a recording says: each question is matched to the first recorded
 /// question like it not yet asked, and answered at the time the recording answered it. An answer
 /// recorded after an input in the same millisecond waits for that input (`inputsStarted`), so
-/// ties replay in the order the recorded loop took them. A question the recording never asked,
-/// or never answered, is not answered.
+/// ties replay in the order the recorded loop took them; it is given while that input is handled,
+/// as due work (a `clock.advance` runs it before its response, as the live loop did), or at the
+/// latest once the input is handled. An answer recorded right after its question, in the same
+/// millisecond, was given as the question was asked (a cache's), and is given so again. A
+/// question the recording never asked, or never answered, is not answered.
 final class ReplayedBackend: UsernameAvailabilityChecking, RemoteChecking, SubmissionSending, AccountRegistering, Authenticating,
     FriendSaving {
     struct RecordedAnswer {
@@ -15,6 +18,8 @@ final class ReplayedBackend: UsernameAvailabilityChecking, RemoteChecking, Submi
         var inputsBefore: Int
         /// Its place among the recorded answers.
         var order: Int
+        /// Whether it was recorded right after its question, in the same millisecond.
+        var wasImmediate: Bool
     }
 
     private let scheduler: VirtualTimeScheduler
@@ -23,6 +28,8 @@ final class ReplayedBackend: UsernameAvailabilityChecking, RemoteChecking, Submi
     private var answers: [Int: RecordedAnswer] = [:]
     /// Answers due whose input has not been taken yet, in the recording's order.
     private var held: [(order: Int, inputsBefore: Int, token: Int, deliver: () -> Void)] = []
+    /// Held answers whose input has begun, due on the scheduler while it is handled.
+    private var released: [(order: Int, token: Int, timer: any Disposable, deliver: () -> Void)] = []
     private var nextToken = 0
     /// How many inputs the replay has begun to handle.
     var inputsStarted = 0
@@ -32,22 +39,47 @@ final class ReplayedBackend: UsernameAvailabilityChecking, RemoteChecking, Submi
     package init(recording: Recording, scheduler: VirtualTimeScheduler) {
         self.scheduler = scheduler
         var inputs = 0
+        var previous: (ask: Int, time: Int64)?
         for entry in recording.entries {
+            var asked: (ask: Int, time: Int64)?
             switch entry {
             case .input: inputs += 1
-            case .ask(_, let number, let question): unmatched.append((number, question))
+            case .ask(let time, let number, let question):
+                unmatched.append((number, question))
+                asked = (number, time)
             case .answer(let time, let number, let answer):
-                answers[number] = RecordedAnswer(time: time, answer: answer, inputsBefore: inputs, order: answers.count)
+                answers[number] = RecordedAnswer(
+                    time: time, answer: answer, inputsBefore: inputs, order: answers.count,
+                    wasImmediate: previous?.ask == number && previous?.time == time)
             default: break
             }
+            previous = asked
         }
     }
 
-    /// Delivers the answers that were waiting for the input just taken.
-    func releaseHeld() {
-        let ready = held.filter { $0.inputsBefore <= inputsStarted }
+    /// As the input just begun is handled: the answers that were waiting for it fall due now, so
+    /// that due work it runs (a `clock.advance`) gives them in the recorded order.
+    func inputBegan() {
+        let ready = held.filter { $0.inputsBefore <= inputsStarted }.sorted { $0.order < $1.order }
         held.removeAll { $0.inputsBefore <= inputsStarted }
-        for entry in ready.sorted(by: { $0.order < $1.order }) { entry.deliver() }
+        for entry in ready {
+            let token = entry.token
+            let timer = scheduler.schedule(after: .zero) { [self] in
+                guard let index = released.firstIndex(where: { $0.token == token }) else { return }
+                released.remove(at: index).deliver()
+            }
+            released.append((entry.order, token, timer, entry.deliver))
+        }
+    }
+
+    /// Once the input is handled: the answers it released that no due work gave yet.
+    func releaseHeld() {
+        let ready = released.sorted { $0.order < $1.order }
+        released.removeAll()
+        for entry in ready {
+            entry.timer.dispose()
+            entry.deliver()
+        }
     }
 
     private func ask(_ question: BackendQuestion, answer deliver: @escaping (BackendAnswer) -> Void) -> any Disposable {
@@ -58,6 +90,10 @@ final class ReplayedBackend: UsernameAvailabilityChecking, RemoteChecking, Submi
         let number = unmatched.remove(at: index).number
         guard let recorded = answers[number] else { return Disposables.empty }
         let answer = recorded.answer
+        if recorded.wasImmediate, recorded.time <= scheduler.now.milliseconds, inputsStarted >= recorded.inputsBefore {
+            deliver(answer)
+            return Disposables.empty
+        }
         nextToken += 1
         let token = nextToken
         var isCancelled = false
@@ -74,6 +110,7 @@ final class ReplayedBackend: UsernameAvailabilityChecking, RemoteChecking, Submi
             isCancelled = true
             timer.dispose()
             held.removeAll { $0.token == token }
+            if let index = released.firstIndex(where: { $0.token == token }) { released.remove(at: index).timer.dispose() }
         }
     }
 

@@ -70,6 +70,7 @@ struct Replayer {
                 guard server.exitCode == nil else { continue }
                 inputs += 1
                 backend?.inputsStarted = inputs
+                backend?.inputBegan()
                 session.handle(Self.item(input, decoder: decoder))
                 backend?.releaseHeld()
             case .answer: answers += 1
