@@ -61,7 +61,6 @@ import SignupCore
             == #"{"jsonrpc":"2.0","id":3,"result":{"form":"default","accepted":false,"reason":"submitting"}}"#)
         #expect(harness.send(#"{"jsonrpc":"2.0","id":4,"method":"clock.advance","params":{"to":700}}"#) == [
             #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"default","state":"succeeded","account":{"username":"alice"},"at":700}}"#,
-            #"{"jsonrpc":"2.0","method":"form.submitEnabledChanged","params":{"form":"default","enabled":true,"at":700}}"#,
             #"{"jsonrpc":"2.0","id":4,"result":{"now":700}}"#,
         ])
     }

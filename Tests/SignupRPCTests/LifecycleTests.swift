@@ -26,7 +26,6 @@ import Glibc
         _ = harness.send(#"{"jsonrpc":"2.0","id":1,"method":"form.submit","params":{"form":"f","at":500}}"#)
         #expect(harness.send(#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#) == [
             #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"f","state":"succeeded","account":{"username":"alice"},"at":1500}}"#,
-            #"{"jsonrpc":"2.0","method":"form.submitEnabledChanged","params":{"form":"f","enabled":true,"at":1500}}"#,
             #"{"jsonrpc":"2.0","id":2,"result":null}"#,
         ])
     }

@@ -75,7 +75,6 @@ import Testing
         while let line = child.readLine() { rest.append(line) }
         #expect(rest == [
             #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"f","state":"succeeded","account":{"username":"alice"},"at":1200}}"#,
-            #"{"jsonrpc":"2.0","method":"form.submitEnabledChanged","params":{"form":"f","enabled":true,"at":1200}}"#,
         ])
         #expect(child.wait(atMost: 20) == 0)
     }

@@ -106,7 +106,7 @@
  */
 
 /**
- * @typedef {{form: FormId, accepted: boolean, reason?: ("invalid" | "validating" | "submitting")}} SubmitResult
+ * @typedef {{form: FormId, accepted: boolean, reason?: ("invalid" | "validating" | "submitting" | "submitted")}} SubmitResult
  */
 
 /**

@@ -84,12 +84,17 @@ import Testing
         #expect(tap.effects == [.submit(values: ["alice", "secret", "secret"])])
         #expect(store.send(.tap).rejection == .submitting)
         let done = store.send(.submissionChanged(.succeeded(account: .object(["username": .string("alice")]))))
-        #expect(done.events == ["submission succeeded {username=alice}", "submitEnabled true"])
+        // Final until the person changes something (protocol.md, form.submit): submit stays
+        // disabled and a tap is turned down.
+        #expect(done.events == ["submission succeeded {username=alice}"])
+        #expect(store.send(.tap).rejection == .submitted)
+        _ = store.send(.edit(field: 1, value: "secret2", budget: MatchBudget()))
+        #expect(store.send(.edit(field: 2, value: "secret2", budget: MatchBudget())).events.last == "submitEnabled true")
         // Enabled again, but the submission has not ended yet: a tap starts nothing (flatMapFirst).
         let early = store.send(.tap)
         #expect(early.rejection == nil && early.events == [] && early.effects == [])
         #expect(store.send(.submissionEnded).events == [])
-        #expect(store.send(.tap).effects == [.submit(values: ["alice", "secret", "secret"])])
+        #expect(store.send(.tap).effects == [.submit(values: ["alice", "secret2", "secret2"])])
     }
 
     @Test func aRegistrationForgetsTheRememberedAnswersAndALoginDoesNot() {

@@ -69,7 +69,7 @@ import Testing
             "@600 submission submitting", "@600 submitEnabled false",
             "@700 submission failed backend.unavailable \"Down\"", "@700 submitEnabled true",
             "@1100 submission submitting", "@1100 submitEnabled false",
-            "@1200 submission succeeded {id=7,nested={token=[secret]},token=[secret]}", "@1200 submitEnabled true",
+            "@1200 submission succeeded {id=7,nested={token=[secret]},token=[secret]}",
         ])
     }
 }

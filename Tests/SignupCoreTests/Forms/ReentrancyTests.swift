@@ -119,7 +119,6 @@ import Testing
         "@1000 submission submitting",
         "@1000 submitEnabled false",
         "@2000 submission succeeded {username=alice}",
-        "@2000 submitEnabled true",
     ]
 
     @Test func theSessionUndisturbed() {
@@ -187,7 +186,6 @@ import Testing
             "@1000 submission submitting",
             "@1000 submitEnabled false",
             "@2000 submission succeeded {username=alice}",
-            "@2000 submitEnabled true",
         ])
         session.end()
     }
@@ -202,6 +200,7 @@ import Testing
             "@1000 submitEnabled false",
             "@1150 username v3: ok username.available \"Username available\"",
             "@2000 submission succeeded {username=alice}",
+            // Edited since the tap: what is shown now was not submitted, so submit is enabled.
             "@2000 submitEnabled true",
         ])
         #expect(session.directory.verdict(for: "alice") == .taken)
@@ -220,7 +219,6 @@ import Testing
             "@650 submission submitting",
             "@650 submitEnabled false",
             "@1650 submission succeeded {username=alice}",
-            "@1650 submitEnabled true",
         ])
         enabled.end()
         let submitting = Session(trigger: .submitting, action: .submit)
@@ -231,7 +229,6 @@ import Testing
             "submit refused: submitting",
             "@1000 submitEnabled false",
             "@2000 submission succeeded {username=alice}",
-            "@2000 submitEnabled true",
         ])
         submitting.end()
     }

@@ -29,7 +29,6 @@ import Testing
             "@600 submission submitting",
             "@600 submitEnabled false",
             "@1600 submission succeeded {username=alice}",
-            "@1600 submitEnabled true",
         ])
         #expect(harness.directory.checkedNames == ["alice"])
         #expect(harness.directory.registeredNames == ["alice"])

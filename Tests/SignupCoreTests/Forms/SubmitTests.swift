@@ -33,7 +33,6 @@ import Testing
             "@100 submitEnabled false",
             "@150 rejected submitting",
             "@1100 submission succeeded {username=alice}",
-            "@1100 submitEnabled true",
         ])
         #expect(harness.directory.registrationAttempts == 1)
     }
@@ -67,7 +66,6 @@ import Testing
             "@700 submission submitting",
             "@700 submitEnabled false",
             "@1200 submission succeeded {username=alice}",
-            "@1200 submitEnabled true",
         ])
         #expect(harness.directory.registeredNames == ["alice"])
         #expect(harness.directory.registrationAttempts == 2)
@@ -83,9 +81,7 @@ import Testing
             "@100 submission submitting",
             "@100 submitEnabled false",
             "@100 submission succeeded {username=alice}",
-            "@100 submitEnabled true",
             "@200 username v4: validating username.checking \"Checking availability...\"",
-            "@200 submitEnabled false",
             "@200 username v4: ok username.available \"Username available\"",
             "@200 submitEnabled true",
             "@300 username v5: validating username.checking \"Checking availability...\"",

@@ -93,8 +93,12 @@ struct FormState {
     var values: [String] { fields.map(\.value) }
 
     var submitEnabled: Bool {
-        notOK == 0 && !isSubmitting
+        notOK == 0 && !isSubmitting && !isSubmitted
     }
+
+    /// Whether a submission succeeded and no field has been edited since its tap: the form is
+    /// done, and submit stays disabled until the person changes something.
+    private(set) var isSubmitted = false
 
     /// Whether any field is waiting for a remote check's answer.
     var isValidating: Bool { validating > 0 }
@@ -102,6 +106,7 @@ struct FormState {
     /// The reason a tap would be turned down now, or nil when it would be accepted.
     var submitRejection: SubmitRejection? {
         if isSubmitting { return .submitting }
+        if isSubmitted { return .submitted }
         if validating > 0 { return .validating }
         if notOK > 0 { return .invalid }
         return nil
@@ -122,6 +127,7 @@ struct FormState {
         guard fields[index].value != value || fields[index].result == form.validator.tooCostly else { return nil }
         let wasEnabled = submitEnabled
         version += 1
+        isSubmitted = false
         fields[index].value = value
         fields[index].judged = form.validator.normalized(value, ofField: index)
         // By position: the list bound whole was retained around the calls out.
@@ -199,6 +205,8 @@ struct FormState {
         let wasEnabled = submitEnabled
         self.submission = submission
         isSubmitting = if case .submitting = submission { true } else { false }
+        // Final only if nothing was edited since the tap: values typed meanwhile are not submitted.
+        isSubmitted = if case .succeeded = submission { version == submittedVersion } else { false }
         change.append(.submissionChanged(submission))
         appendSubmitEnabled(ifChangedFrom: wasEnabled, into: &change)
     }
@@ -226,12 +234,15 @@ public enum SubmitRejection: String, Error, Hashable, Sendable, CustomStringConv
     case validating
     /// A submission is already in flight.
     case submitting
+    /// A submission succeeded and no field has been edited since.
+    case submitted
 
     public var description: String {
         switch self {
         case .invalid: return "the form has empty or invalid fields"
         case .validating: return "a field is still being checked"
         case .submitting: return "a submission is already in flight"
+        case .submitted: return "the form was submitted and has not been edited since"
         }
     }
 }

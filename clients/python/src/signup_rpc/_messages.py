@@ -142,7 +142,7 @@ class ServerInfo:
 @dataclass(frozen=True)
 class SubmitResult:
     accepted: bool
-    reason: Optional[str] = None  # invalid, validating or submitting when not accepted
+    reason: Optional[str] = None  # invalid, validating, submitting or submitted when not accepted
 
 
 @dataclass(frozen=True)
