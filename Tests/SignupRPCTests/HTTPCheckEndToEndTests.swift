@@ -208,7 +208,7 @@ import SignupTestSupport
             "code v7 validating c Checking...", "code v7 failed u Down",
             "code v8 validating c Checking...", "code v8 failed code.unknown No code ?",
             "closed v9 validating c Checking...", "closed v9 failed u Down",
-            "open v10 validating c Checking...", "open v10 ok p Fine",
+            "open v10 validating c Checking...", "open v10 ok check.skipped Accepted without this check: the service could not be reached",
         ])
         // The superseded requests were abandoned, the slow ones too, not waited out.
         #expect(Set(server.requests.map(\.path)) == ["/codes/A", "/codes/AB", "/codes/ABC", "/codes/SLOW", "/codes/DRIP", "/codes/E500", "/codes/HUGE", "/codes/ZZZ"])

@@ -81,6 +81,11 @@ final class RemoteCheckResults: Sendable {
     let passed: ResultID
     let rejected: ResultID
     let unavailable: ResultID
+    /// Shown when a fail-open check, the field's last, passed because its backend could not be
+    /// reached: `ok`, but named apart from a real pass (`check.skipped`).
+    let skipped: ResultID
+
+    static let skippedMessage = Message("check.skipped", "Accepted without this check: the service could not be reached")
 
     init(_ check: RemoteCheck, place: Int, reads: [Int], localizer: Localizer, results: inout ResultTable) {
         shared = SharedRemoteCheck(check)
@@ -94,6 +99,7 @@ final class RemoteCheckResults: Sendable {
         passed = results.add(localizer.result(check.passed, .ok))
         rejected = results.add(localizer.result(check.rejected, .failed))
         unavailable = results.add(localizer.result(check.unavailable, .failed))
+        skipped = passesWhenUnavailable ? results.add(localizer.result(Self.skippedMessage, .ok)) : unavailable
     }
 
     /// Whether an unavailable backend counts as passing this check (fail-open).

@@ -25,6 +25,7 @@ public struct MessageCatalog: Hashable, Sendable {
         "username.invalidFormat": "用户名只能包含英文字母、数字和单个连字符，且不能以连字符开头或结尾",
         "username.reserved": "该用户名已被保留",
         "backend.unavailable": "连接服务器出错",
+        "check.skipped": "未经此项检查即已接受：无法连接到服务",
         "value.tooCostly": "检查耗时过长；再次发送该值即可重试",
         "rule.unavailable": "暂时无法检查这一项，请稍后再试",
         "check.budgetExceeded": "检查次数过多；请 {retryAfter} 秒后再试",

@@ -116,6 +116,10 @@ enum FormReducer {
             guard results.passesWhenUnavailable else {
                 return state.applyRemote(results.unavailable, toField: field, version: version, in: form, into: &events)
             }
+            // Fail-open: passed, and said so when it decides the field.
+            if check + 1 == checks.count {
+                return state.applyRemote(results.skipped, toField: field, version: version, in: form, into: &events)
+            }
         }
         guard check + 1 < checks.count else {
             return state.applyRemote(results.passed, toField: field, version: version, in: form, into: &events)
