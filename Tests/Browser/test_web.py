@@ -59,15 +59,20 @@ def site(request):
     flags = ["--store", os.path.join(folder.name, "users.sqlite"), "--forms", str(ROOT / "Examples" / "forms"),
              "--debounce-ms", "400"]
     server = None
+    # The breached-password service, on a loopback port nothing listens on: it fails open at once.
+    environment = dict(os.environ, SIGNUP_PWNED_PASSWORDS_URL=f"http://127.0.0.1:{free_port()}")
     if request.param == "websocketd":
         bridge = subprocess.Popen([
             "websocketd", "--address=127.0.0.1", f"--port={port}", f"--staticdir={ROOT / 'frontends' / 'web'}",
-            "--loglevel=error", BINARY, *flags,
-        ])
+            "--loglevel=error", "--passenv=SIGNUP_PWNED_PASSWORDS_URL,PATH", BINARY, *flags,
+        ], env=environment)
     else:
         address = os.path.join(folder.name, "signup.sock")
-        server = subprocess.Popen([BINARY, "--listen", f"unix:{address}", *flags], stderr=subprocess.PIPE, text=True)
-        assert server.stderr.readline() == f"signup-rpc: listening on unix:{address}\n"
+        server = subprocess.Popen([BINARY, "--listen", f"unix:{address}", *flags], stderr=subprocess.PIPE, text=True, env=environment)
+        line = server.stderr.readline()
+        while line.startswith("signup-rpc: warning: form kind "):  # a rule this machine cannot run
+            line = server.stderr.readline()
+        assert line == f"signup-rpc: listening on unix:{address}\n"
         bridge = subprocess.Popen([
             "websockify", f"--web={ROOT / 'frontends' / 'web'}", f"--unix-target={address}", f"127.0.0.1:{port}",
         ], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -193,6 +198,10 @@ def test_signing_up_shows_every_message_and_registers(site, browser):
     type_slowly(field_input(browser, "repeatedPassword"), "2")
     wait_for_message(browser, "repeatedPassword", "ok", "Password repeated")
     submit_when_enabled(browser, ("succeeded", "Signed up: alice"), "success")
+    # Final on screen (issue 54): the button stays disabled and the name no longer says available.
+    assert not submit_enabled(browser)
+    assert not browser.find_element(By.CSS_SELECTOR, "#message-username .text").is_displayed()
+    browser.save_screenshot(str(SCREENSHOTS / "signed-up.png"))
 
 
 def test_a_taken_name_shows_the_spinner_then_taken(site, browser):
@@ -277,7 +286,13 @@ def test_a_kind_loaded_with_forms_works_without_page_changes(site, browser):
 def checklist(driver, name):
     """(text, met) of each item of a field's checklist, in order."""
     items = driver.find_elements(By.CSS_SELECTOR, f'.field[data-field="{name}"] .checklist li')
-    return [(item.text[2:] if item.text[:2] in ("○ ", "✓ ") else item.text, item.get_attribute("data-met") == "true") for item in items]
+    return [(item.text[2:] if item.text[:2] in ("○ ", "✓ ", "· ") else item.text, item.get_attribute("data-met") == "true") for item in items]
+
+
+def checklist_judgements(driver, name):
+    """data-met of each item: "pending" before the field has a value, then "true" or "false"."""
+    items = driver.find_elements(By.CSS_SELECTOR, f'.field[data-field="{name}"] .checklist li')
+    return [item.get_attribute("data-met") for item in items]
 
 
 def test_a_checklist_ticks_each_requirement_as_the_password_is_typed(site, browser):
@@ -286,6 +301,8 @@ def test_a_checklist_ticks_each_requirement_as_the_password_is_typed(site, brows
     requirements = ["At least 15 characters", "At most 64 characters", "Not a common password", "Not a repeat or a sequence",
                     "Not like your username", "Not like your e-mail address"]
     assert checklist(browser, "password") == [(text, False) for text in requirements]
+    # Issue 54: an empty field's checklist is not judged ("At most 64 characters" is not unmet).
+    assert checklist_judgements(browser, "password") == ["pending"] * len(requirements)
     type_slowly(field_input(browser, "password"), "passwordpassword")
     wait_for_message(browser, "password", "failed", "This is one of the 28 most common passwords")
     wait_until(lambda: checklist(browser, "password") == [(text, text not in ("Not a common password", "Not a repeat or a sequence")) for text in requirements],
@@ -361,7 +378,10 @@ def test_killing_the_tabs_server_shows_the_banner_and_the_page_recovers(site, br
     servers = wait_until(lambda: tab_servers(bridge), "the tab's server")
     assert len(servers) == 1, "only this test's tab is connected"
     os.kill(servers[0], signal.SIGKILL)  # a crash: no goodbye
-    wait_until(lambda: banner.is_displayed() and banner.text == "Connection lost. Reconnecting…", "the banner")
+    # With the banner, every field is unknown: what the server said no longer holds.
+    wait_until(lambda: banner.is_displayed() and banner.text == "Connection lost. Reconnecting…"
+               and message(browser, "username") == ("unknown", "Not checked while disconnected")
+               and field_input(browser, "username").find_element(By.XPATH, "..").get_attribute("data-state") == "unknown", "the banner")
     wait_until(lambda: not banner.is_displayed(), "the reconnection")
     wait_until(lambda: tab_servers(bridge) and tab_servers(bridge) != servers, "a new server for the tab")
     assert field_input(browser, "username").get_attribute("value") == "dave"
@@ -467,3 +487,74 @@ def test_a_form_submitted_to_its_own_api_shows_the_apis_field_errors_on_its_fiel
     retype(browser, "email", "cy2@example.com")
     wait_for_message(browser, "email", "ok", "")
     wait_until(lambda: submit_enabled(browser), "submit to be enabled again")
+
+
+def relative_luminance(colour):
+    """WCAG 2.2's relative luminance of a computed CSS colour, `rgb(r, g, b)` or `rgba(…)`."""
+    r, g, b = [int(part) for part in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3]]
+    def linear(channel):
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+def contrast(first, second):
+    lighter, darker = sorted([relative_luminance(first), relative_luminance(second)], reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def computed(driver, selector, prop):
+    return driver.execute_script("return getComputedStyle(document.querySelector(arguments[0])).getPropertyValue(arguments[1])",
+                                 selector, prop)
+
+
+def test_every_control_and_text_has_the_contrast_wcag_asks(site, browser):
+    """WCAG 2.2 1.4.11 (3:1 for a control's boundary) and 1.4.3 (4.5:1 for text), measured from
+    Chromium's computed styles: the inputs, the button enabled and disabled, and the messages."""
+    url, _ = site
+    open_page(browser, url)
+    form = computed(browser, "#form", "background-color")
+    assert contrast(computed(browser, "#field-username", "border-top-color"), form) >= 3
+    assert not submit_enabled(browser)
+    assert contrast(computed(browser, "#submit", "color"), computed(browser, "#submit", "background-color")) >= 4.5
+    assert contrast(computed(browser, "#submit", "border-top-color"), form) >= 3
+    for selector in ["#title", ".field label", "#message-username", ".checklist" if browser.find_elements(By.CSS_SELECTOR, ".checklist") else "#title"]:
+        assert contrast(computed(browser, selector, "color"), form) >= 4.5, selector
+    fill_signup(browser, "erin")
+    wait_until(lambda: submit_enabled(browser), "the button")
+    assert contrast(computed(browser, "#submit", "color"), computed(browser, "#submit", "background-color")) >= 4.5
+    assert contrast(computed(browser, "#submit", "background-color"), form) >= 3
+    for state in ("ok",):
+        assert contrast(computed(browser, f'#message-username[data-state="{state}"]', "color"), form) >= 4.5
+    page = computed(browser, "body", "background-color")
+    assert contrast(computed(browser, "#footer", "color"), page) >= 4.5
+
+
+def test_the_pages_own_words_and_the_kinds_titles_follow_the_language(site, browser):
+    url, _ = site
+    open_page(browser, url)
+    kinds = {option.get_attribute("value"): option.text for option in browser.find_elements(By.CSS_SELECTOR, "#kind option")}
+    # The picker names each kind by its title, not its id.
+    assert kinds["signup"] == "Sign up" and kinds["signup-secure"] == "Create your account"
+    assert all(title != kind for kind, title in kinds.items())
+    assert browser.find_element(By.ID, "kind-label").text == "Form"
+    locale = browser.find_element(By.ID, "locale")
+    locale.find_element(By.CSS_SELECTOR, 'option[value="zh-Hans"]').click()
+    wait_until(lambda: browser.find_element(By.ID, "kind-label").text == "表单", "the page's words in Chinese")
+    assert browser.find_element(By.ID, "locale-label").text == "语言"
+    assert browser.find_element(By.ID, "footer").text == "本页的每条消息都来自 signup-rpc；页面本身不做任何校验。"
+
+
+def test_a_password_accepted_without_the_breach_check_says_so_calmly(site, browser):
+    """The breached-password service is unreachable from here: the check fails open, and the page
+    shows the server's own words for it (check.skipped), in a colour that is neither ok nor failed."""
+    url, _ = site
+    open_page(browser, url, "?kind=signup-secure")
+    type_slowly(field_input(browser, "password"), "mauve kettle drums at dawn")
+    wait_until(lambda: browser.find_element(By.ID, "message-password").get_attribute("data-code") == "check.skipped",
+               f"the skipped check; shows {message(browser, 'password')}")
+    state, text = message(browser, "password")
+    assert state == "ok" and text.endswith("Accepted without this check: the service could not be reached")
+    shown = computed(browser, "#message-password", "color")
+    assert shown not in (computed(browser, "#message-username", "color"),)
+    assert contrast(shown, computed(browser, "#form", "background-color")) >= 4.5

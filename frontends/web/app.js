@@ -9,8 +9,16 @@ import { SignupClient } from "./signup-client.js";
 
 /** The page's own words (everything about the form itself comes from the server). */
 const CHROME = {
-  en: { lost: "Connection lost. Reconnecting…", failedToOpen: "Could not open the form: " },
-  "zh-Hans": { lost: "连接已断开，正在重新连接…", failedToOpen: "无法打开表单：" },
+  en: {
+    lost: "Connection lost. Reconnecting…", failedToOpen: "Could not open the form: ", form: "Form", language: "Language",
+    unknown: "Not checked while disconnected",
+    footer: "Every message on this page comes from signup-rpc; the page validates nothing itself.",
+  },
+  "zh-Hans": {
+    lost: "连接已断开，正在重新连接…", failedToOpen: "无法打开表单：", form: "表单", language: "语言",
+    unknown: "断开连接期间未检查",
+    footer: "本页的每条消息都来自 signup-rpc；页面本身不做任何校验。",
+  },
 };
 
 /** What each input kind becomes in HTML, so keyboards and password managers do the right thing. */
@@ -41,9 +49,11 @@ const state = {
   /** @type {SignupClient | null} */ client: null,
   /** @type {SignupForm | null} */ form: null,
   /** @type {FormDescription | null} */ description: null,
+  /** @type {{kind: string, title: string}[]} */ kinds: [],
   retryDelay: 250,
 };
 localeSelect.value = state.locale;
+translatePage();
 
 /** @returns {string} */
 function serverURL() {
@@ -63,7 +73,8 @@ async function connect() {
   client.onClose(() => connectionLost(client));
   try {
     const info = await client.initialize({ locale: state.locale, clientName: "signup-rpc web page" });
-    listKinds(info.capabilities.forms.map((form) => form.kind));
+    state.kinds = info.capabilities.forms.map((form) => ({ kind: form.kind, title: "title" in form ? String(form.title) : form.kind }));
+    listKinds(state.kinds);
     await openForm(typedValues());
     banner.hidden = true;
     state.retryDelay = 250;
@@ -80,6 +91,16 @@ function connectionLost(client) {
   banner.textContent = chrome().lost;
   banner.hidden = false;
   submitButton.disabled = true;
+  // What the server said no longer holds: every field is unknown until it says again.
+  for (const wrapper of formElement.querySelectorAll(".field")) {
+    if (!(wrapper instanceof HTMLElement)) continue;
+    wrapper.dataset.state = "unknown";
+    const line = /** @type {HTMLElement} */ (wrapper.querySelector(".message"));
+    line.dataset.state = "unknown";
+    delete line.dataset.code;
+    /** @type {HTMLElement} */ (line.querySelector(".text")).textContent = chrome().unknown;
+    for (const item of wrapper.querySelectorAll(".checklist li")) if (item instanceof HTMLElement) item.dataset.met = "unknown";
+  }
   scheduleReconnect();
 }
 
@@ -88,9 +109,22 @@ function scheduleReconnect() {
   state.retryDelay = Math.min(state.retryDelay * 2, 4000);
 }
 
-/** @param {string[]} kinds */
+/**
+ * The kinds by their titles, in the session's locale.
+ * @param {{kind: string, title: string}[]} kinds
+ */
 function listKinds(kinds) {
-  kindSelect.replaceChildren(...kinds.map((kind) => new Option(kind, kind, false, kind === state.kind)));
+  kindSelect.replaceChildren(...kinds.map(({ kind, title }) => new Option(title, kind, false, kind === state.kind)));
+}
+
+/** The page's own words in the chosen language. */
+function translatePage() {
+  const words = chrome();
+  element("kind-label").textContent = words.form;
+  element("locale-label").textContent = words.language;
+  kindSelect.setAttribute("aria-label", words.form);
+  localeSelect.setAttribute("aria-label", words.language);
+  element("footer").textContent = words.footer;
 }
 
 /** The values in the inputs now, left out when empty. */
@@ -116,6 +150,9 @@ async function openForm(/** @type {Object<string, string>} */ values) {
   if (!form.description) throw new Error("the server sent no description");
   state.form = form;
   state.description = form.description;
+  // The kind's title in this form's language (the others are as initialize gave them).
+  const option = Array.from(kindSelect.options).find((candidate) => candidate.value === form.description?.kind);
+  if (option) option.text = form.description.title;
   draw(form.description, known);
   form.on(show);
 }
@@ -133,6 +170,7 @@ function draw(description, values) {
   submitButton.disabled = true;
   submission.textContent = "";
   delete submission.dataset.meaning;
+  delete formElement.dataset.done;
   element("fields").replaceChildren(...description.fields.map((field) => fieldElement(field, values[field.name] ?? "")));
 }
 
@@ -161,6 +199,8 @@ function fieldElement(field, value) {
   // A field checked with a backend names its checks, so styles and tests can tell it apart.
   if (field.remoteChecks?.length) wrapper.dataset.checks = field.remoteChecks.map((check) => check.name).join(" ");
   input.addEventListener("input", () => {
+    // An edit after a success starts the form anew (protocol.md, form.submit).
+    delete formElement.dataset.done;
     state.form?.edit(field.name, input.value).catch(() => {});
   });
   const message = document.createElement("p");
@@ -180,7 +220,7 @@ function fieldElement(field, value) {
 }
 
 /**
- * The requirements of a checklist field, all unmet until the first result says otherwise.
+ * The requirements of a checklist field, judged only once the field has a value.
  * @param {DescribedField} field
  */
 function checklistElement(field) {
@@ -190,7 +230,7 @@ function checklistElement(field) {
   for (const requirement of field.requirements ?? []) {
     const item = document.createElement("li");
     item.dataset.code = requirement.code;
-    item.dataset.met = "false";
+    item.dataset.met = "pending";
     item.textContent = requirement.message;
     list.append(item);
   }
@@ -198,8 +238,8 @@ function checklistElement(field) {
 }
 
 /**
- * Ticks a checklist's items: unmet are the codes in `params.unmet`; all while the field is empty,
- * none once its rules pass (protocol.md, "Checklists").
+ * Ticks a checklist's items: unmet are the codes in `params.unmet`, none once its rules pass
+ * (protocol.md, "Checklists"); while the field is empty nothing is judged yet.
  * @param {HTMLElement} wrapper
  * @param {import('./protocol-types.js').FieldChangedParams} params
  */
@@ -207,8 +247,8 @@ function tickChecklist(wrapper, params) {
   const unmet = Array.isArray(params.params.unmet) ? params.params.unmet : null;
   for (const item of wrapper.querySelectorAll(".checklist li")) {
     if (!(item instanceof HTMLElement)) continue;
-    const met = params.state === "empty" ? false : unmet ? !unmet.includes(item.dataset.code ?? "") : true;
-    item.dataset.met = String(met);
+    const met = params.state === "empty" ? "pending" : String(unmet ? !unmet.includes(item.dataset.code ?? "") : true);
+    item.dataset.met = met;
   }
 }
 
@@ -224,6 +264,8 @@ function show(event) {
     wrapper.dataset.state = fieldState;
     const line = /** @type {HTMLElement} */ (wrapper.querySelector(".message"));
     line.dataset.state = fieldState;
+    // The server names a value accepted without a check whose service was down (check.skipped).
+    line.dataset.code = event.params.code;
     /** @type {HTMLElement} */ (line.querySelector(".text")).textContent = message;
     wrapper.querySelector("input")?.setAttribute("aria-invalid", String(fieldState === "failed"));
     tickChecklist(wrapper, event.params);
@@ -240,6 +282,8 @@ function showSubmission(params) {
   const known = description?.submit.states.find((candidate) => candidate.state === params.state);
   const meaning = known?.meaning ?? params.state;
   submission.dataset.meaning = meaning;
+  // A success is final until the person edits (the server keeps submit disabled meanwhile).
+  if (meaning === "succeeded") formElement.dataset.done = "true";
   if (meaning === "failed") {
     submission.textContent = params.message ?? known?.message ?? params.state;
   } else if (meaning === "succeeded") {
@@ -282,6 +326,7 @@ kindSelect.addEventListener("change", () => {
 
 localeSelect.addEventListener("change", () => {
   state.locale = localeSelect.value;
+  translatePage();
   openForm(typedValues()).catch((error) => showProblem(String(error)));
 });
 

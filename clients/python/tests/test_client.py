@@ -59,8 +59,9 @@ def test_a_signup_in_virtual_time_gives_exactly_the_sessions_events():
             SubmissionChanged("f", "submitting", 1000),
             SubmitEnabledChanged("f", False, 1000),
             SubmissionChanged("f", "succeeded", 2000, {"username": "octopus"}),
-            SubmitEnabledChanged("f", True, 2000),
         ]
+        # Final until edited: submit stays disabled, and a tap is refused.
+        assert form.submit() == SubmitResult(False, "submitted")
         snapshot = form.snapshot()
         assert snapshot.submission == {"state": "succeeded", "account": {"username": "octopus"}}
         client.shutdown()
@@ -260,7 +261,10 @@ def test_two_clients_of_one_listening_server_have_their_own_forms_and_one_direct
                               stderr=subprocess.PIPE, text=True)
     try:
         assert server.stderr is not None
-        assert server.stderr.readline() == f"signup-rpc: listening on unix:{address}\n"
+        line = server.stderr.readline()
+        while line.startswith("signup-rpc: warning: form kind "):  # a rule this machine cannot run
+            line = server.stderr.readline()
+        assert line == f"signup-rpc: listening on unix:{address}\n"
         with Client.connect_unix(address) as first, Client.connect_unix(address) as second:
             form = first.open("signup", form="f", values={"username": "carol", "password": "hunter22",
                                                          "repeatedPassword": "hunter22"})
