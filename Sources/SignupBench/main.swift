@@ -12,7 +12,7 @@ let usage = """
       --quick       divide every size by 10: a smoke run, not a measurement
       --runs N      timed runs per figure, alternating with the baseline (median; default 5)
       --rpc PATH    measure this signup-rpc build instead of the one built beside signup-bench
-      --only LIST   measure only these figures, such as 1,3 (1 to 7)
+      --only LIST   measure only these figures, such as 1,3 (1 to 8)
       --unpinned    measure figure 2 wherever the scheduler puts each process, instead of
                     keeping the benchmark and its children on one CPU
       --help        print this and exit
@@ -282,6 +282,30 @@ if wanted(7) {
     } else {
         rows.append(Row(figure: "7. many clients", measured: "no --listen in this build", baseline: "", ratio: "—", target: "", met: nil))
     }
+}
+
+// 8. One slow API (issue 54): 1 000 checks against a 300 ms API beside 100 against a hung one, at
+// once over stdio, beside a plain client asking the same API as much.
+if wanted(8) {
+    progress("a hung API")
+    let figure = HungAPI(rpc: rpc, folder: folder, healthy: 1000 / scale, hung: 100 / scale, rpcOptions: budgetsOff)
+    let outcome = try figure.run()
+    let bar = percentile(outcome.plain, 0.99)
+    let checks = outcome.checks.isEmpty ? Double.infinity : percentile(outcome.checks, 0.99)
+    rows.append(Row(
+        figure: "8. \(figure.healthy) checks beside \(figure.hung) hung, verdict p99",
+        measured: Report.duration(checks) + " (\(outcome.checks.count) of \(figure.healthy) ok)",
+        baseline: "plain client p99 " + Report.duration(bar), ratio: "+" + Report.duration(max(0, checks - bar)),
+        target: "≤ plain p99 + 50 ms", met: outcome.checks.count == figure.healthy && checks <= bar + 50_000_000))
+    let timeout = Double(HungAPI.timeoutMs) * 1e6
+    let first = Double(outcome.hungFailures.first ?? 0), last = Double(outcome.hungFailures.last ?? 0)
+    rows.append(Row(
+        figure: "8. the \(figure.hung) hung checks",
+        measured: "\(outcome.hungArrived) sent; \(outcome.hungFailures.count) failed at \(Report.duration(first))–\(Report.duration(last)); "
+            + "\(outcome.hungEnded) ended on the wire",
+        baseline: "", ratio: "—", target: "all sent, each failing at its 3 s timeout",
+        met: outcome.hungArrived == figure.hung && outcome.hungFailures.count == figure.hung && first >= timeout
+            && last <= timeout + 250_000_000 && outcome.hungEnded == figure.hung))
 }
 
 let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?

@@ -1,0 +1,216 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Figure 8 (issue 54): one slow API stalls no other check. The bench's own API on the loopback
+/// answers `/quick/…` after 300 ms and never answers `/hang/…`. A plain client first asks it
+/// `healthy` times at once (the bar is its p99); then one `signup-rpc` is asked the same at once,
+/// each question a form's `http` check, beside `hung` checks against the hung path (`timeoutMs`
+/// 3000), all written in one go over stdio.
+struct HungAPI {
+    let rpc: String
+    let folder: URL
+    let healthy: Int
+    let hung: Int
+    let rpcOptions: [String]
+
+    static let delay: useconds_t = 300_000
+    static let timeoutMs: UInt64 = 3000
+
+    struct Outcome {
+        /// The plain client's latencies, nanoseconds, sorted.
+        var plain: [UInt64]
+        /// Each healthy check's edit → `ok`, nanoseconds, sorted.
+        var checks: [UInt64]
+        /// Each hung check's edit → `backend.unavailable`, nanoseconds, sorted.
+        var hungFailures: [UInt64]
+        /// Hung requests the API saw, and how many of them their client ended.
+        var hungArrived: Int
+        var hungEnded: Int
+    }
+
+    func run() throws -> Outcome {
+        let api = try LoopbackAPI()
+        defer { api.stop() }
+        let plain = try Self.plainClient(port: api.port, count: healthy)
+        let forms = folder.appendingPathComponent("hung-api-forms")
+        try FileManager.default.createDirectory(at: forms, withIntermediateDirectories: true)
+        try Data(Self.form(port: api.port).utf8).write(to: forms.appendingPathComponent("stall.json"))
+        let server = try ChildProcess(rpc, ["--clock", "real", "--debounce-ms", "0", "--forms", forms.path] + rpcOptions)
+        defer { server.wait() }
+        var input: [UInt8] = []
+        let names = (0..<hung).map { "hung\($0)" } + (0..<healthy).map { "ok\($0)" }
+        for name in names {
+            let field = name.hasPrefix("hung") ? "slow" : "quick"
+            input += Array(#"{"jsonrpc":"2.0","id":"\#(name)","method":"form.open","params":{"kind":"stall","form":"\#(name)"}}"#.utf8) + [10]
+            input += Array(#"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"\#(name)","field":"\#(field)","value":"\#(name)"}}"#.utf8) + [10]
+        }
+        let sent = now()
+        server.send(input)
+        var settled: [String: (UInt64, Bool)] = [:]
+        while settled.count < names.count, let line = server.readLine() {
+            let text = String(decoding: line, as: UTF8.self)
+            guard text.contains(#""method":"form.fieldChanged""#), text.contains(#""field":"slow""#) || text.contains(#""field":"quick""#),
+                  text.contains(#""state":"ok""#) || text.contains(#""state":"failed""#),
+                  let form = text.range(of: #""form":""#).map({ String(text[$0.upperBound...].prefix { $0 != "\"" }) }),
+                  settled[form] == nil else { continue }
+            settled[form] = (now() - sent, text.contains(#""state":"ok""#))
+        }
+        server.closeInput()
+        _ = server.drain()
+        let ended = api.waitForHungToEnd(hung, atMost: 5)
+        return Outcome(
+            plain: plain,
+            checks: settled.filter { $0.key.hasPrefix("ok") && $0.value.1 }.map(\.value.0).sorted(),
+            hungFailures: settled.filter { $0.key.hasPrefix("hung") && !$0.value.1 }.map(\.value.0).sorted(),
+            hungArrived: api.hungArrived, hungEnded: ended)
+    }
+
+    static func form(port: UInt16) -> String {
+        func check(_ path: String) -> String {
+            #"{"name":"c","kind":"http","url":"http://127.0.0.1:\#(port)\#(path)","timeoutMs":\#(timeoutMs),"#
+                + #""validating":{"code":"c","message":"Checking..."},"passed":{"code":"p","message":"Fine"},"#
+                + #""rejected":{"code":"r","message":"No"},"unavailable":{"code":"backend.unavailable","message":"Error contacting server"}}"#
+        }
+        return #"{"kind":"stall","fields":[{"name":"slow","remoteChecks":["# + check("/hang/{value}")
+            + #"]},{"name":"quick","remoteChecks":["# + check("/quick/{value}") + "]}],"
+            + #""submit":{"action":"http","url":"http://127.0.0.1:\#(port)/accounts","messages":{"#
+            + #""refused":{"code":"r","message":"No"},"unavailable":{"code":"u","message":"Down"}}}}"#
+    }
+
+    /// `count` requests for the quick path at once, a thread and a connection each; their
+    /// latencies, sorted.
+    static func plainClient(port: UInt16, count: Int) throws -> [UInt64] {
+        let latencies = Mutex<[UInt64]>([])
+        let start = DispatchSemaphore(value: 0)
+        let finished = DispatchGroup()
+        for index in 0..<count {
+            finished.enter()
+            let thread = Thread {
+                defer { finished.leave() }
+                start.wait()
+                let began = now()
+                guard let fd = LoopbackAPI.connect(port: port) else { return }
+                defer { close(fd) }
+                let request = Array("GET /quick/plain\(index) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+                _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while buffer.withUnsafeMutableBytes({ recv(fd, $0.baseAddress, $0.count, 0) }) > 0 {}
+                let took = now() - began
+                latencies.withLock { $0.append(took) }
+            }
+            thread.stackSize = 128 << 10
+            thread.start()
+        }
+        for _ in 0..<count { start.signal() }
+        finished.wait()
+        return latencies.withLock { $0.sorted() }
+    }
+}
+
+/// The bench's own HTTP API on 127.0.0.1: a thread a connection; `/hang/…` is never answered and
+/// waits for its client to go away, anything else is answered `{"valid":true}` after 300 ms.
+/// Unchecked: the listener is set once; the counts are behind a lock.
+final class LoopbackAPI: @unchecked Sendable {
+    let port: UInt16
+    private let listener: Int32
+    private let counts = Mutex<(arrived: Int, ended: Int, stopped: Bool)>((0, 0, false))
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        // A backlog for every connection of a figure at once.
+        guard bound, listen(fd, 4096) == 0 else {
+            close(fd)
+            throw BenchError.system("listen", errno)
+        }
+        listener = fd
+        port = UInt16(bigEndian: address.sin_port)
+        Thread { [self] in acceptLoop() }.start()
+    }
+
+    var hungArrived: Int { counts.withLock { $0.arrived } }
+
+    /// Waits until `count` hung requests have been ended by their client, for at most `seconds`;
+    /// how many were.
+    func waitForHungToEnd(_ count: Int, atMost seconds: Double) -> Int {
+        let deadline = now() + UInt64(seconds * 1e9)
+        while counts.withLock({ $0.ended }) < count, now() < deadline { usleep(10_000) }
+        return counts.withLock { $0.ended }
+    }
+
+    func stop() {
+        counts.withLock { $0.stopped = true }
+        shutdown(listener, Int32(SHUT_RDWR))
+    }
+
+    static func connect(port: UInt16) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    private func acceptLoop() {
+        defer { close(listener) }
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 { return }
+            if counts.withLock({ $0.stopped }) {
+                close(connection)
+                return
+            }
+            let thread = Thread { [self] in serve(connection) }
+            thread.stackSize = 128 << 10
+            thread.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        defer { close(connection) }
+        var head: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !head.ends(with: Array("\r\n\r\n".utf8)) {
+            let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return }
+            head += buffer[0..<count]
+        }
+        let path = String(decoding: head, as: UTF8.self).split(separator: " ").dropFirst().first ?? ""
+        if path.hasPrefix("/hang/") {
+            counts.withLock { $0.arrived += 1 }
+            // Until the client goes away.
+            while buffer.withUnsafeMutableBytes({ recv(connection, $0.baseAddress, $0.count, 0) }) > 0 {}
+            counts.withLock { $0.ended += 1 }
+            return
+        }
+        usleep(HungAPI.delay)
+        let body = #"{"valid":true}"#
+        let response = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)".utf8)
+        _ = response.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+}
+
+private extension Array where Element == UInt8 {
+    func ends(with suffix: [UInt8]) -> Bool {
+        count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
+    }
+}
