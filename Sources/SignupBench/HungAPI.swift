@@ -31,6 +31,26 @@ struct HungAPI {
         var hungEnded: Int
     }
 
+    /// The figure's two rows: the healthy checks against the plain client's p99, and the hung ones.
+    func rows(_ outcome: Outcome) -> [Row] {
+        let bar = percentile(outcome.plain, 0.99)
+        let checks = outcome.checks.isEmpty ? Double.infinity : percentile(outcome.checks, 0.99)
+        let timeout = Double(Self.timeoutMs) * 1e6
+        let first = Double(outcome.hungFailures.first ?? 0), last = Double(outcome.hungFailures.last ?? 0)
+        return [
+            Row(figure: "8. \(healthy) checks beside \(hung) hung, verdict p99",
+                measured: Report.duration(checks) + " (\(outcome.checks.count) of \(healthy) ok)",
+                baseline: "plain client p99 " + Report.duration(bar), ratio: "+" + Report.duration(max(0, checks - bar)),
+                target: "≤ plain p99 + 50 ms", met: outcome.checks.count == healthy && checks <= bar + 50_000_000),
+            Row(figure: "8. the \(hung) hung checks",
+                measured: "\(outcome.hungArrived) sent; \(outcome.hungFailures.count) failed at \(Report.duration(first))–\(Report.duration(last)); "
+                    + "\(outcome.hungEnded) ended on the wire",
+                baseline: "", ratio: "—", target: "all sent, each failing at its 3 s timeout",
+                met: outcome.hungArrived == hung && outcome.hungFailures.count == hung && first >= timeout
+                    && last <= timeout + 250_000_000 && outcome.hungEnded == hung),
+        ]
+    }
+
     func run() throws -> Outcome {
         let api = try LoopbackAPI()
         defer { api.stop() }

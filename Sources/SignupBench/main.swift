@@ -289,23 +289,7 @@ if wanted(7) {
 if wanted(8) {
     progress("a hung API")
     let figure = HungAPI(rpc: rpc, folder: folder, healthy: 1000 / scale, hung: 100 / scale, rpcOptions: budgetsOff)
-    let outcome = try figure.run()
-    let bar = percentile(outcome.plain, 0.99)
-    let checks = outcome.checks.isEmpty ? Double.infinity : percentile(outcome.checks, 0.99)
-    rows.append(Row(
-        figure: "8. \(figure.healthy) checks beside \(figure.hung) hung, verdict p99",
-        measured: Report.duration(checks) + " (\(outcome.checks.count) of \(figure.healthy) ok)",
-        baseline: "plain client p99 " + Report.duration(bar), ratio: "+" + Report.duration(max(0, checks - bar)),
-        target: "≤ plain p99 + 50 ms", met: outcome.checks.count == figure.healthy && checks <= bar + 50_000_000))
-    let timeout = Double(HungAPI.timeoutMs) * 1e6
-    let first = Double(outcome.hungFailures.first ?? 0), last = Double(outcome.hungFailures.last ?? 0)
-    rows.append(Row(
-        figure: "8. the \(figure.hung) hung checks",
-        measured: "\(outcome.hungArrived) sent; \(outcome.hungFailures.count) failed at \(Report.duration(first))–\(Report.duration(last)); "
-            + "\(outcome.hungEnded) ended on the wire",
-        baseline: "", ratio: "—", target: "all sent, each failing at its 3 s timeout",
-        met: outcome.hungArrived == figure.hung && outcome.hungFailures.count == figure.hung && first >= timeout
-            && last <= timeout + 250_000_000 && outcome.hungEnded == figure.hung))
+    rows += figure.rows(try figure.run())
 }
 
 let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
