@@ -29,6 +29,11 @@ public final class DeclaredCalls: UsernameAvailabilityChecking, RemoteChecking, 
         if let scripted, let asked = scripted.answer(question, answer: answer) { return asked }
         switch question.checkKind {
         case .usernameAvailability:
+            if let shared = directory as? any SharedCheckBudgetHolding {
+                return shared.checkAvailability(of: question.value, fromAQuietClient: question.isFromAQuietClient) { result in
+                    answer(result.map(CheckVerdict.init))
+                }
+            }
             return directory.checkAvailability(of: question.value) { result in
                 answer(result.map(CheckVerdict.init))
             }

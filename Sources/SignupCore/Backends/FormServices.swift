@@ -50,6 +50,10 @@ public struct FormServices {
         checkBudgets?.spend(for: clientKey)
     }
 
+    /// Whether this session's client has asked few checks lately (`CheckBudgets.isQuiet`); true
+    /// without budgets.
+    var isQuietClient: Bool { checkBudgets?.isQuiet(clientKey) ?? true }
+
     /// Where `http` submissions are sent, found as `checks` is.
     public var submissions: any SubmissionSending {
         (availability as? any SubmissionSending) ?? DeclaredCalls(directory: availability)

@@ -40,3 +40,11 @@ extension UsernameAvailabilityChecking {
         })
     }
 }
+
+/// A directory whose store counts one check budget for every process (PostgreSQL): it answers a
+/// quiet client's availability question even when that budget is spent (`CheckBudgets`).
+public protocol SharedCheckBudgetHolding: UsernameAvailabilityChecking {
+    func checkAvailability(
+        of username: String, fromAQuietClient quiet: Bool, answer: @escaping (Result<Availability, any Error>) -> Void
+    ) -> any Disposable
+}

@@ -106,6 +106,11 @@ public final class CheckBudgets {
         return client.spentInWindow <= quietShare ? nil : exceeded
     }
 
+    /// Whether the client `key` has asked at most `quietShare` checks in the window.
+    public func isQuiet(_ key: String) -> Bool {
+        (clients[key]?.spentInWindow ?? 0) <= quietShare
+    }
+
     private func budget(for key: String) -> CheckBudget {
         if let known = clients[key] { return known }
         if clients.count >= Self.maxClientsKept { clients = clients.filter { $0.value.spentInWindow > 0 } }

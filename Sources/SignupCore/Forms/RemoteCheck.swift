@@ -91,6 +91,9 @@ public struct CheckQuestion: Hashable, Sendable {
     public var field: String
     /// The value as a `unique` check compares it, when the asking field says how.
     private var comparable: String?
+    /// Whether the client asking has asked few checks lately (`CheckBudgets.quietShare`): a store
+    /// budget counted for every process then answers it even when spent. Not part of the question.
+    public var isFromAQuietClient = false
 
     public init(check: RemoteCheck, value: String, otherValues: [String] = [], formKind: String = "", field: String = "") {
         self.init(shared: SharedRemoteCheck(check), value: value, otherValues: otherValues, formKind: formKind, field: field)

@@ -29,10 +29,12 @@ public final class StoreDirectory<Store: AccountStore>: UsernameAvailabilityChec
     /// Asks the store an availability question (`body`) once the store's shared budget allows
     /// it; a spent budget answers `checkBudgetExceeded` and asks nothing.
     private static func withinSharedBudget<Value>(
-        _ store: Store, limit: Int?, _ body: () throws(StoreError) -> Value
+        _ store: Store, limit: Int?, fromAQuietClient quiet: Bool = false, _ body: () throws(StoreError) -> Value
     ) -> Result<Value, BackendError> {
         backendResult { () throws(StoreError) -> Result<Value, BackendError> in
-            if let limit, let wait = try store.spendSharedCheck(limit: limit, window: 60, at: Date()) {
+            // A quiet client is answered even when the budget is spent: it slows a harvester
+            // without denying the others.
+            if let limit, let wait = try store.spendSharedCheck(limit: limit, window: 60, at: Date()), !quiet {
                 return .failure(.checkBudgetExceeded(CheckBudget.Exceeded(retryAfter: .milliseconds(Int64(wait * 1000)))))
             }
             return .success(try body())
@@ -67,9 +69,15 @@ public final class StoreDirectory<Store: AccountStore>: UsernameAvailabilityChec
     }
 
     public func availability(of username: String) -> EventStream<Availability> {
+        availability(of: username, fromAQuietClient: false)
+    }
+
+    private func availability(of username: String, fromAQuietClient quiet: Bool) -> EventStream<Availability> {
         let store = self.store, limit = sharedChecksPerMinute
         return runner.run {
-            Self.withinSharedBudget(store, limit: limit) { () throws(StoreError) in try store.isRegistered(username) ? .taken : .available }
+            Self.withinSharedBudget(store, limit: limit, fromAQuietClient: quiet) { () throws(StoreError) in
+                try store.isRegistered(username) ? .taken : .available
+            }
         }
     }
 
@@ -127,9 +135,9 @@ extension StoreDirectory: UniqueValueChecking {
     /// Reads the store's claims off the event loop: rejected when an account claimed the value.
     public func checkUnique(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
         let store = self.store, limit = sharedChecksPerMinute
-        let (kind, field, folded) = (question.formKind, question.field, question.folded)
+        let (kind, field, folded, quiet) = (question.formKind, question.field, question.folded, question.isFromAQuietClient)
         return runner.run {
-            Self.withinSharedBudget(store, limit: limit) { () throws(StoreError) -> CheckVerdict in
+            Self.withinSharedBudget(store, limit: limit, fromAQuietClient: quiet) { () throws(StoreError) -> CheckVerdict in
                 try store.isClaimed(kind: kind, field: field, folded: folded) ? .rejected(nil) : .passed
             }
         }.subscribe(onNext: { answer(.success($0)) }, onError: { answer(.failure($0)) })
@@ -140,3 +148,11 @@ extension StoreDirectory: UniqueValueChecking {
 public typealias SQLiteDirectory = StoreDirectory<UserStore>
 /// The directory in a PostgreSQL database, shared by processes on any number of machines.
 public typealias PostgresDirectory = StoreDirectory<PostgresStore>
+
+extension StoreDirectory: SharedCheckBudgetHolding {
+    public func checkAvailability(
+        of username: String, fromAQuietClient quiet: Bool, answer: @escaping (Result<Availability, any Error>) -> Void
+    ) -> any Disposable {
+        availability(of: username, fromAQuietClient: quiet).subscribe(onNext: { answer(.success($0)) }, onError: { answer(.failure($0)) })
+    }
+}

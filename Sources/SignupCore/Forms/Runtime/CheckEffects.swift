@@ -69,9 +69,10 @@ final class FieldCheck {
         }
         // Only a unique check compares values; the username check's path stays as it was.
         let comparable: String? = if case .unique = shared.check.kind { form.localized.definition.fields[field].comparable(value) } else { nil }
-        let question = CheckQuestion(
+        var question = CheckQuestion(
             shared: shared, value: value, otherValues: others, formKind: form.localized.definition.kind,
             field: form.localized.fieldNames[field], comparable: comparable)
+        if CheckBudget.counts(shared.check.kind) { question.isFromAQuietClient = form.services.isQuietClient }
         let request = form.services.checks.ask(question, answer: answerArrived)
         // An answer given synchronously has already cleared `isAsking`.
         if isAsking { inFlight = request }
