@@ -542,6 +542,10 @@ def test_the_pages_own_words_and_the_kinds_titles_follow_the_language(site, brow
     locale.find_element(By.CSS_SELECTOR, 'option[value="zh-Hans"]').click()
     wait_until(lambda: browser.find_element(By.ID, "kind-label").text == "表单", "the page's words in Chinese")
     assert browser.find_element(By.ID, "locale-label").text == "语言"
+    # Every kind's title follows too, not only the open form's.
+    wait_until(lambda: {option.get_attribute("value"): option.text for option in browser.find_elements(By.CSS_SELECTOR, "#kind option")}
+               .get("signup-secure") == "创建账户", "the kinds' titles in Chinese")
+    assert browser.find_element(By.CSS_SELECTOR, '#kind option[value="signup"]').text == "注册"
     assert browser.find_element(By.ID, "footer").text == "本页的每条消息都来自 signup-rpc；页面本身不做任何校验。"
 
 

@@ -327,7 +327,32 @@ kindSelect.addEventListener("change", () => {
 localeSelect.addEventListener("change", () => {
   state.locale = localeSelect.value;
   translatePage();
-  openForm(typedValues()).catch((error) => showProblem(String(error)));
+  switchLanguage().catch((error) => showProblem(String(error)));
 });
+
+/**
+ * A new session in the chosen language, so that every kind's title is in it too (initialize
+ * describes the kinds once, in its locale): it opens the form with what was typed, then the old
+ * session is closed, quietly, as it is no longer the page's.
+ */
+async function switchLanguage() {
+  const previous = state.client;
+  const values = typedValues();
+  /** @type {SignupClient} */
+  let client;
+  try {
+    client = await SignupClient.connect(serverURL());
+  } catch {
+    return openForm(values);
+  }
+  const info = await client.initialize({ locale: state.locale, clientName: "signup-rpc web page" });
+  state.client = client;
+  state.form = null;
+  client.onClose(() => connectionLost(client));
+  state.kinds = info.capabilities.forms.map((form) => ({ kind: form.kind, title: "title" in form ? String(form.title) : form.kind }));
+  listKinds(state.kinds);
+  await openForm(values);
+  previous?.close();
+}
 
 connect();
