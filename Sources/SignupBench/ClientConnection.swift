@@ -13,21 +13,8 @@ final class ClientConnection {
     private var chunk = [UInt8](repeating: 0, count: 1 << 14)
 
     init(port: UInt16, webSocket: Bool) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw BenchError.system("socket", errno) }
+        fd = try Loopback.connect(port: port)
         isWebSocket = webSocket
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            let error = errno
-            close(fd)
-            throw BenchError.system("connect to 127.0.0.1:\(port)", error)
-        }
         var on: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         if webSocket { try handshake(port: port) }

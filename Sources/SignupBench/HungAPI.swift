@@ -112,7 +112,7 @@ struct HungAPI {
                 defer { finished.leave() }
                 start.wait()
                 let began = now()
-                guard let fd = LoopbackAPI.connect(port: port) else { return }
+                guard let fd = try? Loopback.connect(port: port) else { return }
                 defer { close(fd) }
                 let request = Array("GET /quick/plain\(index) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
                 _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -139,23 +139,8 @@ final class LoopbackAPI: @unchecked Sendable {
     private let counts = Mutex<(arrived: Int, ended: Int, stopped: Bool)>((0, 0, false))
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
         // A backlog for every connection of a figure at once.
-        guard bound, listen(fd, 4096) == 0 else {
-            close(fd)
-            throw BenchError.system("listen", errno)
-        }
-        listener = fd
-        port = UInt16(bigEndian: address.sin_port)
+        (listener, port) = try Loopback.listen(backlog: 4096)
         Thread { [self] in acceptLoop() }.start()
     }
 
@@ -172,22 +157,6 @@ final class LoopbackAPI: @unchecked Sendable {
     func stop() {
         counts.withLock { $0.stopped = true }
         shutdown(listener, Int32(SHUT_RDWR))
-    }
-
-    static func connect(port: UInt16) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            close(fd)
-            return nil
-        }
-        return fd
     }
 
     private func acceptLoop() {

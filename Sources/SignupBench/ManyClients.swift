@@ -160,17 +160,9 @@ struct ManyClients {
     // MARK: The machine
 
     static func freePort() throws -> UInt16 {
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(probe) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) == 0 && getsockname(probe, $0, &length) == 0 }
-        }
-        guard bound else { throw BenchError.system("bind", errno) }
-        return UInt16(bigEndian: address.sin_port)
+        let probe = try Loopback.listen(backlog: 1)
+        close(probe.fd)
+        return probe.port
     }
 
     /// Waits (at most 10 s) until something accepts connections on `port`.
