@@ -25,52 +25,49 @@ extension PostgresStore {
         }
         if found < 1 { try createFirstSchema { sql throws(StoreError) in try run(sql) } }
         if found < 2 { try Self.addAccountFields { sql throws(StoreError) in try run(sql) } }
-        if found < 3 { lookAlikesFoundByMigration = try Self.addUsernameSkeletons(run) }
+        if found < 3 { try Self.addUsernameSkeletons(run) }
         if found < 4 { lookAlikesFoundByMigration = try Self.recomputeUsernameSkeletons(run) }
     }
 
-    /// Version 4: skeletons compared without regard to case (`ConfusableSkeleton`), computed
-    /// again for every account, in the order they registered.
-    static func recomputeUsernameSkeletons(_ run: (String, [String?]) throws(StoreError) -> [[String?]]) throws(StoreError) -> [LookAlikeUsernames.Pair] {
-        _ = try run("BEGIN", [])
-        do throws(StoreError) {
+    typealias Statement = (String, [String?]) throws(StoreError) -> [[String?]]
+
+    /// Version 4: skeletons compared without regard to case (`ConfusableSkeleton`), given again to
+    /// every account in the order they registered (look-alikes among them are kept and returned).
+    static func recomputeUsernameSkeletons(_ run: Statement) throws(StoreError) -> [LookAlikeUsernames.Pair] {
+        try migration(to: 4, run) { () throws(StoreError) in
             _ = try run("DELETE FROM username_skeletons", [])
-            let sorted = try giveSkeletons(run)
-            _ = try run("INSERT INTO signup_schema (version) VALUES (4)", [])
-            _ = try run("COMMIT", [])
+            let accounts = try run("SELECT id, username FROM users ORDER BY id", []).compactMap { row -> (id: Int64, username: String)? in
+                guard row.count == 2, let id = row[0].flatMap({ Int64($0) }), let username = row[1] else { return nil }
+                return (id, username)
+            }
+            let sorted = LookAlikeUsernames(accounts: accounts)
+            for holder in sorted.holders {
+                _ = try run("INSERT INTO username_skeletons (skeleton, account) VALUES ($1, $2)", [holder.skeleton, String(holder.account)])
+            }
             return sorted.pairs
-        } catch {
-            _ = try? run("ROLLBACK", [])
-            throw error
         }
     }
 
-    /// A skeleton for each account, held by the first of each to register.
-    private static func giveSkeletons(_ run: (String, [String?]) throws(StoreError) -> [[String?]]) throws(StoreError) -> LookAlikeUsernames {
-        let accounts = try run("SELECT id, username FROM users ORDER BY id", []).compactMap { row -> (id: Int64, username: String)? in
-            guard row.count == 2, let id = row[0].flatMap({ Int64($0) }), let username = row[1] else { return nil }
-            return (id, username)
-        }
-        let sorted = LookAlikeUsernames(accounts: accounts)
-        for holder in sorted.holders {
-            _ = try run("INSERT INTO username_skeletons (skeleton, account) VALUES ($1, $2)", [holder.skeleton, String(holder.account)])
-        }
-        return sorted
-    }
-
-    /// Version 3: one account per confusable skeleton of its name, given to the accounts already
-    /// there in the order they registered (look-alikes among them are kept and returned); and
-    /// the shared count of availability checks.
-    static func addUsernameSkeletons(_ run: (String, [String?]) throws(StoreError) -> [[String?]]) throws(StoreError) -> [LookAlikeUsernames.Pair] {
-        _ = try run("BEGIN", [])
-        do throws(StoreError) {
+    /// Version 3: the table of one account per confusable skeleton (filled by version 4), and the
+    /// shared count of availability checks.
+    static func addUsernameSkeletons(_ run: Statement) throws(StoreError) {
+        try migration(to: 3, run) { () throws(StoreError) in
             _ = try run("CREATE TABLE username_skeletons (skeleton text PRIMARY KEY, account bigint NOT NULL REFERENCES users (id))", [])
             // And the availability checks of each minute, which every process counts against one budget.
             _ = try run("CREATE TABLE check_windows (start bigint PRIMARY KEY, spent integer NOT NULL)", [])
-            let sorted = try giveSkeletons(run)
-            _ = try run("INSERT INTO signup_schema (version) VALUES (3)", [])
+        }
+    }
+
+    /// Runs `body` and records `version`, in one transaction: committed whole, or rolled back.
+    private static func migration<Value>(
+        to version: Int, _ run: Statement, _ body: () throws(StoreError) -> Value
+    ) throws(StoreError) -> Value {
+        _ = try run("BEGIN", [])
+        do throws(StoreError) {
+            let value = try body()
+            _ = try run("INSERT INTO signup_schema (version) VALUES ($1)", [String(version)])
             _ = try run("COMMIT", [])
-            return sorted.pairs
+            return value
         } catch {
             _ = try? run("ROLLBACK", [])
             throw error
