@@ -60,11 +60,10 @@ import SignupTestSupport
         let server = try LoopbackHTTPServer(Self.range)
         defer { server.stop() }
         let folder = try TemporaryDirectory()
-        try FileManager.default.createDirectory(atPath: folder.path("forms"), withIntermediateDirectories: true)
-        try Data(Self.form(server).utf8).write(to: URL(fileURLWithPath: folder.path("forms/breach.json")))
+        let forms = try folder.forms("breach.json", Self.form(server))
         let recording = folder.path("session.jsonl"), trace = folder.path("trace.jsonl")
         let child = try InteractiveProcess([
-            "--clock", "real", "--debounce-ms", "0", "--forms", folder.path("forms"), "--record", recording, "--trace", trace,
+            "--clock", "real", "--debounce-ms", "0", "--forms", forms, "--record", recording, "--trace", trace,
             "--log-level", "debug",
         ])
         func edit(_ form: String, _ value: String) -> String {
@@ -134,10 +133,9 @@ import SignupTestSupport
         }
         defer { server.stop() }
         let folder = try TemporaryDirectory()
-        try FileManager.default.createDirectory(atPath: folder.path("forms"), withIntermediateDirectories: true)
         let closed = Self.form(server).replacingOccurrences(of: #""cacheMs":60000,"#, with: #""cacheMs":60000,"whenUnavailable":"unavailable","threshold":2,"#)
-        try Data(closed.utf8).write(to: URL(fileURLWithPath: folder.path("forms/breach.json")))
-        let child = try InteractiveProcess(["--clock", "real", "--debounce-ms", "0", "--forms", folder.path("forms")])
+        let forms = try folder.forms("breach.json", closed)
+        let child = try InteractiveProcess(["--clock", "real", "--debounce-ms", "0", "--forms", forms])
         func edit(_ value: String) -> String {
             #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"a","field":"password","value":""# + value + #""}}"#
         }

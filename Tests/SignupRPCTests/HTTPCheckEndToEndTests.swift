@@ -56,11 +56,10 @@ import SignupTestSupport
         }
         defer { server.stop() }
         let folder = try TemporaryDirectory()
-        try FileManager.default.createDirectory(atPath: folder.path("forms"), withIntermediateDirectories: true)
-        try Data(Self.form(server).utf8).write(to: URL(fileURLWithPath: folder.path("forms/invite.json")))
+        let forms = try folder.forms("invite.json", Self.form(server))
         let recording = folder.path("session.jsonl"), trace = folder.path("trace.jsonl")
         let child = try InteractiveProcess(
-            ["--clock", "real", "--debounce-ms", "0", "--forms", folder.path("forms"), "--record", recording, "--trace", trace,
+            ["--clock", "real", "--debounce-ms", "0", "--forms", forms, "--record", recording, "--trace", trace,
              "--log-level", "debug"],
             environment: ["INVITE_API_TOKEN": Self.token])
         var lines: [String] = []
@@ -165,9 +164,8 @@ import SignupTestSupport
                "messages":{"taken":{"code":"t","message":"T"},"refused":{"code":"r","message":"R"},"unavailable":{"code":"u","message":"U"}}}}
             """
         let folder = try TemporaryDirectory()
-        try FileManager.default.createDirectory(atPath: folder.path("forms"), withIntermediateDirectories: true)
-        try Data(form.utf8).write(to: URL(fileURLWithPath: folder.path("forms/codes.json")))
-        let child = try InteractiveProcess(["--clock", "real", "--debounce-ms", "0", "--forms", folder.path("forms")])
+        let forms = try folder.forms("codes.json", form)
+        let child = try InteractiveProcess(["--clock", "real", "--debounce-ms", "0", "--forms", forms])
         func edit(_ field: String, _ value: String) -> String {
             #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"c","field":""# + field + #"","value":""# + value + #""}}"#
         }

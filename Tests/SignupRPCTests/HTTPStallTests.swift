@@ -36,10 +36,9 @@ import SignupTestSupport
         }
         defer { server.stop() }
         let folder = try TemporaryDirectory()
-        try FileManager.default.createDirectory(atPath: folder.path("forms"), withIntermediateDirectories: true)
-        try Data(Self.form(server).utf8).write(to: URL(fileURLWithPath: folder.path("forms/two-apis.json")))
+        let forms = try folder.forms("two-apis.json", Self.form(server))
         let child = try InteractiveProcess(
-            ["--clock", "real", "--debounce-ms", "0", "--session-checks-per-minute", "0", "--forms", folder.path("forms")],
+            ["--clock", "real", "--debounce-ms", "0", "--session-checks-per-minute", "0", "--forms", forms],
             environment: ["SIGNUP_HTTP_USER_AGENT": "signup-rpc-tests/1"])
         // A hundred forms each ask the hung API.
         let slowForms = (0..<Self.hung).map { "slow\($0)" }
@@ -68,9 +67,8 @@ import SignupTestSupport
         let server = try LoopbackHTTPServer { _ in .respond(status: 200, body: #"{"valid":true}"#) }
         defer { server.stop() }
         let folder = try TemporaryDirectory()
-        try FileManager.default.createDirectory(atPath: folder.path("forms"), withIntermediateDirectories: true)
-        try Data(Self.form(server).utf8).write(to: URL(fileURLWithPath: folder.path("forms/two-apis.json")))
-        let child = try InteractiveProcess(["--clock", "real", "--debounce-ms", "0", "--forms", folder.path("forms")])
+        let forms = try folder.forms("two-apis.json", Self.form(server))
+        let child = try InteractiveProcess(["--clock", "real", "--debounce-ms", "0", "--forms", forms])
         #expect(child.send([Self.open("f"), Self.edit("f", "quick", "ann")]))
         _ = child.readLines { $0.contains(#""field":"quick","state":"ok""#) }
         child.closeInput()

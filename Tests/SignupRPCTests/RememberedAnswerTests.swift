@@ -9,9 +9,8 @@ import SignupTestSupport
         let server = try LoopbackHTTPServer { _ in .respond(status: 200, body: #"{"valid":true}"#) }
         defer { server.stop() }
         let folder = try TemporaryDirectory()
-        try FileManager.default.createDirectory(atPath: folder.path("forms"), withIntermediateDirectories: true)
-        try Data(HTTPStallTests.form(server).utf8).write(to: URL(fileURLWithPath: folder.path("forms/two-apis.json")))
-        let child = try InteractiveProcess(["--clock", "real", "--debounce-ms", "0", "--forms", folder.path("forms")])
+        let forms = try folder.forms("two-apis.json", HTTPStallTests.form(server))
+        let child = try InteractiveProcess(["--clock", "real", "--debounce-ms", "0", "--forms", forms])
         let ok = #""form":"f","field":"quick","state":"ok""#
         #expect(child.send([HTTPStallTests.open("f"), HTTPStallTests.edit("f", "quick", "FRIENDS-OF-ADA")]))
         var lines = child.readLines { $0.contains(ok) }

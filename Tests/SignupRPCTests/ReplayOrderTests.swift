@@ -33,10 +33,9 @@ import SignupTestSupport
         let server = try LoopbackHTTPServer(BreachedPasswordTests.range)
         defer { server.stop() }
         let folder = try TemporaryDirectory()
-        try FileManager.default.createDirectory(atPath: folder.path("forms"), withIntermediateDirectories: true)
-        try Data(BreachedPasswordTests.form(server).utf8).write(to: URL(fileURLWithPath: folder.path("forms/breach.json")))
+        let forms = try folder.forms("breach.json", BreachedPasswordTests.form(server))
         let recording = folder.path("session.jsonl")
-        let child = try InteractiveProcess(["--clock", "real", "--debounce-ms", "0", "--forms", folder.path("forms"), "--record", recording])
+        let child = try InteractiveProcess(["--clock", "real", "--debounce-ms", "0", "--forms", forms, "--record", recording])
         let password = "mauve kettle drums at dawn"
         #expect(child.send([#"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"kind":"breach","form":"a"}}"#,
                             #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"a","field":"password","value":"\#(password)"}}"#]))

@@ -40,11 +40,10 @@ import SignupTestSupport
     /// What each event after the opening ones shows, as `field state code params "message"`.
     static func shown(username: String) throws -> [String] {
         let folder = try TemporaryDirectory()
-        try FileManager.default.createDirectory(atPath: folder.path("forms"), withIntermediateDirectories: true)
-        try Data(form.utf8).write(to: URL(fileURLWithPath: folder.path("forms/join.json")))
+        let forms = try folder.forms("join.json", form)
         try Data(directory.utf8).write(to: URL(fileURLWithPath: folder.path("directory.json")))
         let output = try Subprocess.run(
-            ["--clock", "virtual", "--forms", folder.path("forms"), "--directory", folder.path("directory.json")],
+            ["--clock", "virtual", "--forms", forms, "--directory", folder.path("directory.json")],
             input: session(username: username))
         #expect(output.status == 0 && !output.stdout.contains("pw-secret"))
         return output.lines.compactMap { line -> String? in

@@ -37,14 +37,12 @@ import SignupTestSupport
     /// Runs four processes at once against `store`; returns, per address, how many won.
     static func race(store: String) throws -> [Int] {
         let folder = try TemporaryDirectory()
-        try FileManager.default.createDirectory(atPath: folder.path("forms"), withIntermediateDirectories: true)
-        try Data(form.utf8).write(to: URL(fileURLWithPath: folder.path("forms/mail.json")))
+        let forms = try folder.forms("mail.json", form)
         final class Results: @unchecked Sendable {
             let lock = NSLock()
             var outputs: [Int: Subprocess.Output] = [:]
         }
         let results = Results()
-        let forms = folder.path("forms")
         DispatchQueue.concurrentPerform(iterations: 4) { process in
             let output = try? Subprocess.run(["--clock", "virtual", "--debounce-ms", "0", "--forms", forms, "--store", store],
                                              input: session(process: process))

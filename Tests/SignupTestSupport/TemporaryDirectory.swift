@@ -13,6 +13,13 @@ public final class TemporaryDirectory {
         url.appendingPathComponent(name).path
     }
 
+    /// Writes `document` as `forms/FILE` and returns the `forms` folder, for `--forms`.
+    public func forms(_ file: String, _ document: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: path("forms"), withIntermediateDirectories: true)
+        try Data(document.utf8).write(to: URL(fileURLWithPath: path("forms/\(file)")))
+        return path("forms")
+    }
+
     deinit {
         try? FileManager.default.removeItem(at: url)
     }
