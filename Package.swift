@@ -22,10 +22,7 @@ let package = Package(
         // ICU's C API: regular expressions whose matches stop after a number of steps, and NFKC
         // in linear time; loaded with dlopen on first use (see CICU.h); headers from libicu-dev.
         .target(name: "CICU"),
-        // libpwquality (and through it cracklib's dictionary) for the `notDictionaryWord` rule,
-        // loaded with dlopen on first use; declared in the shim, so its header is not needed.
-        .target(name: "CPasswordQuality"),
-        .target(name: "SignupCore", dependencies: ["CSQLite", "CCrypt", "CCurl", "CPostgres", "CICU", "CPasswordQuality"]),
+        .target(name: "SignupCore", dependencies: ["CSQLite", "CCrypt", "CCurl", "CPostgres", "CICU"]),
         // The protocol's model and codec: messages to typed requests and results to bytes, with
         // no I/O of its own.
         .target(name: "SignupProtocol", dependencies: ["SignupCore"]),

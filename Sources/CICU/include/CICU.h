@@ -7,6 +7,11 @@
 /// whole-value matching whose engine counts its work, so that a match can be stopped after a
 /// number of steps, deterministically, on any machine; and Unicode normalisation.
 
+/// Whether ICU's library can be loaded: once it has been asked for, whether it was; before,
+/// whether the loader would find its file ($LD_LIBRARY_PATH, /etc/ld.so.cache, the default
+/// folders), without loading it (which costs a process about 2 MiB).
+int signup_icu_is_installed(void);
+
 typedef struct signup_pattern signup_pattern;
 
 /// Compiles `pattern` (UTF-16); NULL when it does not compile or ICU cannot be loaded.

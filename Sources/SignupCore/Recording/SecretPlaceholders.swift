@@ -179,7 +179,7 @@ public struct SecretPlaceholders {
             var bits: UInt64 = 0
             for (index, check) in checks.enumerated() {
                 guard search.remaining > 0 else { return nil }
-                let budget = MatchBudget(givesWay: true)
+                let budget = MatchBudget()
                 if check.judge(value, valueAt: valueAt, budget: budget) == .passes { bits |= 1 << UInt64(min(index, 63)) }
                 _ = search.pay(min(budget.stepsPerMessage - budget.remaining, search.remaining))
             }

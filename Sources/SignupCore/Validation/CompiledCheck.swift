@@ -63,9 +63,7 @@ enum CompiledCheck: Sendable {
         case .maxCodePoints(let maximum): return .passing(!value.hasMoreCodePoints(than: maximum))
         case .notCommonPassword(let list): return .passing(!list.contains(value))
         case .notRepetitiveOrSequential: return .passing(!PasswordPatterns.isRepetitiveOrSequential(value))
-        case .notDictionaryWord:
-            guard let found = DictionaryWords.contain(value, within: budget) else { return .tooCostly }
-            return .passing(!found)
+        case .notDictionaryWord: return .passing(!DictionaryWords.contain(value))
         case .notSimilarTo(let other):
             guard let other else { return .passes }
             guard let similar = PasswordSimilarity.isTooSimilar(value, to: valueAt(other), within: budget) else { return .tooCostly }

@@ -17,13 +17,7 @@ public final class MatchBudget {
     public let stepsPerMatch: Int
     public private(set) var remaining: Int
 
-    /// Whether the work it pays for gives way to the event loop's (a recording's placeholder
-    /// search, on its own queue): cracklib, which answers one question at a time for the process,
-    /// takes the loop's questions first.
-    public let givesWay: Bool
-
-    public init(stepsPerMessage: Int = MatchBudget.stepsPerMessage, stepsPerMatch: Int = MatchBudget.stepsPerMatch, givesWay: Bool = false) {
-        self.givesWay = givesWay
+    public init(stepsPerMessage: Int = MatchBudget.stepsPerMessage, stepsPerMatch: Int = MatchBudget.stepsPerMatch) {
         self.stepsPerMessage = max(stepsPerMessage, 0)
         self.stepsPerMatch = max(stepsPerMatch, 1)
         remaining = self.stepsPerMessage

@@ -1,3 +1,4 @@
+import CICU
 import Foundation
 
 /// One local check of a field's value, with the message shown when it fails.
@@ -29,7 +30,7 @@ public struct Rule: Hashable, Sendable {
         /// The value must not be one unit repeated, nor a run along the alphabet, the digits or a
         /// keyboard row (`PasswordPatterns`).
         case notRepetitiveOrSequential
-        /// The value must not be built on a dictionary word, as cracklib finds (`DictionaryWords`).
+        /// The value must not be built on a dictionary word (`DictionaryWords`).
         case notDictionaryWord
         /// The value must not be too similar to another field's (`PasswordSimilarity`).
         case notSimilarTo(String)
@@ -81,9 +82,8 @@ extension Rule.Check {
     public var missingRequirement: String? {
         switch self {
         case .notCommonPassword(let list): return list.problem
-        case .notDictionaryWord: return DictionaryWords.problem
-        case .scriptRestriction(let level):
-            return level.admits("a") == nil ? "ICU cannot be loaded (Debian: apt-get install libicu72)" : nil
+        case .scriptRestriction:
+            return signup_icu_is_installed() == 1 ? nil : "ICU cannot be loaded (Debian: apt-get install libicu72)"
         case .anyOf(let alternatives): return alternatives.lazy.flatMap { $0 }.compactMap(\.missingRequirement).first
         default: return nil
         }
@@ -108,27 +108,15 @@ extension Rule.Check {
 
 extension FormDefinition {
     /// What this machine lacks for each rule that cannot run, for the operator's log at start-up:
-    /// one line a rule, naming the kind, the field, the rule's code and what to install. ICU is
-    /// not asked about here: loading it costs every process about 3 MiB and 40 ms, the build
-    /// itself needs it, and a process loads it only once a form needs it.
+    /// one line a rule, naming the kind, the field, the rule's code and what to install. Asking
+    /// loads nothing (ICU is looked for, not loaded, until a form needs it).
     public var missingRequirements: [String] {
         fields.flatMap { field in
             field.rules.compactMap { rule in
-                rule.check.needsICU ? nil : rule.check.missingRequirement.map {
+                rule.check.missingRequirement.map {
                     "form kind \(kind), field \(field.name): rule \(rule.failure.code) fails every value (rule.unavailable): \($0)"
                 }
             }
-        }
-    }
-}
-
-extension Rule.Check {
-    /// Whether judging this check loads ICU.
-    var needsICU: Bool {
-        switch self {
-        case .scriptRestriction: true
-        case .anyOf(let alternatives): alternatives.contains { $0.contains(where: \.needsICU) }
-        default: false
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CICU
 @testable import SignupCore
 
 /// The NIST SP 800-63B rev. 4 password rules (issue 38 §1): lengths in code points, common,
@@ -86,45 +87,36 @@ import Testing
         #expect(PasswordSimilarity.longestCommonRun(Array("xabcdy".unicodeScalars), Array("zzabcdzz".unicodeScalars)) == 4)
     }
 
-    @Test func aDictionaryQuestionCostsItsStepsOnceAndAKeptAnswerNothing() throws {
-        guard DictionaryWords.problem == nil else { return }
-        let budget = MatchBudget(stepsPerMessage: 4)
-        let fresh = "zebra-\(UInt64.random(in: 0..<UInt64.max))"
-        #expect(judge(.notDictionaryWord, fresh, budget: budget) != .tooCostly && budget.remaining == 1)
-        #expect(judge(.notDictionaryWord, fresh + "x", budget: budget) == .tooCostly && budget.remaining == 1)
-        #expect(judge(.notDictionaryWord, fresh, budget: budget) != .tooCostly && budget.remaining == 1)
+    /// The word, reversed, with digits and symbols for letters, and with anything but letters
+    /// around it, is refused; a passphrase, two words run together, or a letter beyond a to z is not.
+    @Test func dictionaryWordsAsTheShippedDictionaryFindsThem() {
+        let refused = ["password", "Elephant", "tnahpele", "3l3phant", "p4$$w0rd", "Elephant2024!!!", "  elephant  ",
+                       "responsibilities1", "w1ndow", "wind0w", "sunsh1ne", "!!!international!!!", "hell0", "elephant\u{0}", "4pple", "3l3ph4nt2"]
+        let passed = ["vq7Rk2Zt9Wm4Lx8", "correct horse battery staple", "elephantgiraffe", "eléphant", "ele-phant",
+                      "a\u{0}b", "", "2024!!!", "cat", "\u{1D41E}lephant", "el2phant"]
+        #expect(refused.filter { judge(.notDictionaryWord, $0) != .fails } == [])
+        #expect(passed.filter { judge(.notDictionaryWord, $0) != .passes } == [])
     }
 
-    /// A longer password costs cracklib longer, and its question more steps: 3 up to 32 bytes, a
-    /// step for every 2 bytes past them, at most 128; so a message of long passwords asks a few
-    /// questions, not 85.
-    @Test func aLongerPasswordsQuestionCostsMoreSteps() throws {
-        #expect([0, 8, 32, 33, 34, 100, 282, 283, 4096].map(DictionaryWords.steps(forQuestionOf:)) == [3, 3, 3, 3, 4, 37, 128, 128, 128])
-        guard DictionaryWords.problem == nil else { return }
-        let budget = MatchBudget()
-        // Fresh each run, so that no kept answer is free: 80 + 16 + 4 = 100 bytes, 37 steps each.
-        let hex = String(UInt64.random(in: 0..<UInt64.max), radix: 16)
-        let fresh = String(repeating: "0", count: 16 - hex.count) + hex
-        let outcomes = (0..<8).map { index in
-            judge(.notDictionaryWord, String(repeating: "q7Zk", count: 20) + fresh + "-\(index)-x", budget: budget)
-        }
-        // Six of them spend 222 of the 256 steps; the seventh and eighth cannot be paid.
-        #expect(outcomes.map { $0 == .tooCostly } == [false, false, false, false, false, false, true, true])
+    /// A question spends nothing of the message's budget, whatever the value's length.
+    @Test func aDictionaryQuestionCostsNoSteps() {
+        let budget = MatchBudget(stepsPerMessage: 1)
+        let long = String(repeating: "Zz9!", count: 250_000) + "elephant" + String(repeating: "9", count: 1_000_000)
+        #expect(judge(.notDictionaryWord, long, budget: budget) == .passes)
+        #expect(judge(.notDictionaryWord, "2024elephant" + String(repeating: "!", count: 1_000_000), budget: budget) == .fails)
+        #expect(budget.remaining == 1)
     }
 
-    @Test func dictionaryWordsThroughCracklib() throws {
-        if let problem = DictionaryWords.problem {
-            // Without libpwquality the rule says what to install, and refuses.
-            #expect(problem.contains("apt-get install"))
-            #expect(Rule.Check.notDictionaryWord.missingRequirement == problem)
-            return
-        }
-        #expect(judge(.notDictionaryWord, "password") == .fails)
-        #expect(judge(.notDictionaryWord, "elephant") == .fails)
-        #expect(judge(.notDictionaryWord, "tnahpele") == .fails)
-        #expect(judge(.notDictionaryWord, "vq7Rk2Zt9Wm4Lx8") == .passes)
-        #expect(judge(.notDictionaryWord, "correct horse battery staple") == .passes)
-        #expect(judge(.notDictionaryWord, "a\u{0}b") == .passes)
+    /// The shipped dictionary is sorted by byte, as its binary search needs, and holds only words
+    /// of four or more letters a to z.
+    @Test func theShippedDictionaryIsSortedLowerCaseWords() {
+        let words = DictionaryWords.shippedWords.split(separator: "\n")
+        #expect(words.count == DictionaryWords.words.count && words.count == 81_712)
+        #expect(zip(words, words.dropFirst()).allSatisfy { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        #expect(words.allSatisfy { $0.utf8.count >= 4 && $0.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) } })
+        #expect(DictionaryWords.words.longest == words.map(\.utf8.count).max())
+        #expect(words.allSatisfy { DictionaryWords.words.contains(Array($0.utf8)) })
+        #expect(!DictionaryWords.words.contains(Array("zzzzzzzzzzzzzzzzzzzzz".utf8)) && !DictionaryWords.words.contains(Array("".utf8)))
     }
 
     @Test func aSecretFieldsMinimumFollowsNISTUnlessTheFormHasASecondFactor() throws {
@@ -143,5 +135,25 @@ import Testing
         #expect(throws: FormDefinitionError.passwordMaximumTooLow(kind: "k", field: "password", maximum: 63)) { try form(minimum: 15, maximum: 63) }
         _ = try form(minimum: 15)
         _ = try form(minimum: 8, secondFactor: true)
+    }
+}
+
+extension PasswordRuleTests {
+    /// What the start-up report names: nothing for the built-in kinds on a machine with ICU (the
+    /// build needs it), found without loading it; a list file that cannot be read, by its rule.
+    @Test func theStartUpReportNamesOnlyWhatThisMachineLacks() throws {
+        #expect(signup_icu_is_installed() == 1)
+        #expect(FormDefinition.secureSignup.missingRequirements == [])
+        let unreadable = PasswordList(readingOnFirstUse: "/nonexistent/common.txt")
+        let password = FieldDefinition(name: "password", rules: [
+            Rule(.notCommonPassword(unreadable), failure: Message("p.common", "")), Rule(.notDictionaryWord, failure: Message("p.word", "")),
+            Rule(.scriptRestriction(.highlyRestrictive), failure: Message("p.scripts", "")),
+        ])
+        let form = try FormDefinition(kind: "k", fields: [FieldDefinition(name: "username"), password],
+                                      submit: SubmitAction(kind: .registerAccount(usernameField: "username", passwordField: "password")))
+        #expect(form.missingRequirements == [
+            "form kind k, field password: rule p.common fails every value (rule.unavailable): the common-password list "
+                + "/nonexistent/common.txt ($SIGNUP_PASSWORD_LIST) cannot be read; unset it to use the shipped list",
+        ])
     }
 }

@@ -64,8 +64,7 @@ struct Subprocess {
                       status: process.terminationStatus)
     }
 
-    /// The start-up lines that name a rule this machine cannot run (a fresh machine lacks
-    /// libpwquality): they depend on the machine, not on the input, so a test that compares
+    /// The start-up lines that name a rule this machine cannot run (one without ICU): they depend on the machine, not on the input, so a test that compares
     /// stderr compares what is left; `SecureSignupTests` asserts the lines themselves.
     static let machineNotePrefix = "signup-rpc: warning: form kind "
 

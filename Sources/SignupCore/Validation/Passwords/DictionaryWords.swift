@@ -1,44 +1,103 @@
-import CPasswordQuality
-import Synchronization
-
-/// Passwords built on a dictionary word, as cracklib finds them (through libpwquality, Debian's
-/// `libpwquality1` and `cracklib-runtime`): the word itself, reversed, with letters swapped for
-/// digits, or with a few characters added. Loaded on first use; `problem` says what to install
-/// when it cannot be.
+/// Passwords built on a dictionary word (NIST SP 800-63B rev. 4 §3.1.1.2): the word itself,
+/// reversed, with digits or symbols standing for letters, or with digits, symbols or spaces
+/// before or after it. The dictionary ships inside the binary (`DictionaryWordList.swift`,
+/// zxcvbn's word lists), so every machine judges a password alike.
+///
+/// A password is judged in one pass over its scalars and a few binary searches: no question
+/// costs more than a line's other work, so it takes nothing of a message's `MatchBudget`.
 enum DictionaryWords {
-    /// Why the check cannot run, naming what to install; nil when it can.
-    static var problem: String? {
-        signup_pwquality_load().map { String(cString: $0) }
+    /// Whether `password` is built on a word of the dictionary. Its core is what is left once
+    /// every character that is not a letter is taken from both ends, and that core widened by the
+    /// digits and symbols that stand for letters next to it (`3l3phant`); either, lower-cased,
+    /// with 0 1 3 4 5 7 @ $ read as o i|l e a s t a s, forwards or backwards, may be the word.
+    static func contain(_ password: String) -> Bool {
+        let scalars = password.unicodeScalars
+        guard let first = scalars.firstIndex(where: \.properties.isAlphabetic),
+              let last = scalars.lastIndex(where: \.properties.isAlphabetic) else { return false }
+        var widenedFirst = first, widenedLast = last
+        while widenedFirst > scalars.startIndex, case let before = scalars.index(before: widenedFirst),
+              letter(standingFor: scalars[before]) != nil { widenedFirst = before }
+        while case let after = scalars.index(after: widenedLast), after < scalars.endIndex,
+              letter(standingFor: scalars[after]) != nil { widenedLast = after }
+        return isWord(scalars[first...last]) || (widenedFirst...widenedLast != first...last && isWord(scalars[widenedFirst...widenedLast]))
     }
 
-    /// What asking cracklib about a password of `bytes` costs of a message's `MatchBudget`, in
-    /// its steps (about 0.1 ms each): 3, and a step for every 2 bytes past 32, at most 128 in all,
-    /// as cracklib's mangling rules take longer on a longer password (a random 300-byte one takes
-    /// about 20 ms).
-    static func steps(forQuestionOf bytes: Int) -> Int {
-        3 + min(max(bytes - 32, 0) / 2, 125)
-    }
-
-    /// Whether cracklib finds `password` built on a dictionary word; false when it cannot tell;
-    /// nil when `budget` cannot pay for a question (an answer kept from before costs nothing).
-    static func contain(_ password: String, within budget: MatchBudget) -> Bool? {
-        // A NUL would end the password early for C; such a value is no dictionary word.
-        guard !password.utf8.contains(0) else { return false }
-        // cracklib reads its dictionary from disk for every question (about 0.25 ms), and a
-        // password is judged again whenever a field it is compared with changes: the last
-        // answers are kept, by the password's SHA-256, never the password itself.
-        let key = SHA256.digest(password.utf8)
-        if let known = answers.withLock({ $0[key] }) { return known }
-        guard budget.pay(steps(forQuestionOf: password.utf8.count)) else { return nil }
-        let found = signup_pwquality_is_dictionary_based(password, budget.givesWay ? 1 : 0) == 1
-        answers.withLock { answers in
-            if answers.count >= answersKept { answers.removeAll(keepingCapacity: true) }
-            answers[key] = found
+    /// Whether `core`, read as `contain` says, is a word forwards or backwards.
+    private static func isWord(_ core: Substring.UnicodeScalarView) -> Bool {
+        var letters: [UInt8] = []
+        for scalar in core {
+            guard letters.count < words.longest, let letter = letter(standingFor: scalar) else { return false }
+            letters.append(letter)
         }
-        return found
+        if words.contains(letters) || words.contains(letters.reversed()) { return true }
+        // A 1 read as l as well as i (letter(standingFor:) reads it as i).
+        guard core.contains("1") else { return false }
+        for (index, scalar) in core.enumerated() where scalar == "1" { letters[index] = UInt8(ascii: "l") }
+        return words.contains(letters) || words.contains(letters.reversed())
     }
 
-    /// At most this many answers are kept (about 100 KiB); then they are forgotten together.
-    private static let answersKept = 1024
-    private static let answers = Mutex<[[UInt8]: Bool]>([:])
+    /// The lower-case ASCII letter `scalar` is or stands for; nil for any other.
+    private static func letter(standingFor scalar: Unicode.Scalar) -> UInt8? {
+        switch scalar {
+        case "a"..."z": UInt8(scalar.value)
+        case "A"..."Z": UInt8(scalar.value) + 32
+        case "0": UInt8(ascii: "o")
+        case "1": UInt8(ascii: "i")
+        case "3": UInt8(ascii: "e")
+        case "4", "@": UInt8(ascii: "a")
+        case "5", "$": UInt8(ascii: "s")
+        case "7": UInt8(ascii: "t")
+        default: nil
+        }
+    }
+
+    /// The shipped words, indexed on first use (about 0.3 MiB of line offsets).
+    static let words = SortedLines(shippedWords)
+}
+
+/// The lines of a text sorted by byte, found by binary search without a copy of each.
+struct SortedLines: Sendable {
+    private let text: String
+    /// Where each line begins in `text`'s UTF-8, and where the text ends.
+    private let starts: [Int32]
+    /// The most bytes a line has.
+    let longest: Int
+
+    init(_ text: String) {
+        var text = text
+        text.makeContiguousUTF8()
+        var starts: [Int32] = [0]
+        var longest = 0
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+                longest = max(longest, offset - Int(starts[starts.count - 1]))
+                starts.append(Int32(offset + 1))
+            }
+            if Int(starts[starts.count - 1]) < bytes.count {
+                longest = max(longest, bytes.count - Int(starts[starts.count - 1]))
+                starts.append(Int32(bytes.count + 1))
+            }
+        }
+        self.text = text
+        self.starts = starts
+        self.longest = longest
+    }
+
+    /// The number of lines.
+    var count: Int { starts.count - 1 }
+
+    /// Whether `line` is one of the lines.
+    func contains<Line: Collection<UInt8>>(_ line: Line) -> Bool {
+        guard line.count <= longest else { return false }
+        return text.utf8.withContiguousStorageIfAvailable { bytes in
+            var low = 0, high = count
+            while low < high {
+                let middle = (low + high) / 2
+                let entry = bytes[Int(starts[middle])..<Int(starts[middle + 1]) - 1]
+                if entry.elementsEqual(line) { return true }
+                if entry.lexicographicallyPrecedes(line) { low = middle + 1 } else { high = middle }
+            }
+            return false
+        } ?? false
+    }
 }
