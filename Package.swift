@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "signup-bench", targets: ["SignupBench"]),
         .executable(name: "signup-echo", targets: ["SignupEcho"]),
         .executable(name: "signup-marbles", targets: ["SignupMarbles"]),
+        .executable(name: "signup-bowtie", targets: ["SignupBowtie"]),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
@@ -29,6 +30,11 @@ let package = Package(
         // Bytes and framing: cutting messages out of a byte stream (lines or LSP's base protocol),
         // writing whole buffers to a descriptor. Knows nothing of messages or forms.
         .target(name: "SignupTransport"),
+        // JSON Schema (draft 2020-12 and draft-07): a registry of schemas by URI, and a validator
+        // whose output is the specification's; reads the protocol's JSON, no I/O of its own.
+        .target(name: "SignupSchema", dependencies: ["SignupCore", "SignupProtocol", "CICU"]),
+        // The validator as a Bowtie harness (IHOP version 1 on stdio), for the JSON-Schema-Test-Suite.
+        .executableTarget(name: "SignupBowtie", dependencies: ["SignupSchema", "SignupProtocol", "SignupCore"]),
         .target(name: "SignupServer", dependencies: ["SignupCore", "SignupProtocol", "SignupTransport"]),
         // Beside the server, not in its path: recording (`--record`), replay, marble diagrams, and
         // the server driven in process that they, the fuzzer and the tests run on.

@@ -13,6 +13,7 @@ typedef struct {
     void (*regex_close)(URegularExpression *);
     void (*regex_set_text)(URegularExpression *, const UChar *, int32_t, UErrorCode *);
     UBool (*regex_matches)(URegularExpression *, int32_t, UErrorCode *);
+    UBool (*regex_find)(URegularExpression *, int32_t, UErrorCode *);
     void (*regex_set_match_callback)(URegularExpression *, URegexMatchCallback *, const void *, UErrorCode *);
     const UNormalizer2 *(*nfkc_instance)(UErrorCode *);
     int32_t (*span_quick_check_yes)(const UNormalizer2 *, const UChar *, int32_t, UErrorCode *);

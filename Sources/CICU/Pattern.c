@@ -45,8 +45,8 @@ static UBool count_step(const void *context, int32_t steps) {
     return steps < count->limit;
 }
 
-signup_match_outcome signup_pattern_matches_whole(
-    signup_pattern *pattern, const uint16_t *text, int32_t length, int32_t step_limit, int32_t *steps_used) {
+static signup_match_outcome run(
+    signup_pattern *pattern, const uint16_t *text, int32_t length, int32_t step_limit, int32_t *steps_used, int whole) {
     static const UChar empty[1] = { 0 };
     if (text == NULL) {
         text = empty;
@@ -57,7 +57,9 @@ signup_match_outcome signup_pattern_matches_whole(
     UErrorCode status = U_ZERO_ERROR;
     icu->regex_set_match_callback(pattern->expression, count_step, &count, &status);
     icu->regex_set_text(pattern->expression, (const UChar *)text, length, &status);
-    UBool matched = U_SUCCESS(status) ? icu->regex_matches(pattern->expression, -1, &status) : 0;
+    UBool matched = U_SUCCESS(status)
+        ? (whole ? icu->regex_matches(pattern->expression, -1, &status) : icu->regex_find(pattern->expression, 0, &status))
+        : 0;
     UErrorCode detached = U_ZERO_ERROR;
     icu->regex_set_match_callback(pattern->expression, NULL, NULL, &detached);
     // The text is the caller's: the expression must not keep pointing at it.
@@ -65,4 +67,14 @@ signup_match_outcome signup_pattern_matches_whole(
     *steps_used = count.used;
     if (U_FAILURE(status)) return signup_match_over_limit;
     return matched ? signup_match_yes : signup_match_no;
+}
+
+signup_match_outcome signup_pattern_matches_whole(
+    signup_pattern *pattern, const uint16_t *text, int32_t length, int32_t step_limit, int32_t *steps_used) {
+    return run(pattern, text, length, step_limit, steps_used, 1);
+}
+
+signup_match_outcome signup_pattern_finds(
+    signup_pattern *pattern, const uint16_t *text, int32_t length, int32_t step_limit, int32_t *steps_used) {
+    return run(pattern, text, length, step_limit, steps_used, 0);
 }

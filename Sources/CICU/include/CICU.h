@@ -31,6 +31,11 @@ typedef enum {
 signup_match_outcome signup_pattern_matches_whole(
     signup_pattern *pattern, const uint16_t *text, int32_t length, int32_t step_limit, int32_t *steps_used);
 
+/// Whether some part of `text` matches (a search, as JSON Schema's `pattern`), within the same
+/// limit as `signup_pattern_matches_whole`.
+signup_match_outcome signup_pattern_finds(
+    signup_pattern *pattern, const uint16_t *text, int32_t length, int32_t step_limit, int32_t *steps_used);
+
 /// `text` (`length` bytes of valid UTF-8) in Unicode normalisation form KC. Returns the length in
 /// bytes of the normal form, which `*normalized` then holds (release it with free()); 0, with
 /// `*normalized` NULL, when `text` is in NFKC already; -1 when ICU cannot be loaded or fails.

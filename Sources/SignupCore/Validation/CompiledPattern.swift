@@ -2,8 +2,8 @@ import CICU
 import Synchronization
 
 /// A regular expression (ICU syntax) compiled once and shared by every form that uses it; it
-/// judges whole values within a `MatchBudget`.
-final class CompiledPattern: Sendable {
+/// judges whole values, or searches them, within a `MatchBudget`.
+package final class CompiledPattern: Sendable {
     /// ICU's compiled expression, which one thread at a time may match with.
     private let expression: Mutex<OpaquePointer>
 
@@ -22,13 +22,24 @@ final class CompiledPattern: Sendable {
     /// Whether all of `value` matches, as far as `budget` lets the engine find out; the match's
     /// cost is charged to it.
     func judge(wholly value: String, within budget: MatchBudget) -> CheckOutcome {
+        run(value, within: budget, wholly: true)
+    }
+
+    /// Whether some part of `value` matches (unanchored), within `budget`.
+    package func judge(searching value: String, within budget: MatchBudget) -> CheckOutcome {
+        run(value, within: budget, wholly: false)
+    }
+
+    private func run(_ value: String, within budget: MatchBudget, wholly: Bool) -> CheckOutcome {
         let allowance = budget.allowance
         guard allowance > 0 else { return .tooCostly }
         let units = Array(value.utf16)
         var steps: Int32 = 0
         let outcome = expression.withLock { expression in
             units.withUnsafeBufferPointer { text in
-                signup_pattern_matches_whole(expression, text.baseAddress, Int32(clamping: text.count), Int32(clamping: allowance), &steps)
+                wholly
+                    ? signup_pattern_matches_whole(expression, text.baseAddress, Int32(clamping: text.count), Int32(clamping: allowance), &steps)
+                    : signup_pattern_finds(expression, text.baseAddress, Int32(clamping: text.count), Int32(clamping: allowance), &steps)
             }
         }
         budget.charge(steps: Int(steps))
@@ -42,7 +53,7 @@ final class CompiledPattern: Sendable {
     private static let compiled = Mutex<[String: CompiledPattern]>([:])
 
     /// The pattern compiled, from the process's cache; nil when it does not compile.
-    static func named(_ pattern: String) -> CompiledPattern? {
+    package static func named(_ pattern: String) -> CompiledPattern? {
         compiled.withLock { cache in
             if let known = cache[pattern] { return known }
             guard let new = CompiledPattern(pattern) else { return nil }
@@ -53,11 +64,11 @@ final class CompiledPattern: Sendable {
 }
 
 /// What one check says of a value.
-enum CheckOutcome: Equatable {
+package enum CheckOutcome: Equatable {
     case passes
     case fails
     /// A pattern could not decide within its `MatchBudget`.
     case tooCostly
 
-    static func passing(_ passes: Bool) -> CheckOutcome { passes ? .passes : .fails }
+    package static func passing(_ passes: Bool) -> CheckOutcome { passes ? .passes : .fails }
 }
