@@ -52,6 +52,7 @@ let package = Package(
         .executableTarget(name: "SignupBench", dependencies: ["SignupCore", "SignupRPC", "SignupEcho", "CProcessPlacement"]),
         .target(name: "SignupTestSupport", path: "Tests/SignupTestSupport"),
         .testTarget(name: "SignupCoreTests", dependencies: ["SignupCore", "SignupTestSupport"]),
+        .testTarget(name: "SignupSchemaTests", dependencies: ["SignupSchema", "SignupProtocol", "SignupCore"]),
         .testTarget(
             name: "SignupRPCTests",
             dependencies: ["SignupServer", "SignupProtocol", "SignupTransport", "SignupTools", "SignupRPC", "SignupFuzz", "SignupBench", "SignupMarbles", "SignupCore", "SignupTestSupport", "CProcessPlacement"],

@@ -88,7 +88,7 @@ var dialect = SchemaDialect.draft2020_12
 while let line = readLine(strippingNewline: true) {
     guard !line.isEmpty else { continue }
     do throws(JSONParseError) {
-        let request = try JSONParser.parse(Array(line.utf8), maxDepth: SchemaRegistry.maxDepth, marksInARow: Int.max)
+        let request = try JSONParser.parse(Array(line.utf8), maxDepth: SchemaRegistry.maxDepth + 8, marksInARow: Int.max)
         if !answer(request, dialect: &dialect) { break }
     } catch {
         FileHandle.standardError.write(Data("signup-bowtie: a line is not JSON: \(error)\n".utf8))

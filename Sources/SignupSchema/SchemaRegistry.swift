@@ -166,6 +166,9 @@ package enum SchemaProblem: Error, Equatable, Sendable, CustomStringConvertible 
     case unresolvableReference(String)
     case invalidPattern(String)
     case tooCostly
+    /// A pattern could not decide within the evaluation's `MatchBudget`.
+    case patternTooCostly(String)
+    case notJSON(String)
 
     package var description: String {
         switch self {
@@ -175,11 +178,23 @@ package enum SchemaProblem: Error, Equatable, Sendable, CustomStringConvertible 
         case .unresolvableReference(let uri): "the reference \(uri) names no registered schema"
         case .invalidPattern(let pattern): "the regular expression \(pattern) does not compile"
         case .tooCostly: "evaluation nests deeper than \(SchemaRegistry.maxDepth) schemas (a reference cycle?)"
+        case .patternTooCostly(let pattern): "the regular expression \(pattern) could not decide within the evaluation's budget"
+        case .notJSON(let why): "the schema is not JSON: \(why)"
         }
     }
 }
 
 extension SchemaRegistry {
+    /// Parses a schema document (or an instance) with the registry's limits: nesting at most
+    /// `maxDepth` deep, strings of any number of combining marks in a row.
+    package static func parse(_ bytes: [UInt8]) throws(SchemaProblem) -> JSON {
+        do throws(JSONParseError) {
+            return try JSONParser.parse(bytes, maxDepth: maxDepth, marksInARow: Int.max)
+        } catch {
+            throw .notJSON(error.description)
+        }
+    }
+
     /// A registry holding the meta-schemas of draft 2020-12 (and its vocabularies) and draft-07,
     /// which ship inside the binary (`MetaSchemas.swift`).
     package static let withMetaSchemas: SchemaRegistry = {

@@ -208,7 +208,7 @@ private struct Keywords {
             absorb(outcome)
         }
         if has(.applicator) { try applyApplicators() }
-        if has(.validation) { applyAssertions() }
+        if has(.validation) { try applyAssertions() }
         if has(.formatAssertion) || evaluation.assertsFormats, let format = schema["format"]?.string {
             if let verdict = SchemaFormat.check(format, instance), !verdict { fail("format", "is not a valid \(format)") }
         }
@@ -386,7 +386,7 @@ private struct Keywords {
 
     // MARK: Assertions (validation §6)
 
-    private mutating func applyAssertions() {
+    private mutating func applyAssertions() throws(SchemaProblem) {
         if let type = schema["type"] {
             let names = type.elements?.compactMap(\.string) ?? type.string.map { [$0] } ?? []
             if !names.contains(where: { Self.instance(instance, isOfType: $0) }) {
@@ -401,7 +401,7 @@ private struct Keywords {
         }
         switch instance {
         case .number(let text): if let number = SchemaNumber(text) { applyNumeric(number) }
-        case .string(let text): try? applyString(text)
+        case .string(let text): try applyString(text)
         case .array(let elements): applyArray(elements)
         case .object(let members): applyObject(members)
         default: break
@@ -443,11 +443,11 @@ private struct Keywords {
             fail("minItems", "must have at least \(Self.text(minimum)) items")
         }
         if case .bool(true) = schema["uniqueItems"] ?? .null {
-            outer: for (index, element) in elements.enumerated() {
-                for other in elements[(index + 1)...] where element.isSchemaEqual(to: other) {
-                    fail("uniqueItems", "must not have equal items")
-                    break outer
-                }
+            // By canonical text, so that a long array costs a pass, not a comparison of every pair.
+            var seen = Set<[UInt8]>()
+            for element in elements where !seen.insert(Array(element.canonicalText.utf8)).inserted {
+                fail("uniqueItems", "must not have equal items")
+                break
             }
         }
     }
@@ -478,7 +478,7 @@ private struct Keywords {
         switch compiled.judge(searching: text, within: evaluation.budget) {
         case .passes: return true
         case .fails: return false
-        case .tooCostly: throw .tooCostly
+        case .tooCostly: throw .patternTooCostly(pattern)
         }
     }
 

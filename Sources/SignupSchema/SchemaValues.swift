@@ -63,7 +63,8 @@ extension JSON {
         switch (self, other) {
         case (.null, .null): return true
         case (.bool(let left), .bool(let right)): return left == right
-        case (.string(let left), .string(let right)): return left == right
+        // Code point by code point, as JSON compares strings (Swift's == is canonical equivalence).
+        case (.string(let left), .string(let right)): return left.utf8.elementsEqual(right.utf8)
         case (.number(let left), .number(let right)):
             if left == right { return true }
             guard let left = SchemaNumber(left), let right = SchemaNumber(right) else { return false }
@@ -77,6 +78,23 @@ extension JSON {
             }
             return true
         default: return false
+        }
+    }
+
+    /// A text equal for two values exactly when `isSchemaEqual` holds: members sorted by key,
+    /// numbers by value (`1`, `1.0` and `1e0` alike).
+    package var canonicalText: String {
+        switch self {
+        case .null: return "n"
+        case .bool(let value): return value ? "t" : "f"
+        case .string(let text): return "s" + text.utf8.count.description + ":" + text
+        case .number(let text):
+            guard let number = SchemaNumber(text) else { return "x" + text }
+            if let decimal = number.decimal { return "d" + decimal.description }
+            return "g" + number.double.description
+        case .array(let elements): return "[" + elements.map(\.canonicalText).joined(separator: ",") + "]"
+        case .object(let members):
+            return "{" + members.sorted { $0.key < $1.key }.map { "s\($0.key.utf8.count):\($0.key)=" + $0.value.canonicalText }.joined(separator: ",") + "}"
         }
     }
 
