@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "SignupServer", dependencies: ["SignupCore", "SignupProtocol", "SignupTransport"]),
         // Beside the server, not in its path: recording (`--record`), replay, marble diagrams, and
         // the server driven in process that they, the fuzzer and the tests run on.
-        .target(name: "SignupTools", dependencies: ["SignupCore", "SignupProtocol", "SignupTransport", "SignupServer"]),
+        .target(name: "SignupTools", dependencies: ["SignupCore", "SignupProtocol", "SignupTransport", "SignupServer", "SignupSchema"]),
         // Blocks SIGTERM and SIGINT before main, so that none is lost while the process starts.
         .target(name: "CEarlySignals"),
         .executableTarget(name: "SignupRPC", dependencies: ["SignupServer", "SignupTools", "CEarlySignals"]),

@@ -6,4 +6,4 @@ import SignupTools
 precondition(signup_termination_signals_blocked_early() != 0, "SIGTERM and SIGINT must be blocked before main")
 SignupRPCCommand.run(
     Array(CommandLine.arguments.dropFirst()),
-    tools: ServerTools(makeRecorder: SessionRecorder.recording, replay: ReplayCommand.run))
+    tools: ServerTools(makeRecorder: SessionRecorder.recording, replay: ReplayCommand.run, validate: ValidateCommand.run))

@@ -169,6 +169,7 @@ package enum SchemaProblem: Error, Equatable, Sendable, CustomStringConvertible 
     /// A pattern could not decide within the evaluation's `MatchBudget`.
     case patternTooCostly(String)
     case notJSON(String)
+    case instanceNotJSON(String)
 
     package var description: String {
         switch self {
@@ -177,9 +178,10 @@ package enum SchemaProblem: Error, Equatable, Sendable, CustomStringConvertible 
         case .unknownRequiredVocabulary(let uri): "the meta-schema requires the vocabulary \(uri), which is not supported"
         case .unresolvableReference(let uri): "the reference \(uri) names no registered schema"
         case .invalidPattern(let pattern): "the regular expression \(pattern) does not compile"
-        case .tooCostly: "evaluation nests deeper than \(SchemaRegistry.maxDepth) schemas (a reference cycle?)"
+        case .tooCostly: "evaluation nests deeper than \(SchemaRegistry.maxDepth) schemas (a reference cycle?) or evaluates more than \(SchemaValidator.maxEvaluations)"
         case .patternTooCostly(let pattern): "the regular expression \(pattern) could not decide within the evaluation's budget"
         case .notJSON(let why): "the schema is not JSON: \(why)"
+        case .instanceNotJSON(let why): "the instance is not JSON: \(why)"
         }
     }
 }

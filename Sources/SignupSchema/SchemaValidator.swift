@@ -15,6 +15,10 @@ package struct SchemaValidator: Sendable {
     package let root: SchemaRegistry.Located
     package var assertsFormats: Bool
 
+    /// The most schema objects one validation evaluates (each subschema applied to each value
+    /// counts once); past it, `SchemaProblem.tooCostly`.
+    package static let maxEvaluations = 100_000
+
     package init(registry: SchemaRegistry, root: SchemaRegistry.Located, assertsFormats: Bool = false) {
         self.registry = registry
         self.root = root
@@ -90,6 +94,9 @@ private final class Evaluation {
     /// The schema resources entered, outermost first (core §7.1): what `$dynamicRef` searches.
     var dynamicScope: [SchemaURI] = []
     var depth = 0
+    /// Schema objects evaluated so far: references that fan out (an `allOf` of ten `$ref`s to an
+    /// `allOf` of ten, eight deep) would otherwise ask for 10⁸ of them.
+    var evaluations = 0
 
     init(registry: SchemaRegistry, assertsFormats: Bool, budget: MatchBudget) {
         self.registry = registry
@@ -126,7 +133,8 @@ private final class Evaluation {
         }
         depth += 1
         defer { depth -= 1 }
-        guard depth < SchemaRegistry.maxDepth else { throw .tooCostly }
+        evaluations += 1
+        guard depth < SchemaRegistry.maxDepth, evaluations <= SchemaValidator.maxEvaluations else { throw .tooCostly }
         var dialect = dialect
         if let declared = schema["$schema"]?.string, let known = SchemaDialect.named(declared) { dialect = known }
         var base = base

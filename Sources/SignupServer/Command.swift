@@ -4,15 +4,18 @@ import SignupProtocol
 import SignupTransport
 
 /// What `signup-rpc` takes from the tools beside the server (`SignupTools`), which the
-/// executable hands it: the recorder for `--record`, and `replay`.
+/// executable hands it: the recorder for `--record`, `replay`, and `validate`.
 package struct ServerTools: Sendable {
     package var makeRecorder: SessionMirrorMaker
     package var replay: @Sendable (_ recording: String, _ fixture: String?) -> Never
+    package var validate: @Sendable (_ request: ValidateRequest) -> Never
 
     package init(makeRecorder: @escaping SessionMirrorMaker,
-                 replay: @escaping @Sendable (_ recording: String, _ fixture: String?) -> Never) {
+                 replay: @escaping @Sendable (_ recording: String, _ fixture: String?) -> Never,
+                 validate: @escaping @Sendable (_ request: ValidateRequest) -> Never) {
         self.makeRecorder = makeRecorder
         self.replay = replay
+        self.validate = validate
     }
 }
 
@@ -39,6 +42,8 @@ package enum SignupRPCCommand {
             exit(0)
         case .replay(let recording, let fixture):
             tools.replay(recording, fixture)
+        case .validate(let request):
+            tools.validate(request)
         case .run(var configuration, let directoryFile, let formsFolder, let tracePath, let recordPath, let listen):
             if let tracePath {
                 guard let fd = OutputFile.create(atPath: tracePath) else {

@@ -121,6 +121,21 @@ import Testing
         #expect(try tree.validate(json(#"{"name":1,"child":{"name":2,"child":{}}}"#)).errors.map(\.instanceLocation) == ["/child/child"])
     }
 
+    /// Ten references to ten references, eight deep: 10⁸ evaluations, stopped at 100 000.
+    @Test func referencesThatFanOutAreStoppedByTheEvaluationCount() throws {
+        var definitions: [String] = []
+        for level in 0..<8 {
+            let next = level == 7 ? #"{"type":"integer"}"# : "{\"$ref\":\"#/$defs/l\(level + 1)\"}"
+            definitions.append("\"l\(level)\":{\"allOf\":[" + Array(repeating: next, count: 10).joined(separator: ",") + "]}")
+        }
+        let schema = "{\"$defs\":{" + definitions.joined(separator: ",") + "},\"$ref\":\"#/$defs/l0\"}"
+        let fanOut = try validator(schema)
+        #expect(throws: SchemaProblem.tooCostly) { try fanOut.validate(.number("1")) }
+        // Four deep is 10⁴ evaluations, within the count.
+        let shallow = try validator(schema.replacingOccurrences(of: "\"$ref\":\"#/$defs/l0\"", with: "\"$ref\":\"#/$defs/l4\""))
+        #expect(try shallow.validate(.number("1")).valid)
+    }
+
     @Test func aPathologicalPatternIsStoppedByItsBudget() throws {
         let pathological = try validator(#"{"pattern":"^(a+)+$"}"#)
         #expect(throws: SchemaProblem.patternTooCostly("^(a+)+$")) {

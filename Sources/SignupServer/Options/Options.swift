@@ -9,8 +9,21 @@ package enum Invocation {
              listen: ListenAddress? = nil)
     /// `signup-rpc replay FILE [--write-fixture PATH]`.
     case replay(recording: String, fixture: String?)
+    /// `signup-rpc validate SCHEMA [--draft 2020-12|7] [--assert-formats] [--output flag|basic|detailed]`.
+    case validate(ValidateRequest)
     case help
     case version
+}
+
+/// What `signup-rpc validate` is asked to do: judge each JSON instance on stdin against a schema.
+package struct ValidateRequest: Equatable, Sendable {
+    package enum Output: String, Sendable { case flag, basic, detailed }
+
+    package var schemaPath: String
+    /// The dialect of a schema without `$schema`: `2020-12` or `7`.
+    package var draft = "2020-12"
+    package var assertsFormats = false
+    package var output = Output.basic
 }
 
 /// A command line the program cannot run with; exits 64 (EX_USAGE) after printing usage.
@@ -40,6 +53,10 @@ package enum Options {
                                    signup-marbles: messages and backend answers, timed, secrets
                                    replaced by placeholders of the same validity; under --listen
                                    each connection N to FILE-N (x.jsonl: x-1.jsonl, x-2.jsonl, …)
+
+        signup-rpc validate SCHEMA [--draft 2020-12|7] [--assert-formats] [--output flag|basic|detailed]
+                                   judges each JSON instance on stdin (one a line) against the
+                                   JSON Schema in SCHEMA; prints one output a line (protocol.md §17)
 
         signup-rpc replay FILE [--write-fixture PATH]
                                    replays a recording on the virtual clock, its backend
@@ -82,6 +99,7 @@ package enum Options {
 
     package static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         if arguments.first == "replay" { return try parseReplay(Array(arguments.dropFirst())) }
+        if arguments.first == "validate" { return try parseValidate(Array(arguments.dropFirst())) }
         var configuration = ServerConfiguration()
         var directoryFile: String?
         var storePath: String?
@@ -224,6 +242,35 @@ package enum Options {
         guard let recording else { throw UsageError(description: "replay needs a recording file") }
         if fixture?.isEmpty == true { throw UsageError(description: "--write-fixture needs a path") }
         return .replay(recording: recording, fixture: fixture)
+    }
+
+    /// `validate SCHEMA [--draft 2020-12|7] [--assert-formats] [--output flag|basic|detailed]`.
+    private static func parseValidate(_ arguments: [String]) throws(UsageError) -> Invocation {
+        var schema: String?
+        var request = ValidateRequest(schemaPath: "")
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--assert-formats": request.assertsFormats = true
+            case "--draft":
+                guard let draft = rest.popFirst(), ["2020-12", "7"].contains(draft) else {
+                    throw UsageError(description: "--draft takes 2020-12 or 7")
+                }
+                request.draft = draft
+            case "--output":
+                guard let name = rest.popFirst(), let output = ValidateRequest.Output(rawValue: name) else {
+                    throw UsageError(description: "--output takes flag, basic or detailed")
+                }
+                request.output = output
+            default:
+                if argument.hasPrefix("-") { throw UsageError(description: "unknown option '\(argument)' for validate") }
+                guard schema == nil else { throw UsageError(description: "validate takes one schema, not also '\(argument)'") }
+                schema = argument
+            }
+        }
+        guard let schema else { throw UsageError(description: "validate needs a schema file") }
+        request.schemaPath = schema
+        return .validate(request)
     }
 
     /// A libpq connection string (a `postgresql://` or `postgres://` URI, or `key=value` pairs);
