@@ -20,8 +20,26 @@ func send(_ body: (inout JSONWriter) -> Void) {
     writer.withBytes { FileHandle.standardOutput.write(Data($0)) }
 }
 
+/// The registry last built, and the case's `registry` and dialect it was built from: Bowtie sends
+/// the same remotes with every case, and indexing them is most of a small case's work.
+struct RegistryCache {
+    var remotes: JSON = .null
+    var dialect = SchemaDialect.draft2020_12
+    var registry = SchemaRegistry.withMetaSchemas
+
+    mutating func registry(for remotes: JSON, dialect: SchemaDialect) throws(SchemaProblem) -> SchemaRegistry {
+        if remotes == self.remotes && dialect == self.dialect { return registry }
+        var registry = SchemaRegistry.withMetaSchemas
+        for member in remotes.members ?? [] {
+            try registry.add(member.value, at: member.key, dialect: dialect)
+        }
+        (self.remotes, self.dialect, self.registry) = (remotes, dialect, registry)
+        return registry
+    }
+}
+
 /// Answers one command; false after `stop`. `dialect` is the one `dialect` last set.
-func answer(_ request: JSON, dialect: inout SchemaDialect) -> Bool {
+func answer(_ request: JSON, dialect: inout SchemaDialect, cache: inout RegistryCache) -> Bool {
     switch request["cmd"]?.string {
     case "start":
         send { writer in
@@ -51,10 +69,7 @@ func answer(_ request: JSON, dialect: inout SchemaDialect) -> Bool {
             guard let testCase = request["case"], let schema = testCase["schema"], let tests = testCase["tests"]?.elements else {
                 throw .unresolvableReference("the run command has no case")
             }
-            var registry = SchemaRegistry.withMetaSchemas
-            for member in testCase["registry"]?.members ?? [] {
-                try registry.add(member.value, at: member.key, dialect: dialect)
-            }
+            let registry = try cache.registry(for: testCase["registry"] ?? .null, dialect: dialect)
             let validator = try SchemaValidator(schema, at: "urn:signup-bowtie:case", dialect: dialect, registry: registry,
                                                 assertsFormats: assertsFormats)
             var verdicts: [Bool] = []
@@ -85,11 +100,12 @@ func answer(_ request: JSON, dialect: inout SchemaDialect) -> Bool {
 }
 
 var dialect = SchemaDialect.draft2020_12
+var cache = RegistryCache()
 while let line = readLine(strippingNewline: true) {
     guard !line.isEmpty else { continue }
     do throws(JSONParseError) {
         let request = try JSONParser.parse(Array(line.utf8), maxDepth: SchemaRegistry.maxDepth + 8, marksInARow: Int.max)
-        if !answer(request, dialect: &dialect) { break }
+        if !answer(request, dialect: &dialect, cache: &cache) { break }
     } catch {
         FileHandle.standardError.write(Data("signup-bowtie: a line is not JSON: \(error)\n".utf8))
     }
