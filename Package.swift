@@ -35,10 +35,12 @@ let package = Package(
         .target(name: "SignupSchema", dependencies: ["SignupCore", "SignupProtocol", "CICU"]),
         // The validator as a Bowtie harness (IHOP version 1 on stdio), for the JSON-Schema-Test-Suite.
         .executableTarget(name: "SignupBowtie", dependencies: ["SignupSchema", "SignupProtocol", "SignupCore"]),
-        .target(name: "SignupServer", dependencies: ["SignupCore", "SignupProtocol", "SignupTransport"]),
+        // The readers of form definitions: form files (protocol.md §13) and JSON Schemas (§17).
+        .target(name: "SignupFormFiles", dependencies: ["SignupCore", "SignupProtocol", "SignupSchema"]),
+        .target(name: "SignupServer", dependencies: ["SignupCore", "SignupProtocol", "SignupTransport", "SignupFormFiles"]),
         // Beside the server, not in its path: recording (`--record`), replay, marble diagrams, and
         // the server driven in process that they, the fuzzer and the tests run on.
-        .target(name: "SignupTools", dependencies: ["SignupCore", "SignupProtocol", "SignupTransport", "SignupServer", "SignupSchema"]),
+        .target(name: "SignupTools", dependencies: ["SignupCore", "SignupProtocol", "SignupTransport", "SignupServer", "SignupSchema", "SignupFormFiles"]),
         // Blocks SIGTERM and SIGINT before main, so that none is lost while the process starts.
         .target(name: "CEarlySignals"),
         .executableTarget(name: "SignupRPC", dependencies: ["SignupServer", "SignupTools", "CEarlySignals"]),
@@ -55,7 +57,7 @@ let package = Package(
         .testTarget(name: "SignupSchemaTests", dependencies: ["SignupSchema", "SignupProtocol", "SignupCore"]),
         .testTarget(
             name: "SignupRPCTests",
-            dependencies: ["SignupServer", "SignupProtocol", "SignupTransport", "SignupTools", "SignupRPC", "SignupFuzz", "SignupBench", "SignupMarbles", "SignupCore", "SignupTestSupport", "CProcessPlacement"],
+            dependencies: ["SignupServer", "SignupProtocol", "SignupTransport", "SignupTools", "SignupRPC", "SignupFuzz", "SignupBench", "SignupMarbles", "SignupCore", "SignupTestSupport", "CProcessPlacement", "SignupFormFiles", "SignupSchema"],
             exclude: ["BadInput"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import SignupCore
+import SignupFormFiles
 import SignupProtocol
 import SignupTransport
 

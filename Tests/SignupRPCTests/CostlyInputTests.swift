@@ -2,6 +2,7 @@ import Foundation
 import SignupCore
 import Testing
 @testable import SignupServer
+@testable import SignupFormFiles
 @testable import SignupProtocol
 @testable import SignupTools
 @testable import SignupTransport

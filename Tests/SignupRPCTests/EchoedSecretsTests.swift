@@ -4,6 +4,7 @@ import SignupCore
 import SignupTestSupport
 @testable import SignupTools
 @testable import SignupServer
+@testable import SignupFormFiles
 @testable import SignupProtocol
 
 /// A backend that echoes a secret it was sent (a welcome quoting the password) has the secret

@@ -1,6 +1,7 @@
 import Testing
 import SignupCore
 @testable import SignupServer
+@testable import SignupFormFiles
 @testable import SignupProtocol
 @testable import SignupTools
 @testable import SignupTransport

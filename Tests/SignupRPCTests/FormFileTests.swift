@@ -3,6 +3,7 @@ import Testing
 import SignupTestSupport
 import SignupCore
 @testable import SignupServer
+@testable import SignupFormFiles
 @testable import SignupProtocol
 @testable import SignupTools
 @testable import SignupTransport

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SignupCore
 @testable import SignupServer
+@testable import SignupFormFiles
 @testable import SignupProtocol
 @testable import SignupTools
 @testable import SignupTransport

@@ -2,6 +2,7 @@ import SignupCore
 import Testing
 @testable import SignupProtocol
 @testable import SignupServer
+@testable import SignupFormFiles
 
 /// Which names and strings name a secret (`SecretRedaction.namesSecret`, `namesSecretMember`):
 /// judged on UTF-8 bytes, in any letter case, as `lowercased()` and a Unicode search judged them.

@@ -1,4 +1,5 @@
 import SignupCore
+import SignupFormFiles
 import SignupProtocol
 import SignupServer
 

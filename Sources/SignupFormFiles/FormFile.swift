@@ -14,13 +14,13 @@ package enum FormFile {
     }
 
     /// Loads every `*.json` file in a folder, in name order.
-    static func loadFolder(_ folder: String, builtInKinds: [String]) throws(Problem) -> [FormDefinition] {
+    package static func loadFolder(_ folder: String, builtInKinds: [String]) throws(Problem) -> [FormDefinition] {
         try loadFolderWithDocuments(folder, builtInKinds: builtInKinds).map(\.definition)
     }
 
     /// As `loadFolder`, with each kind's document as read (for a recording's header), made
     /// self-contained (`selfContained`).
-    static func loadFolderWithDocuments(_ folder: String, builtInKinds: [String]) throws(Problem) -> [(definition: FormDefinition, document: JSON)] {
+    package static func loadFolderWithDocuments(_ folder: String, builtInKinds: [String]) throws(Problem) -> [(definition: FormDefinition, document: JSON)] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             throw Problem(file: folder, path: "$", reason: "is not a readable folder")
         }
