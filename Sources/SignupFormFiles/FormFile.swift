@@ -51,9 +51,11 @@ package enum FormFile {
         return try parse(json, file: file)
     }
 
-    /// A definition already read as JSON (such as one a recording's header carries).
+    /// A definition already read as JSON (such as one a recording's header carries): a form file,
+    /// or a JSON Schema (one that names its `$schema`, read by `SchemaForm`).
     package static func parse(_ json: JSON, file: String) throws(Problem) -> FormDefinition {
-        try Reader(file: file).form(json)
+        if SchemaForm.isSchema(json) { return try SchemaForm.parse(json, file: file) }
+        return try Reader(file: file).form(json)
     }
 
     /// Walks a definition, keeping the file name for errors (its rules: `FormFile+Rules.swift`).

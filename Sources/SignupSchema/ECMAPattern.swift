@@ -5,8 +5,8 @@
 ///   line break in ICU: it becomes `\z`.
 /// Other differences are listed in protocol.md (§ JSON Schema): ICU also accepts syntax
 /// ECMA-262 refuses (possessive quantifiers, `\Q…\E`), which such a pattern then means as ICU does.
-enum ECMAPattern {
-    static func translated(_ pattern: String) -> String {
+package enum ECMAPattern {
+    package static func translated(_ pattern: String) -> String {
         guard pattern.contains("\\") || pattern.contains("$") else { return pattern }
         var output = ""
         var inClass = false

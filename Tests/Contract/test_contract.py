@@ -312,7 +312,15 @@ def test_the_javascript_clients_types_are_generated_from_these_schemas():
 
 FORMS_SCHEMA = json.loads((ROOT / "forms.schema.json").read_text())
 FORM_FILES = sorted((ROOT / "Examples").glob("*/*.json"))
-FORM_FILES = [path for path in FORM_FILES if path.parent.name != "directories"]
+FORM_FILES = [path for path in FORM_FILES if path.parent.name not in ("directories", "schemas", "schema-forms")]
+# JSON Schemas, read as forms (protocol.md §17) or judged by `signup-rpc validate`.
+SCHEMA_FILES = sorted((ROOT / "Examples").glob("schema*/*.json"))
+
+
+@pytest.mark.parametrize("path", SCHEMA_FILES, ids=lambda path: str(path.relative_to(ROOT)))
+def test_every_example_schema_is_valid_under_its_dialect(path):
+    schema = json.loads(path.read_text())
+    jsonschema.validators.validator_for(schema).check_schema(schema)
 
 
 def test_forms_schema_is_a_valid_json_schema():

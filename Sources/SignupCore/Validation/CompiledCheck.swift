@@ -19,6 +19,8 @@ enum CompiledCheck: Sendable {
     /// The position of the other field; nil for a name the form lacks, which reads as empty.
     case notSimilarTo(Int?)
     case scriptRestriction(ScriptRestriction)
+    case oneOf(Set<[UInt8]>)
+    case number(NumberRule)
     /// A rule whose library or list this machine lacks: it refuses every value.
     case cannotRun
 
@@ -43,6 +45,8 @@ enum CompiledCheck: Sendable {
         case .notDictionaryWord: self = .notDictionaryWord
         case .notSimilarTo(let other): self = .notSimilarTo(indexOf(other))
         case .scriptRestriction(let level): self = .scriptRestriction(level)
+        case .oneOf(let values): self = .oneOf(Set(values.map { Array($0.utf8) }))
+        case .number(let rule): self = .number(rule)
         case .anyOf(let alternatives):
             self = .anyOf(alternatives.map { checks in checks.map { CompiledCheck($0, indexOf: indexOf) } })
         }
@@ -71,6 +75,8 @@ enum CompiledCheck: Sendable {
         // A level ICU cannot judge is refused; the field says why (`Rule.Check.missingRequirement`).
         case .scriptRestriction(let level): return .passing(level.admits(value) ?? false)
         case .cannotRun: return .fails
+        case .oneOf(let values): return .passing(values.contains(Array(value.utf8)))
+        case .number(let rule): return .passing(rule.admits(value))
         case .anyOf(let alternatives):
             // Passes when one alternative passes; undecided when none does and one could not tell.
             var undecided = false

@@ -36,6 +36,11 @@ public struct Rule: Hashable, Sendable {
         case notSimilarTo(String)
         /// The value must not mix scripts beyond this restriction level (`ScriptRestriction`).
         case scriptRestriction(ScriptRestriction)
+        /// The value must be one of these, exactly (code point by code point): a JSON Schema
+        /// form's `enum` or `const`.
+        case oneOf([String])
+        /// The value, read as a JSON number, must meet this (`NumberRule`).
+        case number(NumberRule)
     }
 
     public var check: Check
@@ -60,6 +65,7 @@ public struct Rule: Hashable, Sendable {
         case .maxLength(let maximum), .maxCodePoints(let maximum): return ["max": .int(Int64(maximum))]
         case .equalsField(let other), .notSimilarTo(let other): return ["field": .string(other)]
         case .notCommonPassword(let list): return ["count": .int(Int64(list.count))]
+        case .number(let rule): return rule.params
         default: return [:]
         }
     }

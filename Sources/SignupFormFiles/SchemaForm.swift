@@ -1,0 +1,226 @@
+import SignupCore
+import SignupProtocol
+import SignupSchema
+
+/// Reads a JSON Schema (draft 2020-12 or draft-07) as a form kind (protocol.md §17, "Forms from
+/// schemas"): the object's properties are the fields, a nested object's properties fields named
+/// by their JSON Pointer below the root (`traits/email`), and each keyword a field's live rules
+/// can judge becomes a rule with a code of its own (`string.minLength`, …) and the keyword's value
+/// as params. What the schema cannot say (the submit action, remote checks, normalisation,
+/// translations, message texts) is said in SignupRPC's vocabulary, the `signupRPC` keyword, which
+/// a backend's validator ignores as an unknown keyword.
+package enum SchemaForm {
+    /// The vocabulary's keyword, at the root and in a property's schema.
+    package static let keyword = "signupRPC"
+
+    /// Whether `document` is a JSON Schema rather than a form file: it names its `$schema`.
+    package static func isSchema(_ document: JSON) -> Bool {
+        document["$schema"] != nil
+    }
+
+    /// The form kind `document` defines; `file` names it in errors and, without
+    /// `signupRPC.kind`, gives the kind its name (`signup.schema.json`: `signup`).
+    package static func parse(_ document: JSON, file: String) throws(FormFile.Problem) -> FormDefinition {
+        let reader = FormFile.Reader(file: file)
+        let dialect = SchemaDialect.named(document["$schema"]?.string ?? "") ?? .draft2020_12
+        // The schema itself must be one: judged by its dialect's meta-schema, then compiled.
+        let metaError: SchemaOutput.Unit?
+        do throws(SchemaProblem) {
+            let meta = try SchemaValidator(.object([JSON.Member(key: "$ref", value: .string(dialect.draft == .draft7
+                ? SchemaDialect.draft7URI + "#" : SchemaDialect.draft2020_12URI))]), registry: .withMetaSchemas)
+            metaError = try meta.validate(document).errors.first
+            _ = try SchemaValidator(document, at: "urn:signup-rpc:form:" + file, dialect: dialect, registry: .withMetaSchemas)
+        } catch {
+            throw reader.fail("$", error.description)
+        }
+        if let metaError {
+            throw reader.fail(Self.path(metaError.instanceLocation),
+                              "is not valid \(dialect.draft == .draft7 ? "draft-07" : "draft 2020-12"): \(metaError.error)")
+        }
+        guard case .string("object")? = document["type"], document["properties"]?.members != nil else {
+            throw reader.fail("$", "a form's schema must be of type object, with properties")
+        }
+        let vocabulary = try reader.members(document[keyword] ?? .object([]), "$.\(keyword)",
+                                            allowed: ["kind", "submit", "translations", "secondFactor"])
+        let kind = try vocabulary["kind"].map { json throws(FormFile.Problem) in try reader.string(json, "$.\(keyword).kind") }
+            ?? Self.kind(fromFile: file)
+        let title = document["title"]?.string.map { Message("title", $0) }
+        var fields: [FieldDefinition] = []
+        try collectFields(of: document, in: document, prefix: [], required: true, path: "$", into: &fields, reader: reader)
+        guard !fields.isEmpty else { throw reader.fail("$.properties", "holds no field") }
+        guard let submitJSON = vocabulary["submit"] else {
+            throw reader.fail("$.\(keyword).submit", "is required: the action a submission takes")
+        }
+        let submit = try reader.submit(submitJSON, "$.\(keyword).submit")
+        let translations = try reader.translations(vocabulary["translations"], "$.\(keyword).translations")
+        let hasSecondFactor = try reader.bool(vocabulary["secondFactor"], "$.\(keyword).secondFactor", default: false)
+        do throws(FormDefinitionError) {
+            return try FormDefinition(kind: kind, title: title, fields: fields, submit: submit, translations: translations,
+                                      hasSecondFactor: hasSecondFactor)
+        } catch {
+            throw reader.fail("$", error.description)
+        }
+    }
+
+    /// `signup.schema.json` and `signup.json` name the kind `signup`.
+    static func kind(fromFile file: String) -> String {
+        var name = Substring(file.split(separator: "/").last ?? Substring(file))
+        for suffix in [".schema.json", ".json"] where name.hasSuffix(suffix) {
+            name = name.dropLast(suffix.count)
+            break
+        }
+        return String(name)
+    }
+
+    /// `/traits/email` as a JSON path for errors: `$.traits.email`.
+    static func path(_ pointer: String) -> String {
+        "$" + (JSONPointer.tokens(pointer) ?? []).map { "." + $0 }.joined()
+    }
+
+    /// The fields of an object schema's properties, in document order; a property that is an
+    /// object with properties of its own gives its properties as fields instead.
+    private static func collectFields(of schema: JSON, in document: JSON, prefix: [String], required: Bool, path: String,
+                                      into fields: inout [FieldDefinition], reader: FormFile.Reader) throws(FormFile.Problem) {
+        let requiredNames = Set(schema["required"]?.elements?.compactMap(\.string) ?? [])
+        for member in schema["properties"]?.members ?? [] {
+            let propertyPath = "\(path).properties.\(member.key)"
+            let property = try resolved(member.value, in: document, path: propertyPath, reader: reader)
+            let isRequired = required && requiredNames.contains(member.key)
+            if case .string("object")? = property["type"], property["properties"] != nil {
+                try collectFields(of: property, in: document, prefix: prefix + [member.key], required: isRequired, path: propertyPath,
+                                  into: &fields, reader: reader)
+            } else {
+                let name = (prefix + [member.key]).map(JSONPointer.escape).joined(separator: "/")
+                fields.append(try field(name, property, isRequired: isRequired, path: propertyPath, reader: reader))
+            }
+        }
+    }
+
+    /// A property's schema with a local `$ref` (`#/$defs/phone`) followed, once.
+    private static func resolved(_ schema: JSON, in document: JSON, path: String, reader: FormFile.Reader) throws(FormFile.Problem) -> JSON {
+        guard let reference = schema["$ref"]?.string else { return schema }
+        guard reference.hasPrefix("#/"), let tokens = JSONPointer.tokens(String(reference.dropFirst())) else {
+            throw reader.fail("\(path).$ref", "a field's schema may only refer within its document (#/…)")
+        }
+        var node = document
+        for token in tokens {
+            guard let next = node.members?.first(where: { $0.key == token })?.value else {
+                throw reader.fail("\(path).$ref", "names nothing in the document")
+            }
+            node = next
+        }
+        return node
+    }
+
+    /// One field: its rules from the keywords a value typed into it can be judged by.
+    private static func field(_ name: String, _ schema: JSON, isRequired: Bool, path: String,
+                              reader: FormFile.Reader) throws(FormFile.Problem) -> FieldDefinition {
+        let vocabulary = try reader.members(schema[keyword] ?? .object([]), "\(path).\(keyword)",
+                                            allowed: ["remoteChecks", "normalization", "input", "messages"])
+        var texts: [String: String] = [:]
+        for member in vocabulary["messages"]?.members ?? [] {
+            guard case .string(let text) = member.value else { throw reader.fail("\(path).\(keyword).messages.\(member.key)", "must be a string") }
+            texts[member.key] = text
+        }
+        func rule(_ check: Rule.Check, _ code: String, _ text: String) -> Rule {
+            Rule(check, failure: Message(code, texts[code] ?? text))
+        }
+        var rules: [Rule] = []
+        let type = schema["type"]?.string
+        if let constant = schema["const"] {
+            rules.append(rule(.oneOf([try choice(constant, "\(path).const", reader: reader)]), "const", "Must be the given value"))
+        }
+        if let options = schema["enum"]?.elements {
+            var choices: [String] = []
+            for (index, option) in options.enumerated() { choices.append(try choice(option, "\(path).enum[\(index)]", reader: reader)) }
+            rules.append(rule(.oneOf(choices), "enum", "Choose one of the listed values"))
+        }
+        switch type {
+        case "boolean": rules.append(rule(.oneOf(["true", "false"]), "boolean.type", "Must be true or false"))
+        case "integer", "number":
+            let integer = type == "integer"
+            rules.append(rule(.number(.isNumber(integer: integer)), "\(type!).type", integer ? "Enter a whole number" : "Enter a number"))
+            for (keyword, code, text) in [("minimum", "number.minimum", "Must be at least {min}"),
+                                          ("exclusiveMinimum", "number.exclusiveMinimum", "Must be more than {min}"),
+                                          ("maximum", "number.maximum", "Must be at most {max}"),
+                                          ("exclusiveMaximum", "number.exclusiveMaximum", "Must be less than {max}"),
+                                          ("multipleOf", "number.multipleOf", "Must be a multiple of {multipleOf}")] {
+                guard let value = schema[keyword] else { continue }
+                guard case .number(let written) = value, let bound = NumberRule.number(written) else {
+                    throw reader.fail("\(path).\(keyword)", "must be a number of at most 38 significant digits")
+                }
+                let check: NumberRule = switch keyword {
+                case "minimum": .atLeast(bound, exclusive: false)
+                case "exclusiveMinimum": .atLeast(bound, exclusive: true)
+                case "maximum": .atMost(bound, exclusive: false)
+                case "exclusiveMaximum": .atMost(bound, exclusive: true)
+                default: .multipleOf(bound)
+                }
+                rules.append(rule(.number(check), code, text))
+            }
+        case "string", nil:
+            if let minimum = schema["minLength"] {
+                rules.append(rule(.minCodePoints(try reader.count(minimum, "\(path).minLength")), "string.minLength", "At least {min} characters"))
+            }
+            if let maximum = schema["maxLength"] {
+                rules.append(rule(.maxCodePoints(try reader.count(maximum, "\(path).maxLength")), "string.maxLength", "At most {max} characters"))
+            }
+            if let pattern = schema["pattern"]?.string {
+                // Unanchored, as JSON Schema reads it: whole-value matching of `.*(?:P).*`.
+                let search = "(?s).*(?:" + ECMAPattern.translated(pattern) + ").*"
+                guard Rule.Check.isValidPattern(search) else { throw reader.fail("\(path).pattern", "does not compile") }
+                rules.append(rule(.pattern(search), "string.pattern", "Not in the expected form"))
+            }
+            if let format = schema["format"]?.string, format == "email" || format == "idn-email" {
+                rules.append(rule(.emailAddress, "string.format.email", "Enter an e-mail address such as ann@example.com"))
+            }
+        default:
+            throw reader.fail("\(path).type", "a field holds a string, a number, an integer or a boolean, not \(type!)")
+        }
+        let isSecret = schema["writeOnly"] == .bool(true)
+        var input: InputKind = isSecret ? .newPassword : .text
+        if type == "integer" || type == "number" { input = .number }
+        if let format = schema["format"]?.string {
+            if format == "email" || format == "idn-email" { input = .email }
+            if format == "tel" || format == "phone" { input = .phone }
+        }
+        if let declared = vocabulary["input"] {
+            guard case .string(let text) = declared, let kind = InputKind(rawValue: text), !kind.isSecret || isSecret else {
+                throw reader.fail("\(path).\(keyword).input", "must be an input kind (a password kind only with writeOnly)")
+            }
+            input = kind
+        }
+        var normalization = FieldDefinition.Normalization.none
+        if let value = vocabulary["normalization"] {
+            guard case .string(let text) = value, let parsed = FieldDefinition.Normalization(rawValue: text) else {
+                throw reader.fail("\(path).\(keyword).normalization", "must be \"none\", \"nfkc\" or \"usernameCaseMapped\"")
+            }
+            normalization = parsed
+        }
+        let placeholder = schema["examples"]?.elements?.first.flatMap { example -> String? in
+            switch example {
+            case .string(let text): text
+            case .number(let text): text
+            default: nil
+            }
+        }
+        return FieldDefinition(
+            name: name, isRequired: isRequired, rules: rules,
+            remoteChecks: try reader.remoteChecks(one: nil, list: vocabulary["remoteChecks"], "\(path).\(keyword)"),
+            isSecret: isSecret, normalization: normalization,
+            label: schema["title"]?.string.map { Message("\(name).label", $0) },
+            placeholder: placeholder.map { Message("\(name).placeholder", $0) },
+            input: input)
+    }
+
+    /// An `enum` or `const` value as the text a field holds: a string as it is, a number or a
+    /// boolean as JSON writes it.
+    private static func choice(_ value: JSON, _ path: String, reader: FormFile.Reader) throws(FormFile.Problem) -> String {
+        switch value {
+        case .string(let text): return text
+        case .number(let text): return text
+        case .bool(let flag): return flag ? "true" : "false"
+        default: throw reader.fail(path, "a field's choices are strings, numbers or booleans")
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import SignupCore
+@testable import SignupFormFiles
+import SignupProtocol
+import SignupTestSupport
+import Testing
+
+/// A JSON Schema in `--forms DIR` is a form kind (issue 55 §3, protocol.md §17): its properties the
+/// fields, each keyword a field's value can be judged by a rule with a code of its own, and
+/// SignupRPC's vocabulary for what a schema cannot say. `Examples/schema-member.jsonl` drives one
+/// through the server, byte-compared; these tests pin the reading and its refusals.
+@Suite struct SchemaFormTests {
+    private func form(_ text: String, file: String = "test.schema.json") throws(FormFile.Problem) -> FormDefinition {
+        try FormFile.parse(Array(text.utf8), file: file)
+    }
+
+    static func submit(username: String = "name", password: String = "secret") -> String {
+        #"""
+        "signupRPC":{"submit":{"action":"registerAccount","usernameField":"\#(username)","passwordField":"\#(password)",
+          "messages":{"taken":{"code":"t","message":"Taken"},"refused":{"code":"r","message":"No"},"unavailable":{"code":"u","message":"Down"}}}}
+        """#
+    }
+
+    static let submit = submit()
+
+    @Test func theExampleReadsAsItsFieldsRulesAndCodes() throws {
+        let data = try #require(FileManager.default.contents(atPath: "Examples/schema-forms/member.schema.json"))
+        let definition = try FormFile.parse(Array(data), file: "member.schema.json")
+        #expect(definition.kind == "member" && definition.title.template == "Join the club")
+        #expect(definition.fields.map(\.name) == ["username", "email", "password", "age", "plan"])
+        #expect(definition.fields.map(\.isRequired) == [true, true, true, true, false])
+        #expect(definition.fields.map(\.input) == [.username, .email, .newPassword, .number, .text])
+        #expect(definition.fields.map(\.isSecret) == [false, false, true, false, false])
+        #expect(definition.fields.map { $0.rules.map(\.failure.code) } == [
+            ["string.minLength", "string.maxLength", "string.pattern"], ["string.format.email"], ["string.minLength", "string.maxLength"],
+            ["integer.type", "number.minimum", "number.maximum"], ["enum"],
+        ])
+        #expect(definition.fields[0].rules[2].failure.template == "Start with a letter; then letters, digits and _")
+        #expect(definition.fields[0].placeholder?.template == "ann_99" && definition.fields[0].remoteChecks.map(\.name) == ["usernameAvailability"])
+        #expect(definition.fields[3].rules[1].failureParams == ["min": .int(16)])
+        #expect(definition.translations["zh-Hans"]?["title"] == "加入俱乐部")
+    }
+
+    /// Kratos-style nesting: an object's properties are fields named by their pointer, required
+    /// only when every object above them is.
+    @Test func nestedObjectsGiveFieldsNamedByTheirPointer() throws {
+        let definition = try form(#"""
+            {"$schema":"http://json-schema.org/draft-07/schema#","type":"object",
+             "properties":{"traits":{"type":"object","properties":{"name":{"type":"string","minLength":1},"a/b":{"type":"string"},
+               "secret":{"type":"string","minLength":15,"writeOnly":true}},"required":["name","secret"]},
+               "optional":{"type":"object","properties":{"x":{"type":"boolean"}},"required":["x"]}},
+             "required":["traits"],\#(Self.submit(username: "traits/name", password: "traits/secret"))}
+            """#)
+        #expect(definition.kind == "test")
+        #expect(definition.fields.map(\.name) == ["traits/name", "traits/a~1b", "traits/secret", "optional/x"])
+        #expect(definition.fields.map(\.isRequired) == [true, false, true, false])
+        #expect(definition.fields[3].rules.map(\.failure.code) == ["boolean.type"])
+    }
+
+    @Test func whatAFormCannotReadIsRefusedWithItsPath() {
+        let cases: [(String, String)] = [
+            (#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"array"},"secret":{}},\#(Self.submit)}"#,
+             "test.schema.json: $.properties.name.type: a field holds a string, a number, an integer or a boolean, not array"),
+            (#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"minLength":-1},"secret":{}},\#(Self.submit)}"#,
+             "test.schema.json: $.properties.name.minLength: is not valid draft 2020-12: must be at least 0"),
+            (#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{},"secret":{}}}"#,
+             "test.schema.json: $.signupRPC.submit: is required: the action a submission takes"),
+            (#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"$ref":"other.json"},"secret":{}},\#(Self.submit)}"#,
+             "test.schema.json: $.properties.name.$ref: a field's schema may only refer within its document (#/…)"),
+            (#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"pattern":"("},"secret":{}},\#(Self.submit)}"#,
+             "test.schema.json: $.properties.name.pattern: does not compile"),
+            (#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array",\#(Self.submit)}"#,
+             "test.schema.json: $: a form's schema must be of type object, with properties"),
+            (#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"signupRPC":{"color":1}},"secret":{}},\#(Self.submit)}"#,
+             "test.schema.json: $.properties.name.signupRPC.color: is not allowed here (allowed: input, messages, normalization, remoteChecks)"),
+        ]
+        for (text, expected) in cases {
+            #expect(throws: FormFile.Problem.self) { try form(text) }
+            do { _ = try form(text) } catch { #expect(error.description == expected) }
+        }
+    }
+
+    /// The live codes are worded by the catalog in zh-Hans too.
+    @Test func theKeywordsCodesAreTranslated() {
+        let codes = ["string.minLength", "string.maxLength", "string.pattern", "string.format.email", "enum", "const", "boolean.type",
+                     "integer.type", "number.type", "number.minimum", "number.exclusiveMinimum", "number.maximum",
+                     "number.exclusiveMaximum", "number.multipleOf"]
+        #expect(codes.filter { MessageCatalog.simplifiedChinese.render(Message($0, "untranslated")) == "untranslated" } == [])
+        #expect(MessageCatalog.simplifiedChinese.render(Message("number.minimum", ""), ["min": .int(16)]) == "不能小于 16")
+    }
+
+    /// A recording keeps the schema whole, and replays without the folder.
+    @Test func aSchemaFormsSessionRecordsAndReplays() throws {
+        let folder = try TemporaryDirectory()
+        let recording = folder.path("session.jsonl")
+        let input = try String(contentsOfFile: "Examples/schema-member.jsonl", encoding: .utf8)
+        let run = try Subprocess.run(["--clock", "virtual", "--forms", "Examples/schema-forms", "--record", recording], input: input)
+        let expected = try String(contentsOfFile: "Examples/schema-member.out.jsonl", encoding: .utf8)
+        #expect(run.status == 0 && run.stdout == expected)
+        let replay = try Subprocess.run(["replay", recording], input: "")
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let recorded = try String(contentsOfFile: recording, encoding: .utf8)
+        #expect(!recorded.contains("mauve kettle"))
+    }
+}
