@@ -45,13 +45,21 @@ package enum SchemaForm {
         let kind = try vocabulary["kind"].map { json throws(FormFile.Problem) in try reader.string(json, "$.\(keyword).kind") }
             ?? Self.kind(fromFile: file)
         let title = document["title"]?.string.map { Message("title", $0) }
+        let isKratos = vocabulary["submit"] == nil && KratosIdentity.describes(document)
         var fields: [FieldDefinition] = []
-        try collectFields(of: document, in: document, prefix: [], required: true, path: "$", into: &fields, reader: reader)
+        // A Kratos identity always has its traits, whatever the root's `required` says.
+        try collectFields(of: document, in: document, prefix: [], required: true, path: "$", into: &fields, reader: reader,
+                          alwaysRequired: isKratos ? ["traits"] : [])
         guard !fields.isEmpty else { throw reader.fail("$.properties", "holds no field") }
-        guard let submitJSON = vocabulary["submit"] else {
-            throw reader.fail("$.\(keyword).submit", "is required: the action a submission takes")
+        let submit: SubmitAction
+        if isKratos {
+            (fields, submit) = try KratosIdentity.adapt(fields, document: document, reader: reader)
+        } else {
+            guard let submitJSON = vocabulary["submit"] else {
+                throw reader.fail("$.\(keyword).submit", "is required: the action a submission takes")
+            }
+            submit = try reader.submit(submitJSON, "$.\(keyword).submit")
         }
-        let submit = try reader.submit(submitJSON, "$.\(keyword).submit")
         let translations = try reader.translations(vocabulary["translations"], "$.\(keyword).translations")
         let hasSecondFactor = try reader.bool(vocabulary["secondFactor"], "$.\(keyword).secondFactor", default: false)
         do throws(FormDefinitionError) {
@@ -80,8 +88,9 @@ package enum SchemaForm {
     /// The fields of an object schema's properties, in document order; a property that is an
     /// object with properties of its own gives its properties as fields instead.
     private static func collectFields(of schema: JSON, in document: JSON, prefix: [String], required: Bool, path: String,
-                                      into fields: inout [FieldDefinition], reader: FormFile.Reader) throws(FormFile.Problem) {
-        let requiredNames = Set(schema["required"]?.elements?.compactMap(\.string) ?? [])
+                                      into fields: inout [FieldDefinition], reader: FormFile.Reader,
+                                      alwaysRequired: Set<String> = []) throws(FormFile.Problem) {
+        let requiredNames = Set(schema["required"]?.elements?.compactMap(\.string) ?? []).union(alwaysRequired)
         for member in schema["properties"]?.members ?? [] {
             let propertyPath = "\(path).properties.\(member.key)"
             let property = try resolved(member.value, in: document, path: propertyPath, reader: reader)

@@ -29,7 +29,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BINARY = os.environ.get("SIGNUP_RPC_BINARY", str(ROOT / ".build" / "debug" / "signup-rpc"))
-SCHEMAS = sorted((ROOT / "Examples" / "schemas").glob("*.schema.json"))
+SCHEMAS = sorted((ROOT / "Examples").glob("schema*/*.schema.json"))
 PER_SCHEMA = 400
 
 

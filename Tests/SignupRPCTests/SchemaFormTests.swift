@@ -103,3 +103,61 @@ import Testing
         #expect(!recorded.contains("mauve kettle"))
     }
 }
+
+extension SchemaFormTests {
+    /// Kratos' quickstart shapes as they are (issue 55 §5): the traits are the fields, the marked
+    /// identifier gets its check, a NIST password is added, and the submission registers.
+    @Test func kratosIdentitySchemasReadAsSignUps() throws {
+        func read(_ name: String) throws -> FormDefinition {
+            let data = try #require(FileManager.default.contents(atPath: "Examples/schema-forms/\(name).schema.json"))
+            return try FormFile.parse(Array(data), file: "\(name).schema.json")
+        }
+        let email = try read("kratos-email-password")
+        #expect(email.fields.map(\.name) == ["traits/email", "traits/name/first", "traits/name/last", "password"])
+        #expect(email.fields.map { $0.remoteChecks.map(\.name) } == [["unique"], [], [], ["breachedPassword"]])
+        #expect(email.submit.kind == .registerAccount(usernameField: "traits/email", passwordField: "password"))
+        let username = try read("kratos-username-email")
+        #expect(username.fields.map(\.name) == ["traits/username", "traits/email", "password"])
+        #expect(username.fields[0].normalization == .usernameCaseMapped && username.fields[0].remoteChecks.map(\.name) == ["usernameAvailability"])
+        #expect(username.fields[0].rules.map(\.failure.code) == ["string.minLength", "string.maxLength", "username.notIdentifier"])
+        #expect(username.fields[2].rules.map(\.failure.code) == [
+            "password.tooShort", "password.tooLong", "password.common", "password.pattern", "password.likeIdentifier", "password.dictionaryWord",
+        ])
+        #expect(username.fields[2].rules[4].check == .notSimilarTo("traits/username"))
+        let phone = try read("kratos-phone")
+        #expect(phone.fields.map(\.name) == ["traits/phone", "password"] && phone.fields[0].remoteChecks.map(\.name) == ["unique"])
+    }
+
+    /// End to end on SQLite, on the real clock against a loopback range API: a full-width name
+    /// signs up as `bea`, and its look-alikes are then refused.
+    @Test func aKratosSchemaSignsUpAgainstSQLiteAndItsLookAlikeIsTaken() throws {
+        let server = try LoopbackHTTPServer(SecureSignupTests.range)
+        defer { server.stop() }
+        let folder = try TemporaryDirectory()
+        let child = try InteractiveProcess(
+            ["--clock", "real", "--debounce-ms", "0", "--forms", "Examples/schema-forms", "--store", folder.path("users.db")],
+            environment: ["SIGNUP_PWNED_PASSWORDS_URL": server.url("")])
+        func edit(_ form: String, _ field: String, _ value: String) -> String {
+            #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"\#(form)","field":"\#(field)","value":"\#(value)"}}"#
+        }
+        child.send([#"{"jsonrpc":"2.0","method":"form.open","params":{"kind":"kratos-username-email","form":"a"}}"#,
+                    edit("a", "traits/username", "Ｂｅａ"), edit("a", "traits/email", "bea@example.com"),
+                    edit("a", "password", SecureSignupTests.good)])
+        _ = child.readLines { $0.contains(#""form":"a","enabled":true"#) }
+        child.send([#"{"jsonrpc":"2.0","id":1,"method":"form.submit","params":{"form":"a"}}"#])
+        let signedUp = child.readLines { $0.contains(#""form":"a","state":"succeeded""#) || $0.contains(#""form":"a","state":"failed""#) }
+        #expect(signedUp.last?.contains(#""state":"succeeded","account":{"username":"bea"}"#) == true)
+        var verdicts: [String] = []
+        for name in ["BEA", "b\u{435}a", "bÉa", "cora"] {
+            child.send([#"{"jsonrpc":"2.0","method":"form.open","params":{"kind":"kratos-username-email","form":"\#(name)"}}"#,
+                        edit(name, "traits/username", name)])
+            let lines = child.readLines { $0.contains(#""form":"\#(name)","field":"traits/username","state":"ok""#)
+                || $0.contains(#""form":"\#(name)","field":"traits/username","state":"failed""#) }
+            verdicts.append(String(lines.last?.components(separatedBy: #""code":""#)[1].prefix { $0 != "\"" } ?? ""))
+        }
+        #expect(verdicts == ["username.takenOrAlike", "username.takenOrAlike", "username.available", "username.available"])
+        child.closeInput()
+        _ = child.readToEnd()
+        #expect(child.wait(atMost: 30) == 0)
+    }
+}

@@ -72,6 +72,10 @@ public struct MessageCatalog: Hashable, Sendable {
         "password.checkingBreaches": "正在检查已知的数据泄露…",
         "password.breached": "该密码已在 {count} 次数据泄露中出现；请换一个",
         "signup-secure.title": "创建账户",
+        // A Kratos identity schema's sign-up (protocol.md §17).
+        "password.likeIdentifier": "与您的标识符太相似",
+        "password.likeIdentifier.requirement": "与标识符不相似",
+        "identifier.taken": "使用此标识符的账户已存在",
         // The codes of a JSON Schema form's rules, one per keyword (protocol.md §17).
         "string.minLength": "至少 {min} 个字符",
         "string.maxLength": "最多 {max} 个字符",
