@@ -70,6 +70,18 @@ package enum SchemaForm {
         }
     }
 
+    /// `document` with its kind written in as `signupRPC.kind` (for a recording, which keeps the
+    /// document but not the name of its file).
+    static func naming(_ document: JSON, kind: String) -> JSON {
+        guard case .object(var members) = document else { return document }
+        var vocabulary = members.first { $0.key == keyword }?.value.members ?? []
+        vocabulary.removeAll { $0.key == "kind" }
+        vocabulary.insert(JSON.Member(key: "kind", value: .string(kind)), at: 0)
+        members.removeAll { $0.key == keyword }
+        members.append(JSON.Member(key: keyword, value: .object(vocabulary)))
+        return .object(members)
+    }
+
     /// `signup.schema.json` and `signup.json` name the kind `signup`.
     static func kind(fromFile file: String) -> String {
         var name = Substring(file.split(separator: "/").last ?? Substring(file))
