@@ -160,4 +160,12 @@
  * @typedef {{code: string, message: string}} Requirement
  */
 
+/**
+ * @typedef {{kind: string, locale: Locale, unsupportedLocale?: string, valid: boolean, fields: Array<FieldVerdict>}} ValidateResult
+ */
+
+/**
+ * @typedef {{field: string, state: FieldState, code: string, params: MessageParams, message: string}} FieldVerdict
+ */
+
 export {};

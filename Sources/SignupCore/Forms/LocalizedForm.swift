@@ -54,6 +54,17 @@ public final class LocalizedForm: Sendable {
         return fields[index].rules.flatMap(\.check.fieldsComparedByLikeness).compactMap(self.index(ofField:)).filter { !fields[$0].isSecret }
     }
 
+    /// Every field's result from its local rules alone, `values` by field name (a field not given
+    /// is empty), exactly as a form opened with those values shows it before any remote check
+    /// answers: a field that passes its rules and has a remote check is `validating`. What
+    /// `form.validate` answers; patterns spend `budget`.
+    public func localResults(for values: [String: String], budget: MatchBudget) -> [FieldResult] {
+        let normalized = fieldNames.indices.map { validator.normalized(values[fieldNames[$0]] ?? "", ofField: $0) }
+        return fieldNames.indices.map { index in
+            results[validator.verdict(forField: index, version: 0, budget: budget, valueAt: { normalized[$0] }).result]
+        }
+    }
+
     /// The position of the named field, or nil when the form has no such field.
     public func index(ofField name: String) -> Int? {
         if let fieldIndices { return fieldIndices[name] }

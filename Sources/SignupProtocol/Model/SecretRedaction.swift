@@ -172,6 +172,9 @@ package struct SecretRedaction: Sendable {
                 if let field { .string(fieldValue(text, at: Place(field: field, form: form), secretValue)) } else { Self.masked(member.value) }
             case ("values", .object(let values), "form.open"?), ("record", .object(let values), "form.open"?):
                 redacting(values: values, form: form, kind: kind, secretValue)
+            // No form is open for it: the kind alone says which fields are secret.
+            case ("values", .object(let values), "form.validate"?):
+                redacting(values: values, form: nil, kind: kind ?? FormDefinition.signup.kind, secretValue)
             default: Self.masked(member.value)
             }
             return JSON.Member(key: member.key, value: value)

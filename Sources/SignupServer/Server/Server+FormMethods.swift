@@ -166,6 +166,45 @@ extension Server {
         }
     }
 
+    /// `form.validate`: a whole set of values judged by a kind's local rules in one request, with
+    /// the codes, params and messages a form opened with them shows; no form is opened and no
+    /// backend is asked.
+    func validate(_ params: Params) throws(RPCError) -> ResultWriter {
+        try advanceToMessageTime(params)
+        let kind = try params.string("kind") ?? "signup"
+        let values = try params.stringMap("values") ?? []
+        let (messages, unsupportedLocale) = Self.catalog(for: try params.string("locale"), default: defaultCatalog)
+        guard let definition = catalog.definition(kind) else { throw .unknownFormKind(kind, known: catalog.kinds) }
+        for (field, value) in values {
+            guard definition.index(of: field) != nil else {
+                throw .unknownField(field, kind: kind, fields: definition.fields.map(\.name))
+            }
+            try checkLength(of: value, field: field)
+        }
+        let form = localized(definition, in: messages)
+        let results = form.localResults(for: Dictionary(values, uniquingKeysWith: { $1 }), budget: matchBudget)
+        let valid = results.allSatisfy { $0.state == .ok || $0.state == .validating }
+        return { result in
+            result.object { body in
+                body.key("kind"); body.string(definition.kind)
+                body.key("locale"); body.string(messages.locale)
+                if let unsupportedLocale {
+                    body.key("unsupportedLocale"); body.string(unsupportedLocale)
+                }
+                body.key("valid"); body.bool(valid)
+                body.key("fields")
+                body.array { fields in
+                    for (field, verdict) in zip(definition.fields, results) {
+                        fields.object {
+                            $0.key("field"); $0.string(field.name)
+                            Notifications.writeResult(verdict, to: &$0)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     func closeForm(_ params: Params) throws(RPCError) -> ResultWriter {
         try advanceToMessageTime(params)
         let id = try params.string("form") ?? Self.defaultFormID

@@ -1,11 +1,13 @@
 import SignupCore
 
 extension Server {
-    /// The secret field `field` of the form open under `form` (the default form when nil), or of
-    /// a new form of `kind` when none is open there; nil for a field that is not secret.
+    /// The secret field `field` of the form open under `form`, or of a new form of `kind` when
+    /// none is open there; without a form, of `kind` when one is named (a `form.open` that lets the
+    /// server choose the id, a `form.validate`), else of the default form; nil for a field that is
+    /// not secret.
     package func secretField(_ field: String, inForm form: String?, kind: String?) -> FieldDefinition? {
-        let definition = forms[form ?? Self.defaultFormID]?.pipeline.definition
-            ?? catalog.definition(kind ?? FormDefinition.signup.kind)
+        let open = form == nil && kind != nil ? nil : forms[form ?? Self.defaultFormID]?.pipeline.definition
+        let definition = open ?? catalog.definition(kind ?? FormDefinition.signup.kind)
         guard let found = definition?.fields.first(where: { $0.name == field }) else {
             // An unknown field of a known form is refused; of a form not yet open, judge it by any kind's.
             return catalog.definitions.lazy.flatMap(\.fields).first { $0.name == field && $0.isSecret }

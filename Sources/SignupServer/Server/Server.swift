@@ -240,6 +240,7 @@ package final class Server {
         static let submit: [String] = ["form", "at"]
         static let snapshot: [String] = ["form", "at"]
         static let close: [String] = ["form", "at"]
+        static let validate: [String] = ["kind", "values", "locale", "at"]
         static let advanceClock: [String] = ["by", "to", "exclusive"]
     }
 
@@ -261,6 +262,7 @@ package final class Server {
         case "form.submit": return try submit(Params(request.params, allowed: Parameters.submit))
         case "form.snapshot": return try snapshot(Params(request.params, allowed: Parameters.snapshot))
         case "form.close": return try closeForm(Params(request.params, allowed: Parameters.close))
+        case "form.validate": return try validate(Params(request.params, allowed: Parameters.validate))
         case "clock.advance": return try advanceClock(Params(request.params, allowed: Parameters.advanceClock))
         default: throw .methodNotFound(request.method)
         }

@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from signup_rpc import (AsyncClient, Client, ConnectionClosed, FieldChanged, RPCError, SubmissionChanged,
-                        SubmitEnabledChanged, SubmitResult, find_binary)
+from signup_rpc import (AsyncClient, Client, ConnectionClosed, FieldChanged, FieldVerdict, RPCError, SubmissionChanged,
+                        SubmitEnabledChanged, SubmitResult, Validation, find_binary)
 
 VIRTUAL = ["--clock", "virtual"]
 
@@ -80,6 +80,37 @@ def test_errors_are_exceptions_with_the_servers_code_and_data():
         assert field_error.value.code == -32013
         assert form.description is None  # not initialized with describe_forms, and not asked
         client.shutdown()
+
+
+def test_validate_judges_a_whole_object_with_the_live_forms_codes_and_opens_no_form():
+    root = pathlib.Path(__file__).resolve().parents[3]
+    with Client.spawn(args=VIRTUAL + ["--forms", str(root / "Examples" / "schema-forms")]) as client:
+        verdict = client.validate("member", {"username": "ann_99", "email": "ann@", "password": "mauve kettle drums at dawn",
+                                             "age": "15"}, locale="zh-Hans")
+        assert verdict == Validation(kind="member", locale="zh-Hans", valid=False, fields=[
+            FieldVerdict("username", "validating", "username.checking", {}, "正在检查用户名是否可用…"),
+            FieldVerdict("email", "failed", "string.format.email", {}, "请输入电子邮件地址，例如 ann@example.com"),
+            FieldVerdict("password", "ok", "password.ok", {}, ""),
+            FieldVerdict("age", "failed", "number.minimum", {"min": 16}, "不能小于 16"),
+            FieldVerdict("plan", "ok", "plan.ok", {}, ""),
+        ])
+        assert client.validate("signup", {"username": "ann", "password": "hunter22", "repeatedPassword": "hunter22"}).valid
+        with pytest.raises(RPCError) as unknown:
+            client.validate("member", {"nickname": "x"})
+        assert unknown.value.code == -32013
+        client.shutdown()
+
+
+async def _validate_async(binary):
+    async with await AsyncClient.spawn(binary, args=VIRTUAL) as client:
+        verdict = await client.validate("signup", {"username": "a b"})
+        return [(f.field, f.state, f.code) for f in verdict.fields]
+
+
+def test_validate_from_asyncio():
+    assert asyncio.run(_validate_async(find_binary())) == [
+        ("username", "failed", "username.invalidCharacters"), ("password", "empty", "password.empty"),
+        ("repeatedPassword", "empty", "repeatedPassword.empty")]
 
 
 def test_attaching_to_a_server_someone_else_started():

@@ -12,16 +12,16 @@
 
 `AsyncClient` is the same for asyncio. See README.md.
 """
-from ._messages import (ConnectionClosed, Event, FieldChanged, FieldDescription, FieldSnapshot, FormDescription,
+from ._messages import (ConnectionClosed, Event, FieldChanged, FieldDescription, FieldSnapshot, FieldVerdict, FormDescription,
                         RemoteCheckDescription, RequirementDescription, RPCError, ServerInfo, Snapshot, SubmissionChanged,
-                        SubmissionStateDescription, SubmitEnabledChanged, SubmitResult)
+                        SubmissionStateDescription, SubmitEnabledChanged, SubmitResult, Validation)
 from .aio import AsyncClient, AsyncForm
 from .client import Client, Form, find_binary
 
 __all__ = [
     "AsyncClient", "AsyncForm", "Client", "ConnectionClosed", "Event", "FieldChanged", "FieldDescription",
-    "FieldSnapshot", "Form", "FormDescription", "RemoteCheckDescription", "RequirementDescription", "RPCError", "ServerInfo", "Snapshot",
+    "FieldSnapshot", "FieldVerdict", "Form", "FormDescription", "RemoteCheckDescription", "RequirementDescription", "RPCError", "ServerInfo", "Snapshot",
     "SubmissionChanged",
-    "SubmissionStateDescription", "SubmitEnabledChanged", "SubmitResult", "find_binary",
+    "SubmissionStateDescription", "SubmitEnabledChanged", "SubmitResult", "Validation", "find_binary",
 ]
 __version__ = "0.1.0"

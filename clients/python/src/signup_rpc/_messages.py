@@ -166,6 +166,43 @@ class Snapshot:
     record_id: Optional[str] = None
 
 
+@dataclass(frozen=True)
+class FieldVerdict:
+    """A field's result from its local rules alone (`form.validate`)."""
+    field: str
+    state: str
+    code: str
+    params: Mapping[str, Any]
+    message: str
+
+
+@dataclass(frozen=True)
+class Validation:
+    """What `form.validate` says of a whole set of values: `valid` when no field is failed or empty;
+    a field left to a remote check is `validating`."""
+    kind: str
+    locale: str
+    valid: bool
+    fields: List[FieldVerdict]
+    unsupported_locale: Optional[str] = None
+
+
+def validation_from(result: JSONObject) -> Validation:
+    return Validation(
+        kind=result["kind"], locale=result["locale"], valid=result["valid"],
+        fields=[FieldVerdict(f["field"], f["state"], f["code"], f["params"], f["message"]) for f in result["fields"]],
+        unsupported_locale=result.get("unsupportedLocale"))
+
+
+def validate_params(kind: str, values: Mapping[str, str], locale: Optional[str], at: Optional[int]) -> JSONObject:
+    params: JSONObject = {"kind": kind, "values": dict(values)}
+    if locale is not None:
+        params["locale"] = locale
+    if at is not None:
+        params["at"] = at
+    return params
+
+
 def encode(message: JSONObject) -> bytes:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
 

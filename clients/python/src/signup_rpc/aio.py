@@ -75,6 +75,10 @@ class AsyncClient:
         return AsyncForm(self, result["form"], result["kind"], result["version"], result["locale"], description,
                          result.get("recordId"))
 
+    async def validate(self, kind: str = "signup", values: Optional[Mapping[str, str]] = None, locale: Optional[str] = None,
+                       at: Optional[int] = None) -> m.Validation:
+        return m.validation_from(await self.request("form.validate", m.validate_params(kind, values or {}, locale, at)))
+
     def form(self, id: str = "default") -> "AsyncForm":
         return AsyncForm(self, id, None, None, None, None, None)
 

@@ -99,6 +99,11 @@ class Client:
         description = m.description_from(result["description"]) if "description" in result else None
         return Form(self, result["form"], result["kind"], result["version"], result["locale"], description, result.get("recordId"))
 
+    def validate(self, kind: str = "signup", values: Optional[Mapping[str, str]] = None, locale: Optional[str] = None,
+                 at: Optional[int] = None) -> m.Validation:
+        """Judges a whole set of values by a kind's local rules, as a form opened with them shows them; opens no form."""
+        return m.validation_from(self.request("form.validate", m.validate_params(kind, values or {}, locale, at)))
+
     def form(self, id: str = "default") -> "Form":
         """A handle on a form that is already open (`default` is opened on first use)."""
         return Form(self, id, None, None, None, None, None)
