@@ -27,22 +27,10 @@ extension EndToEnd {
         let plainFile = try plain.write(named: "signup-\(edits).jsonl", in: folder)
         defer { for path in [secureFile, plainFile, directory.path] { try? FileManager.default.removeItem(atPath: path) } }
         let arguments = ["--clock", "virtual", "--directory", directory.path] + rpcOptions
-        guard try offersSecureSignup(arguments) else { return nil }
+        guard try opens("signup-secure", arguments) else { return nil }
         let timings = try alternatingRuns(of: [
             Command(executable: rpc, arguments: arguments, file: secureFile), Command(executable: rpc, arguments: arguments, file: plainFile),
         ])
         return (median(timings.seconds[0]), median(timings.seconds[1]), secure.lines.count)
-    }
-
-    /// Whether the build under test opens a `signup-secure` form (one from before it does not).
-    private func offersSecureSignup(_ arguments: [String]) throws -> Bool {
-        let probe = folder.appendingPathComponent("secure-probe.jsonl")
-        try Data(#"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"kind":"signup-secure"}}"#.utf8 + [10]).write(to: probe)
-        defer { try? FileManager.default.removeItem(at: probe) }
-        let child = try ChildProcess(rpc, arguments, inputFile: probe.path)
-        var answer = ""
-        while let line = child.readLine() { answer += String(decoding: line, as: UTF8.self) }
-        _ = child.wait()
-        return answer.contains(#""id":1,"result""#)
     }
 }
