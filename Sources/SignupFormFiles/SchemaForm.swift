@@ -25,11 +25,12 @@ package enum SchemaForm {
         let dialect = SchemaDialect.named(document["$schema"]?.string ?? "") ?? .draft2020_12
         // The schema itself must be one: judged by its dialect's meta-schema, then compiled.
         let metaError: SchemaOutput.Unit?
+        let compiled: SchemaValidator
         do throws(SchemaProblem) {
             let meta = try SchemaValidator(.object([JSON.Member(key: "$ref", value: .string(dialect.draft == .draft7
                 ? SchemaDialect.draft7URI + "#" : SchemaDialect.draft2020_12URI))]), registry: .withMetaSchemas)
             metaError = try meta.validate(document).errors.first
-            _ = try SchemaValidator(document, at: "urn:signup-rpc:form:" + file, dialect: dialect, registry: .withMetaSchemas)
+            compiled = try SchemaValidator(document, at: "urn:signup-rpc:form:" + file, dialect: dialect, registry: .withMetaSchemas)
         } catch {
             throw reader.fail("$", error.description)
         }
@@ -47,10 +48,19 @@ package enum SchemaForm {
         let title = document["title"]?.string.map { Message("title", $0) }
         let isKratos = vocabulary["submit"] == nil && KratosIdentity.describes(document)
         var fields: [FieldDefinition] = []
+        var types: [String?] = []
         // A Kratos identity always has its traits, whatever the root's `required` says.
-        try collectFields(of: document, in: document, prefix: [], required: true, path: "$", into: &fields, reader: reader,
+        try collectFields(of: document, in: document, prefix: [], required: true, path: "$", into: &fields, types: &types, reader: reader,
                           alwaysRequired: isKratos ? ["traits"] : [])
         guard !fields.isEmpty else { throw reader.fail("$.properties", "holds no field") }
+        // Fields that appear only in conditional branches, hidden until a branch applies.
+        let conditions = try SchemaConditions(document, base: compiled.root, registry: compiled.registry, reader: reader)
+        for (name, schema) in conditions.branchOnly {
+            let path = "$.(branch).properties.\(name)"
+            let property = try resolved(schema, in: document, path: path, reader: reader)
+            fields.append(try field(JSONPointer.escape(name), property, isRequired: false, path: path, reader: reader))
+            types.append(property["type"]?.string)
+        }
         let submit: SubmitAction
         if isKratos {
             (fields, submit) = try KratosIdentity.adapt(fields, document: document, reader: reader)
@@ -63,8 +73,10 @@ package enum SchemaForm {
         let translations = try reader.translations(vocabulary["translations"], "$.\(keyword).translations")
         let hasSecondFactor = try reader.bool(vocabulary["secondFactor"], "$.\(keyword).secondFactor", default: false)
         do throws(FormDefinitionError) {
-            return try FormDefinition(kind: kind, title: title, fields: fields, submit: submit, translations: translations,
-                                      hasSecondFactor: hasSecondFactor)
+            var definition = try FormDefinition(kind: kind, title: title, fields: fields, submit: submit, translations: translations,
+                                                hasSecondFactor: hasSecondFactor)
+            if !conditions.isEmpty { definition.conditions = conditions.formConditions(fields: fields, types: types) }
+            return definition
         } catch {
             throw reader.fail("$", error.description)
         }
@@ -100,7 +112,7 @@ package enum SchemaForm {
     /// The fields of an object schema's properties, in document order; a property that is an
     /// object with properties of its own gives its properties as fields instead.
     private static func collectFields(of schema: JSON, in document: JSON, prefix: [String], required: Bool, path: String,
-                                      into fields: inout [FieldDefinition], reader: FormFile.Reader,
+                                      into fields: inout [FieldDefinition], types: inout [String?], reader: FormFile.Reader,
                                       alwaysRequired: Set<String> = []) throws(FormFile.Problem) {
         let requiredNames = Set(schema["required"]?.elements?.compactMap(\.string) ?? []).union(alwaysRequired)
         for member in schema["properties"]?.members ?? [] {
@@ -109,10 +121,11 @@ package enum SchemaForm {
             let isRequired = required && requiredNames.contains(member.key)
             if case .string("object")? = property["type"], property["properties"] != nil {
                 try collectFields(of: property, in: document, prefix: prefix + [member.key], required: isRequired, path: propertyPath,
-                                  into: &fields, reader: reader)
+                                  into: &fields, types: &types, reader: reader)
             } else {
                 let name = (prefix + [member.key]).map(JSONPointer.escape).joined(separator: "/")
                 fields.append(try field(name, property, isRequired: isRequired, path: propertyPath, reader: reader))
+                types.append(property["type"]?.string)
             }
         }
     }

@@ -11,6 +11,12 @@ package struct SchemaRegistry: Sendable {
         package let node: JSON
         package let base: SchemaURI
         package let dialect: SchemaDialect
+
+        package init(node: JSON, base: SchemaURI, dialect: SchemaDialect) {
+            self.node = node
+            self.base = base
+            self.dialect = dialect
+        }
     }
 
     private var resources: [String: Located] = [:]

@@ -8,6 +8,7 @@ conditions with generous bounds; nothing depends on how fast the machine is.
 """
 import os
 import pathlib
+import shutil
 import signal
 import socket
 import subprocess
@@ -56,8 +57,14 @@ def site(request):
     Both share one SQLite store, so tabs see each other's registrations."""
     folder = tempfile.TemporaryDirectory()
     port = free_port()
-    flags = ["--store", os.path.join(folder.name, "users.sqlite"), "--forms", str(ROOT / "Examples" / "forms"),
-             "--debounce-ms", "400"]
+    # The example form files, and a form read from a JSON Schema with conditional fields.
+    forms = pathlib.Path(folder.name, "forms")
+    forms.mkdir()
+    for source in sorted((ROOT / "Examples" / "forms").glob("*.json")) + [ROOT / "Examples" / "schema-forms" / "account.schema.json"]:
+        (forms / source.name).write_text(source.read_text())
+    # The lists the form files name, beside the folder as in Examples/.
+    shutil.copytree(ROOT / "Examples" / "lists", pathlib.Path(folder.name, "lists"))
+    flags = ["--store", os.path.join(folder.name, "users.sqlite"), "--forms", str(forms), "--debounce-ms", "400"]
     server = None
     # The breached-password service, on a loopback port nothing listens on: it fails open at once.
     environment = dict(os.environ, SIGNUP_PWNED_PASSWORDS_URL=f"http://127.0.0.1:{free_port()}")
@@ -281,6 +288,29 @@ def test_a_kind_loaded_with_forms_works_without_page_changes(site, browser):
     assert field_input(browser, "phone").get_attribute("placeholder") == "+44 20 7946 0000"
     type_slowly(field_input(browser, "phone"), "12ab")
     wait_for_message(browser, "phone", "failed", "A phone number has only digits and an optional leading +")
+
+
+def shown(driver, name):
+    return driver.find_element(By.CSS_SELECTOR, f'.field[data-field="{name}"]').is_displayed()
+
+
+def test_a_schemas_conditional_fields_appear_and_disappear_as_the_person_types(site, browser):
+    """Issue 55 §4: the server says which fields the schema's if/then/else and oneOf show and
+    require; the page only draws it."""
+    url, _ = site
+    open_page(browser, url, "?kind=account")
+    assert browser.find_element(By.ID, "title").text == "Open an account"
+    wait_until(lambda: not shown(browser, "company") and not shown(browser, "totpCode"), "the conditional fields to be hidden")
+    assert shown(browser, "name") and shown(browser, "phoneCountry")
+    type_slowly(field_input(browser, "accountType"), "business")
+    wait_until(lambda: shown(browser, "company"), "the company field for a business account")
+    assert field_input(browser, "company").get_attribute("required") == "true"
+    retype(browser, "accountType", "personal")
+    wait_until(lambda: not shown(browser, "company"), "the company field to go for a personal account")
+    type_slowly(field_input(browser, "secondFactor"), "totp")
+    wait_until(lambda: shown(browser, "totpCode") and not shown(browser, "smsPhone"), "the code field for an authenticator app")
+    type_slowly(field_input(browser, "totpCode"), "12x")
+    wait_for_message(browser, "totpCode", "failed", "Not in the expected form")
 
 
 def checklist(driver, name):

@@ -21,6 +21,8 @@ import Testing
         .submissionChanged(.submitting),
         .submissionChanged(.succeeded(account: .object(["username": .string("alice"), "id": .int(7)]))),
         .submissionChanged(.failed(SubmissionFailure(code: "submit.taken", params: ["name": .string("é")], message: "taken"))),
+        .presenceChanged(PresenceUpdate(field: "sms\"Phone", presence: FieldPresence(shown: true, required: true))),
+        .presenceChanged(PresenceUpdate(field: "company", presence: FieldPresence(shown: false, required: false))),
     ]
 
     @Test(arguments: events, [FormDefinition.signup.submit, FormDefinition.login.submit])
@@ -55,6 +57,7 @@ import Testing
             case .fieldChanged: "form.fieldChanged"
             case .submitEnabledChanged: "form.submitEnabledChanged"
             case .submissionChanged: "form.submissionChanged"
+            case .presenceChanged: "form.fieldPresenceChanged"
             }
             message.key("method"); message.string(method)
             message.key("params")
@@ -72,6 +75,10 @@ import Testing
                     params.key("enabled"); params.bool(enabled)
                 case .submissionChanged(let state):
                     Notifications.writeSubmission(state, of: action, to: &params)
+                case .presenceChanged(let update):
+                    params.key("field"); params.string(update.field)
+                    params.key("shown"); params.bool(update.presence.shown)
+                    params.key("required"); params.bool(update.presence.required)
                 }
                 params.key("at"); params.int(time)
             }

@@ -161,3 +161,52 @@ extension SchemaFormTests {
         #expect(child.wait(atMost: 30) == 0)
     }
 }
+
+extension SchemaFormTests {
+    /// Conditional fields (issue 55 §4): each keyword's presence for the values typed so far.
+    @Test func theConditionsSayWhichFieldsAreShownAndRequired() throws {
+        let data = try #require(FileManager.default.contents(atPath: "Examples/schema-forms/account.schema.json"))
+        let definition = try FormFile.parse(Array(data), file: "account.schema.json")
+        let names = ["accountType", "name", "company", "phone", "phoneCountry", "secondFactor", "password", "smsPhone", "totpCode"]
+        #expect(definition.fields.map(\.name) == names)
+        let conditions = try #require(definition.conditions)
+        #expect(conditions.conditionalFields.map { names[$0] } == ["company", "phoneCountry", "smsPhone", "totpCode"])
+        #expect(conditions.isRead.enumerated().filter(\.element).map { names[$0.offset] } == ["accountType", "phone", "secondFactor"])
+        func presence(_ values: [String: String]) -> [String] {
+            conditions.presence(for: names.map { values[$0] ?? "" }).enumerated().map { index, presence in
+                names[index] + (presence.shown ? (presence.required ? "!" : "") : " hidden")
+            }
+        }
+        #expect(presence([:]) == ["accountType!", "name!", "company hidden", "phone", "phoneCountry", "secondFactor!", "password!",
+                                  "smsPhone hidden", "totpCode hidden"])
+        #expect(presence(["accountType": "business", "phone": "+4915112345678", "secondFactor": "sms"]) == [
+            "accountType!", "name!", "company!", "phone", "phoneCountry!", "secondFactor!", "password!", "smsPhone!", "totpCode hidden"])
+        // `if` is judged on typed values: "business" as the const, anything else leaves the else branch.
+        #expect(presence(["accountType": "Business", "secondFactor": "totp"])[2] == "company hidden")
+        #expect(presence(["secondFactor": "totp"])[7...] == ["smsPhone hidden", "totpCode!"])
+        #expect(presence(["secondFactor": "none"])[7...] == ["smsPhone hidden", "totpCode hidden"])
+    }
+
+    /// The object the values make, typed as each field's schema says, nested by pointer.
+    @Test func theValuesMakeTheDocumentTheConditionsJudge() {
+        let document = SchemaConditions.document(
+            names: ["age", "newsletter", "traits/email", "traits/name/first", "note", "empty"], types: ["integer", "boolean", "string", "string", nil, "string"],
+            values: ["42", "true", "ann@example.com", "Ann", "1e3", ""])
+        var writer = JSONWriter()
+        writer.json(document)
+        #expect(String(decoding: writer.bytes, as: UTF8.self)
+            == #"{"age":42,"newsletter":true,"traits":{"email":"ann@example.com","name":{"first":"Ann"}},"note":"1e3"}"#)
+        let untyped = SchemaConditions.document(names: ["age"], types: ["integer"], values: ["forty"])
+        #expect(untyped == .object([JSON.Member(key: "age", value: .string("forty"))]))
+    }
+
+    @Test func aOneOfWithoutADiscriminatorIsRefused() {
+        let text = #"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{},"secret":{}},"oneOf":[{"required":["name"]},{"required":["secret"]}],\#(Self.submit)}"#
+        do {
+            _ = try form(text)
+            Issue.record("refused expected")
+        } catch {
+            #expect(error.description == "test.schema.json: $.oneOf[0]: a form reads a oneOf whose branches each give one member a const")
+        }
+    }
+}

@@ -269,6 +269,14 @@ function show(event) {
     /** @type {HTMLElement} */ (line.querySelector(".text")).textContent = message;
     wrapper.querySelector("input")?.setAttribute("aria-invalid", String(fieldState === "failed"));
     tickChecklist(wrapper, event.params);
+  } else if (event.type === "fieldPresenceChanged") {
+    // The form's conditions show or hide a field, or make it required (protocol.md §7).
+    const wrapper = formElement.querySelector(`.field[data-field="${CSS.escape(event.params.field)}"]`);
+    if (!(wrapper instanceof HTMLElement)) return;
+    wrapper.hidden = !event.params.shown;
+    const input = wrapper.querySelector("input");
+    if (input) input.required = event.params.required;
+    wrapper.dataset.required = String(event.params.required);
   } else if (event.type === "submitEnabledChanged") {
     submitButton.disabled = !event.params.enabled;
   } else {

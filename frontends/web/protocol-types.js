@@ -168,4 +168,8 @@
  * @typedef {{field: string, state: FieldState, code: string, params: MessageParams, message: string}} FieldVerdict
  */
 
+/**
+ * @typedef {{form: FormId, field: string, shown: boolean, required: boolean, at: Time}} FieldPresenceChangedParams
+ */
+
 export {};

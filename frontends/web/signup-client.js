@@ -11,12 +11,14 @@
 /** @typedef {import('./protocol-types.js').FormDescription} FormDescription */
 /** @typedef {import('./protocol-types.js').FieldChangedParams} FieldChangedParams */
 /** @typedef {import('./protocol-types.js').SubmitEnabledChangedParams} SubmitEnabledChangedParams */
+/** @typedef {import('./protocol-types.js').FieldPresenceChangedParams} FieldPresenceChangedParams */
 /** @typedef {import('./protocol-types.js').SubmissionChangedParams} SubmissionChangedParams */
 /** @typedef {import('./protocol-types.js').Error} ErrorObject */
 
 /**
  * An event of a form, tagged with the notification's method.
  * @typedef {{type: "fieldChanged", params: FieldChangedParams}
+ *   | {type: "fieldPresenceChanged", params: FieldPresenceChangedParams}
  *   | {type: "submitEnabledChanged", params: SubmitEnabledChangedParams}
  *   | {type: "submissionChanged", params: SubmissionChangedParams}} FormEvent
  */
@@ -253,6 +255,7 @@ export class SignupClient {
     /** @type {FormEvent} */
     let event;
     if (method === "form.fieldChanged") event = { type: "fieldChanged", params };
+    else if (method === "form.fieldPresenceChanged") event = { type: "fieldPresenceChanged", params };
     else if (method === "form.submitEnabledChanged") event = { type: "submitEnabledChanged", params };
     else if (method === "form.submissionChanged") event = { type: "submissionChanged", params };
     else return;

@@ -12,6 +12,8 @@ public struct FormDefinition: Hashable, Sendable {
     /// Whether the person signs in with a second factor beside the password: NIST SP 800-63B
     /// then allows a password minimum (`minCodePoints`) of 8 rather than 15.
     public var hasSecondFactor: Bool
+    /// Which fields are shown and required as the values change; nil when presence never changes.
+    public var conditions: FormConditions?
 
     /// The least `minCodePoints` a secret field may declare, with and without a second factor.
     public static let passwordMinimum = (alone: 15, withSecondFactor: 8)

@@ -54,6 +54,10 @@ public enum SubmissionState: Hashable, Sendable {
 /// order, then the submission state, then whether submit is enabled.
 public enum FormEvent: Hashable, Sendable {
     case fieldChanged(FieldUpdate)
+    /// A field shown or hidden, or made required or optional, by the form's conditions. It comes
+    /// before the field's result, which is judged afresh when the field is shown (a hidden
+    /// field's result is not sent).
+    indirect case presenceChanged(PresenceUpdate)
     // Indirect: rare, and its payload is large; boxed, it leaves a field event cheap to copy.
     indirect case submissionChanged(SubmissionState)
     case submitEnabledChanged(Bool)

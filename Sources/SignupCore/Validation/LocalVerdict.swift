@@ -36,7 +36,10 @@ final class LocalValidator: Sendable {
         let normalization: FieldDefinition.Normalization
         /// The field's rules, in order, each with the result shown when it is the first to fail.
         let checks: [(check: CompiledCheck, failure: ResultID)]
+        /// What an empty value shows as the definition declares the field; `requiredEmpty` is what
+        /// it shows while the form's conditions require it.
         let empty: ResultID
+        let requiredEmpty: ResultID
         let success: ResultID
         /// Shown while a remote check decides; nil for a field without one.
         let validating: ResultID?
@@ -63,7 +66,8 @@ final class LocalValidator: Sendable {
                 return failure(failing[0], unmet: failing.map { .string(field.rules[$0].failure.code) })
             }
             success = results.add(localizer.result(field.successMessage, .ok))
-            empty = field.isRequired ? results.add(localizer.result(field.emptyMessage, .empty)) : success
+            requiredEmpty = results.add(localizer.result(field.emptyMessage, .empty))
+            empty = field.isRequired ? requiredEmpty : success
             validating = field.remoteChecks.first.map { results.add(localizer.result($0.validating, .validating)) }
         }
 
@@ -106,6 +110,11 @@ final class LocalValidator: Sendable {
         self.fields = fields
     }
 
+    /// What the field at `index` shows while it is hidden: nothing is sent, and it counts as ok.
+    func hiddenResult(ofField index: Int) -> ResultID {
+        fields[index].success
+    }
+
     /// A value of the field at `index` as its rules read it.
     func normalized(_ value: String, ofField index: Int) -> String {
         fields[index].normalized(value)
@@ -114,7 +123,8 @@ final class LocalValidator: Sendable {
     /// Judges one field's current value, reading values by position, as `normalized` gives them,
     /// through `valueAt`; `version` is the edit version the verdict carries, and patterns spend
     /// `budget`.
-    func verdict(forField index: Int, version: Int, budget: MatchBudget, valueAt valueOf: (Int) -> String) -> LocalVerdict {
+    /// `required`, when given, is the form's conditions' word on whether the field must be filled.
+    func verdict(forField index: Int, version: Int, budget: MatchBudget, required: Bool? = nil, valueAt valueOf: (Int) -> String) -> LocalVerdict {
         fields.withUnsafeBufferPointer { fields in
             // In place, through the buffer of a `let` array this validator holds: a field bound
             // as usual was retained, with its checks, around every call out.
@@ -123,7 +133,10 @@ final class LocalValidator: Sendable {
                 LocalVerdict(result: result, version: version, needsRemoteCheck: remote, value: value)
             }
 
-            if value.isEmpty { return verdict(fields[index].empty) }
+            if value.isEmpty {
+                guard let required else { return verdict(fields[index].empty) }
+                return verdict(required ? fields[index].requiredEmpty : fields[index].success)
+            }
             let failure = fields[index].failure(of: value, valueAt: valueOf, budget: budget, tooCostly: tooCostly)
             if let failure { return verdict(failure) }
             if let validating = fields[index].validating { return verdict(validating, remote: true) }

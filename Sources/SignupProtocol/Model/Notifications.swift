@@ -24,6 +24,13 @@ package enum Notifications {
             writer.string(form)
             writer.verbatim(",")
             writeSubmission(state, of: action(), to: &writer)
+        case .presenceChanged(let update):
+            writer.verbatim(#"{"jsonrpc":"2.0","method":"form.fieldPresenceChanged","params":{"form":"#)
+            writer.string(form)
+            writer.verbatim(#","field":"#)
+            writer.string(update.field)
+            writer.verbatim(update.presence.shown ? #","shown":true"# : #","shown":false"#)
+            writer.verbatim(update.presence.required ? #","required":true"# : #","required":false"#)
         }
         writeEnd(at: time, to: &writer)
     }

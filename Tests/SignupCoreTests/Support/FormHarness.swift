@@ -74,6 +74,8 @@ final class FormHarness {
             return "\(update.field) v\(update.version): \(update.result)"
         case .submitEnabledChanged(let enabled):
             return "submitEnabled \(enabled)"
+        case .presenceChanged(let update):
+            return "\(update.field) \(update.presence.shown ? "shown" : "hidden")\(update.presence.required ? ", required" : "")"
         case .submissionChanged(let state):
             switch state {
             case .succeeded(let account): return "submission succeeded \(account.templateTextForTests)"

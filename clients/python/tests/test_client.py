@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from signup_rpc import (AsyncClient, Client, ConnectionClosed, FieldChanged, FieldVerdict, RPCError, SubmissionChanged,
+from signup_rpc import (AsyncClient, Client, ConnectionClosed, FieldChanged, FieldPresenceChanged, FieldVerdict, RPCError, SubmissionChanged,
                         SubmitEnabledChanged, SubmitResult, Validation, find_binary)
 
 VIRTUAL = ["--clock", "virtual"]
@@ -98,6 +98,26 @@ def test_validate_judges_a_whole_object_with_the_live_forms_codes_and_opens_no_f
         with pytest.raises(RPCError) as unknown:
             client.validate("member", {"nickname": "x"})
         assert unknown.value.code == -32013
+        client.shutdown()
+
+
+def test_conditional_fields_come_as_presence_events_in_order():
+    root = pathlib.Path(__file__).resolve().parents[3]
+    with Client.spawn(args=VIRTUAL + ["--forms", str(root / "Examples" / "schema-forms")]) as client:
+        form = client.open("account", form="a", at=0)
+        opening = form.pending_events()
+        assert opening[:4] == [FieldPresenceChanged("a", "company", False, False, 0),
+                               FieldPresenceChanged("a", "phoneCountry", True, False, 0),
+                               FieldPresenceChanged("a", "smsPhone", False, False, 0),
+                               FieldPresenceChanged("a", "totpCode", False, False, 0)]
+        assert [event.field for event in opening if isinstance(event, FieldChanged)] == [
+            "accountType", "name", "phone", "phoneCountry", "secondFactor", "password"]
+        form.edit("secondFactor", "sms", at=10)
+        assert form.pending_events() == [
+            field("a", "secondFactor", "ok", "secondFactor.ok", "", 1, 10),
+            FieldPresenceChanged("a", "smsPhone", True, True, 10),
+            field("a", "smsPhone", "empty", "smsPhone.empty", "", 1, 10),
+        ]
         client.shutdown()
 
 

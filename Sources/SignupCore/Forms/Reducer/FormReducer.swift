@@ -132,10 +132,18 @@ enum FormReducer {
     /// values need; patterns spend `budget`.
     static func opening(_ values: [String], in form: LocalizedForm, budget: MatchBudget, effects: inout FormEffects) -> FormState {
         let judged = values.indices.map { form.validator.normalized(values[$0], ofField: $0) }
-        let verdicts = values.indices.map { form.validator.verdict(forField: $0, version: 0, budget: budget, valueAt: { judged[$0] }) }
+        let presence = form.definition.conditions?.presence(for: judged) ?? []
+        let verdicts = values.indices.map { field in
+            guard !presence.isEmpty else { return form.validator.verdict(forField: field, version: 0, budget: budget, valueAt: { judged[$0] }) }
+            // A hidden field is never judged.
+            guard presence[field].shown else {
+                return LocalVerdict(result: form.validator.hiddenResult(ofField: field), version: 0, needsRemoteCheck: false, value: judged[field])
+            }
+            return form.validator.verdict(forField: field, version: 0, budget: budget, required: presence[field].required, valueAt: { judged[$0] })
+        }
         for (field, verdict) in verdicts.enumerated() where form.isChecked[field] && verdict.needsRemoteCheck {
             effects.append(.check(field: field, value: verdict.value, version: 0))
         }
-        return FormState(values: values, judged: judged, verdicts: verdicts)
+        return FormState(values: values, judged: judged, verdicts: verdicts, presence: presence)
     }
 }

@@ -46,10 +46,19 @@ struct FormState {
     /// What a backend reported of a field, for the fields that show such a result (`ResultID.reported`),
     /// by position; empty until a backend reports something.
     private var reported: [FieldResult?] = []
+    /// Each field's presence by position, for a form with conditions (`FormConditions`); empty
+    /// for any other form, whose fields are always shown and required as declared.
+    private(set) var presence: [FieldPresence] = []
+
+    /// Whether the field at `index` is shown.
+    func isShown(_ index: Int) -> Bool {
+        presence.isEmpty || presence[index].shown
+    }
 
     /// The opening state: `values` at version 0, as the rules read them (`judged`), with their
-    /// verdicts, all by position.
-    init(values: [String], judged: [String], verdicts: [LocalVerdict]) {
+    /// verdicts, all by position, and the fields' presence for a form with conditions.
+    init(values: [String], judged: [String], verdicts: [LocalVerdict], presence: [FieldPresence] = []) {
+        self.presence = presence
         fields = values.indices.map { index in
             Field(value: values[index], judged: judged[index], version: 0, result: verdicts[index].result,
                   awaitingRemote: verdicts[index].needsRemoteCheck)
@@ -89,8 +98,8 @@ struct FormState {
         }
     }
 
-    /// Every field's value as it is now, by position, for a submission.
-    var values: [String] { fields.map(\.value) }
+    /// Every field's value as it is now, by position, for a submission: a hidden field's is empty.
+    var values: [String] { fields.indices.map { isShown($0) ? fields[$0].value : "" } }
 
     var submitEnabled: Bool {
         notOK == 0 && !isSubmitting && !isSubmitted
@@ -133,12 +142,44 @@ struct FormState {
         // By position: the list bound whole was retained around the calls out.
         for position in 0..<form.validator.dependents[index].count {
             let field = form.validator.dependents[index][position]
-            let verdict = form.validator.verdict(forField: field, version: version, budget: budget, valueAt: { fields[$0].judged })
+            // A hidden field is never judged.
+            guard isShown(field) else { continue }
+            let verdict = form.validator.verdict(forField: field, version: version, budget: budget, required: presence.isEmpty ? nil : presence[field].required,
+                                                 valueAt: { fields[$0].judged })
             if apply(verdict, toField: field) { change.append(.fieldChanged(update(ofField: field, in: form))) }
             judged(field, verdict)
         }
+        if let conditions = form.definition.conditions, conditions.isRead[index] {
+            updatePresence(conditions, in: form, budget: budget, into: &change, judged: judged)
+        }
         appendSubmitEnabled(ifChangedFrom: wasEnabled, into: &change)
         return version
+    }
+
+    /// Asks the form's conditions again after an edit of a field they read: each field whose
+    /// presence changed gets its event, then, when shown, its result judged afresh (hidden, it
+    /// counts as ok and its checks are cancelled, and no result is sent).
+    private mutating func updatePresence(
+        _ conditions: FormConditions, in form: LocalizedForm, budget: MatchBudget, into change: inout ChangeEvents,
+        judged: (_ field: Int, _ verdict: LocalVerdict) -> Void
+    ) {
+        let next = conditions.presence(for: fields.map(\.judged))
+        for field in conditions.conditionalFields where next[field] != presence[field] {
+            let wasShown = presence[field].shown
+            presence[field] = next[field]
+            change.append(.presenceChanged(PresenceUpdate(field: form.fieldNames[field], presence: next[field])))
+            if next[field].shown {
+                let verdict = form.validator.verdict(forField: field, version: version, budget: budget, required: next[field].required,
+                                                     valueAt: { fields[$0].judged })
+                if apply(verdict, toField: field) || !wasShown { change.append(.fieldChanged(update(ofField: field, in: form))) }
+                judged(field, verdict)
+            } else {
+                let verdict = LocalVerdict(result: form.validator.hiddenResult(ofField: field), version: version, needsRemoteCheck: false,
+                                           value: fields[field].judged)
+                _ = apply(verdict, toField: field)
+                judged(field, verdict)
+            }
+        }
     }
 
     /// What a field's result is now, as an event reports it.

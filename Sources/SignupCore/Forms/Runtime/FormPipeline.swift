@@ -108,7 +108,13 @@ public final class FormPipeline {
             receiver.formDidClose()
             return Disposables.empty
         }
-        for index in state.fields.indices { receiver.receive(.fieldChanged(update(ofField: index))) }
+        // A conditional field's presence comes first; a hidden field's result is not sent.
+        if let conditions = localized.definition.conditions {
+            for index in conditions.conditionalFields {
+                receiver.receive(.presenceChanged(PresenceUpdate(field: localized.fieldNames[index], presence: state.presence[index])))
+            }
+        }
+        for index in state.fields.indices where state.isShown(index) { receiver.receive(.fieldChanged(update(ofField: index))) }
         receiver.receive(.submitEnabledChanged(state.submitEnabled))
         // The receiver may have closed the form while it heard the current state.
         guard !isClosed else {

@@ -12,14 +12,14 @@
 
 `AsyncClient` is the same for asyncio. See README.md.
 """
-from ._messages import (ConnectionClosed, Event, FieldChanged, FieldDescription, FieldSnapshot, FieldVerdict, FormDescription,
+from ._messages import (ConnectionClosed, Event, FieldChanged, FieldDescription, FieldPresenceChanged, FieldSnapshot, FieldVerdict, FormDescription,
                         RemoteCheckDescription, RequirementDescription, RPCError, ServerInfo, Snapshot, SubmissionChanged,
                         SubmissionStateDescription, SubmitEnabledChanged, SubmitResult, Validation)
 from .aio import AsyncClient, AsyncForm
 from .client import Client, Form, find_binary
 
 __all__ = [
-    "AsyncClient", "AsyncForm", "Client", "ConnectionClosed", "Event", "FieldChanged", "FieldDescription",
+    "AsyncClient", "AsyncForm", "Client", "ConnectionClosed", "Event", "FieldChanged", "FieldDescription", "FieldPresenceChanged",
     "FieldSnapshot", "FieldVerdict", "Form", "FormDescription", "RemoteCheckDescription", "RequirementDescription", "RPCError", "ServerInfo", "Snapshot",
     "SubmissionChanged",
     "SubmissionStateDescription", "SubmitEnabledChanged", "SubmitResult", "Validation", "find_binary",

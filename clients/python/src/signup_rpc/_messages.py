@@ -47,6 +47,18 @@ class FieldChanged:
 
 
 @dataclass(frozen=True)
+class FieldPresenceChanged:
+    """A field shown or hidden, made required or optional, by the form's conditions (a JSON Schema
+    form's if/then/else, dependentRequired, dependentSchemas, oneOf). A hidden field gets no
+    results while hidden and is submitted empty."""
+    form: str
+    field: str
+    shown: bool
+    required: bool
+    at: int
+
+
+@dataclass(frozen=True)
 class SubmitEnabledChanged:
     form: str
     enabled: bool
@@ -67,7 +79,7 @@ class SubmissionChanged:
     message: Optional[str] = None
 
 
-Event = Union[FieldChanged, SubmitEnabledChanged, SubmissionChanged]
+Event = Union[FieldChanged, FieldPresenceChanged, SubmitEnabledChanged, SubmissionChanged]
 
 
 @dataclass(frozen=True)
@@ -213,6 +225,8 @@ def event_from(message: JSONObject) -> Optional[Event]:
     if method == "form.fieldChanged":
         return FieldChanged(params["form"], params["field"], params["state"], params["code"], params["params"],
                             params["message"], params["version"], params["at"])
+    if method == "form.fieldPresenceChanged":
+        return FieldPresenceChanged(params["form"], params["field"], params["shown"], params["required"], params["at"])
     if method == "form.submitEnabledChanged":
         return SubmitEnabledChanged(params["form"], params["enabled"], params["at"])
     if method == "form.submissionChanged":

@@ -220,7 +220,7 @@ class AsyncForm:
         if item is _CLOSED:
             self._events.put_nowait(_CLOSED)
             raise m.ConnectionClosed("the server's output has ended")
-        assert isinstance(item, (m.FieldChanged, m.SubmitEnabledChanged, m.SubmissionChanged))
+        assert isinstance(item, (m.FieldChanged, m.FieldPresenceChanged, m.SubmitEnabledChanged, m.SubmissionChanged))
         return item
 
     def pending_events(self) -> List[m.Event]:
@@ -230,7 +230,7 @@ class AsyncForm:
             if item is _CLOSED:
                 self._events.put_nowait(_CLOSED)
                 break
-            assert isinstance(item, (m.FieldChanged, m.SubmitEnabledChanged, m.SubmissionChanged))
+            assert isinstance(item, (m.FieldChanged, m.FieldPresenceChanged, m.SubmitEnabledChanged, m.SubmissionChanged))
             events.append(item)
         return events
 

@@ -264,7 +264,7 @@ class Form:
         if item is _CLOSED:
             self._events.put(_CLOSED)
             raise m.ConnectionClosed("the server's output has ended")
-        assert isinstance(item, (m.FieldChanged, m.SubmitEnabledChanged, m.SubmissionChanged))
+        assert isinstance(item, (m.FieldChanged, m.FieldPresenceChanged, m.SubmitEnabledChanged, m.SubmissionChanged))
         return item
 
     def pending_events(self) -> List[m.Event]:
