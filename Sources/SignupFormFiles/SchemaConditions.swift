@@ -158,7 +158,7 @@ struct SchemaConditions {
         var root: [JSON.Member] = []
         for index in names.indices where !values[index].isEmpty {
             let value = values[index]
-            let typed: JSON = switch types[index] {
+            let typed: JSON = switch types.indices.contains(index) ? types[index] : nil {
             case "integer", "number": NumberRule.number(value) != nil ? .number(value) : .string(value)
             case "boolean": value == "true" ? .bool(true) : value == "false" ? .bool(false) : .string(value)
             default: .string(value)

@@ -62,8 +62,12 @@ package enum SchemaForm {
             types.append(property["type"]?.string)
         }
         let submit: SubmitAction
+        // Fields past these (a Kratos schema's password) are not the schema's: not in its object.
+        let schemaFields = fields.count
         if isKratos {
             (fields, submit) = try KratosIdentity.adapt(fields, document: document, reader: reader)
+            // The added password is a string.
+            types += Array(repeating: "string", count: fields.count - types.count)
         } else {
             guard let submitJSON = vocabulary["submit"] else {
                 throw reader.fail("$.\(keyword).submit", "is required: the action a submission takes")
@@ -76,6 +80,7 @@ package enum SchemaForm {
             var definition = try FormDefinition(kind: kind, title: title, fields: fields, submit: submit, translations: translations,
                                                 hasSecondFactor: hasSecondFactor)
             if !conditions.isEmpty { definition.conditions = conditions.formConditions(fields: fields, types: types) }
+            definition.documentCheck = documentCheck(compiled, names: fields.prefix(schemaFields).map(\.name), types: types)
             return definition
         } catch {
             throw reader.fail("$", error.description)
@@ -92,6 +97,25 @@ package enum SchemaForm {
         members.removeAll { $0.key == keyword }
         members.append(JSON.Member(key: keyword, value: .object(vocabulary)))
         return .object(members)
+    }
+
+    /// The schema's verdict on the object the shown fields' values make, at a tap: each error
+    /// about a field (by its instance location) is an issue on it, coded `schema.` and the
+    /// keyword, with the validator's words; any other error is an issue about the whole.
+    static func documentCheck(_ validator: SchemaValidator, names: [String], types: [String?]) -> DocumentCheck {
+        DocumentCheck { values, shown in
+            let document = SchemaConditions.document(names: names, types: types, values: names.indices.map { shown[$0] ? values[$0] : "" })
+            let output: SchemaOutput
+            do throws(SchemaProblem) {
+                output = try validator.validate(document)
+            } catch {
+                return [ReportedIssue(field: nil, code: "schema.tooCostly", message: "The form could not be checked as a whole; try again")]
+            }
+            return output.errors.map { unit in
+                let field = String(unit.instanceLocation.dropFirst())
+                return ReportedIssue(field: names.contains(field) ? field : nil, code: "schema." + unit.keyword, message: unit.error)
+            }
+        }
     }
 
     /// `signup.schema.json` and `signup.json` name the kind `signup`.

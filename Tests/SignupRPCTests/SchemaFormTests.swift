@@ -210,3 +210,52 @@ extension SchemaFormTests {
         }
     }
 }
+
+extension SchemaFormTests {
+    /// At a tap the whole object is held to the schema (issue 55 §4): what the live rules do not
+    /// judge (a root `not`, a `dependentSchemas` constraint on a field) refuses it; an error about
+    /// a field shows on it, one about the whole fails the submission.
+    @Test func theWholeObjectIsHeldToTheSchemaAtATap() throws {
+        let folder = try TemporaryDirectory()
+        let forms = try folder.forms("club.schema.json", #"""
+            {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
+             "properties":{"name":{"type":"string","minLength":1},"phone":{"type":"string"},"secret":{"type":"string","minLength":15,"writeOnly":true}},
+             "required":["name","secret"],
+             "not":{"properties":{"name":{"const":"admin"}},"required":["name"]},
+             "dependentSchemas":{"phone":{"properties":{"phone":{"pattern":"^\\+1"}}}},
+             \#(Self.submit)}
+            """#)
+        func edit(_ field: String, _ value: String, at time: Int) -> String {
+            #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"c","field":"\#(field)","value":"\#(value)","at":\#(time)}}"#
+        }
+        let input = [
+            #"{"jsonrpc":"2.0","method":"form.open","params":{"kind":"club","form":"c","at":0}}"#,
+            edit("name", "admin", at: 10), edit("phone", "+4915112345678", at: 20), edit("secret", "mauve kettle drums at dawn", at: 30),
+            #"{"jsonrpc":"2.0","id":1,"method":"form.submit","params":{"form":"c","at":100}}"#,
+            edit("phone", "+15551234567", at: 200),
+            #"{"jsonrpc":"2.0","id":2,"method":"form.submit","params":{"form":"c","at":300}}"#,
+            edit("name", "ann", at: 400),
+            #"{"jsonrpc":"2.0","id":3,"method":"form.submit","params":{"form":"c","at":500}}"#,
+            #"{"jsonrpc":"2.0","id":4,"method":"clock.advance","params":{"to":2000}}"#,
+        ].joined(separator: "\n") + "\n"
+        let output = try Subprocess.run(["--clock", "virtual", "--forms", forms], input: input)
+        #expect(output.status == 0, "\(output.stderr)")
+        let from100 = output.lines.drop { !$0.contains(#""at":30}"#) }.dropFirst(2)
+        #expect(Array(from100) == [
+            #"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"c","field":"phone","state":"failed","code":"schema.pattern","params":{},"message":"must match the pattern ^\\+1","version":2,"at":100}}"#,
+            #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"c","state":"failed","code":"schema.not","params":{},"message":"must not match the schema","at":100}}"#,
+            #"{"jsonrpc":"2.0","method":"form.submitEnabledChanged","params":{"form":"c","enabled":false,"at":100}}"#,
+            #"{"jsonrpc":"2.0","id":1,"result":{"form":"c","accepted":false,"reason":"invalid"}}"#,
+            #"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"c","field":"phone","state":"ok","code":"phone.ok","params":{},"message":"","version":4,"at":200}}"#,
+            #"{"jsonrpc":"2.0","method":"form.submitEnabledChanged","params":{"form":"c","enabled":true,"at":200}}"#,
+            // Still about the whole: refused again, the submission's failure unchanged; submit stays
+            // enabled, as after any failed submission, for the person to change something and retry.
+            #"{"jsonrpc":"2.0","id":2,"result":{"form":"c","accepted":false,"reason":"invalid"}}"#,
+            #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"c","state":"submitting","at":500}}"#,
+            #"{"jsonrpc":"2.0","method":"form.submitEnabledChanged","params":{"form":"c","enabled":false,"at":500}}"#,
+            #"{"jsonrpc":"2.0","id":3,"result":{"form":"c","accepted":true}}"#,
+            #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"c","state":"succeeded","account":{"username":"ann"},"at":1500}}"#,
+            #"{"jsonrpc":"2.0","id":4,"result":{"now":2000}}"#,
+        ])
+    }
+}

@@ -49,3 +49,25 @@ public final class FormConditions: Hashable, Sendable {
     public static func == (left: FormConditions, right: FormConditions) -> Bool { left === right }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
+
+/// What a form's definition checks of the whole object at a tap, beyond each field's rules (a JSON
+/// Schema form: the schema's verdict on the object the values make). An issue about a field is
+/// shown on it, one about the whole fails the submission; either way the tap is refused.
+/// Compared by identity.
+public final class DocumentCheck: Hashable, Sendable {
+    private let check: @Sendable (_ values: [String], _ shown: [Bool]) -> [ReportedIssue]
+
+    /// `check` gets every field's value by position, normalised as its rules read it, and whether
+    /// each is shown (a hidden field is left out of the object).
+    public init(_ check: @escaping @Sendable (_ values: [String], _ shown: [Bool]) -> [ReportedIssue]) {
+        self.check = check
+    }
+
+    /// The issues with these values; none when the whole is accepted.
+    public func issues(values: [String], shown: [Bool]) -> [ReportedIssue] {
+        check(values, shown)
+    }
+
+    public static func == (left: DocumentCheck, right: DocumentCheck) -> Bool { left === right }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

@@ -14,6 +14,8 @@ public struct FormDefinition: Hashable, Sendable {
     public var hasSecondFactor: Bool
     /// Which fields are shown and required as the values change; nil when presence never changes.
     public var conditions: FormConditions?
+    /// What is checked of the whole object at a tap, beyond the fields' rules; nil for nothing.
+    public var documentCheck: DocumentCheck?
 
     /// The least `minCodePoints` a secret field may declare, with and without a second factor.
     public static let passwordMinimum = (alone: 15, withSecondFactor: 8)

@@ -62,6 +62,15 @@ enum FormReducer {
         case .tap:
             if let rejection = state.submitRejection { return .refused(rejection) }
             guard !state.isSubmissionRunning else { return .done }
+            // The whole object must pass what the definition checks of it (a schema's verdict).
+            if let check = form.definition.documentCheck {
+                let issues = check.issues(values: state.fields.indices.map { state.isShown($0) ? state.fields[$0].judged : "" },
+                                          shown: state.fields.indices.map(state.isShown))
+                if !issues.isEmpty {
+                    state.applyDocumentIssues(issues.map { $0.hiding(state.secretValues(in: form)) }, in: form, into: &events)
+                    return .refused(.invalid)
+                }
+            }
             state.isSubmissionRunning = true
             state.submittedVersion = state.version
             effects.append(.submit(values: state.values))

@@ -230,6 +230,24 @@ struct FormState {
         apply(.failed(failure), into: &change)
     }
 
+    /// Takes what a form's document check found at a tap: the first issue of each field shown on
+    /// it (until it is edited), in form order; an issue about the whole fails the submission.
+    mutating func applyDocumentIssues(_ issues: [ReportedIssue], in form: LocalizedForm, into change: inout ChangeEvents) {
+        let wasEnabled = submitEnabled
+        var shown = Set<Int>()
+        let placed = issues.compactMap { issue -> (Int, FieldResult)? in
+            guard let name = issue.field, let index = form.index(ofField: name), isShown(index), shown.insert(index).inserted else { return nil }
+            return (index, issue.failedResult)
+        }
+        for (index, result) in placed.sorted(by: { $0.0 < $1.0 }) { show(reported: result, onField: index, in: form, into: &change) }
+        let whole = issues.first { issue in issue.field.flatMap { form.index(ofField: $0) }.map { !isShown($0) } ?? true }
+        if let whole, submission != .failed(SubmissionFailure(code: whole.code, params: whole.params, message: whole.message)) {
+            apply(.failed(SubmissionFailure(code: whole.code, params: whole.params, message: whole.message)), into: &change, enabledBefore: wasEnabled)
+        } else {
+            appendSubmitEnabled(ifChangedFrom: wasEnabled, into: &change)
+        }
+    }
+
     /// Puts a backend's result on a field, kept beside it, with its event unless it shows already.
     private mutating func show(reported result: FieldResult, onField index: Int, in form: LocalizedForm, into change: inout ChangeEvents) {
         let shownBefore = fields[index].result == .reported ? reported[index] : nil
@@ -240,10 +258,11 @@ struct FormState {
         if shownBefore != result { change.append(.fieldChanged(update(ofField: index, in: form))) }
     }
 
-    /// Takes the submission's new state.
-    mutating func apply(_ submission: SubmissionState, into change: inout ChangeEvents) {
+    /// Takes the submission's new state; `enabledBefore` is whether submit was enabled before the
+    /// change this is part of began (now, when nil).
+    mutating func apply(_ submission: SubmissionState, into change: inout ChangeEvents, enabledBefore: Bool? = nil) {
         guard submission != self.submission else { return }
-        let wasEnabled = submitEnabled
+        let wasEnabled = enabledBefore ?? submitEnabled
         self.submission = submission
         isSubmitting = if case .submitting = submission { true } else { false }
         // Final only if nothing was edited since the tap: values typed meanwhile are not submitted.
