@@ -262,13 +262,19 @@ package enum SchemaForm {
             default: nil
             }
         }
-        return FieldDefinition(
+        var field = FieldDefinition(
             name: name, isRequired: isRequired, rules: rules,
             remoteChecks: try reader.remoteChecks(one: nil, list: vocabulary["remoteChecks"], "\(path).\(keyword)"),
             isSecret: isSecret, normalization: normalization,
             label: schema["title"]?.string.map { Message("\(name).label", $0) },
             placeholder: placeholder.map { Message("\(name).placeholder", $0) },
             input: input)
+        field.help = schema["description"]?.string.map { Message("\(name).help", $0) }
+        // A secret has no default: a password typed by nobody is no password.
+        if !isSecret, let initial = schema["default"] {
+            field.initialValue = try choice(initial, "\(path).default", reader: reader)
+        }
+        return field
     }
 
     /// An `enum` or `const` value as the text a field holds: a string as it is, a number or a

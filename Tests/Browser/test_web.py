@@ -302,12 +302,15 @@ def test_a_schemas_conditional_fields_appear_and_disappear_as_the_person_types(s
     assert browser.find_element(By.ID, "title").text == "Open an account"
     wait_until(lambda: not shown(browser, "company") and not shown(browser, "totpCode"), "the conditional fields to be hidden")
     assert shown(browser, "name") and shown(browser, "phoneCountry")
+    # The schema's description is the field's help, its default the value the form opens with.
+    assert browser.find_element(By.ID, "help-name").text == "Your sign-in name: lower-case letters, digits and _"
+    assert field_input(browser, "secondFactor").get_attribute("value") == "none"
     type_slowly(field_input(browser, "accountType"), "business")
     wait_until(lambda: shown(browser, "company"), "the company field for a business account")
     assert field_input(browser, "company").get_attribute("required") == "true"
     retype(browser, "accountType", "personal")
     wait_until(lambda: not shown(browser, "company"), "the company field to go for a personal account")
-    type_slowly(field_input(browser, "secondFactor"), "totp")
+    retype(browser, "secondFactor", "totp")
     wait_until(lambda: shown(browser, "totpCode") and not shown(browser, "smsPhone"), "the code field for an authenticator app")
     type_slowly(field_input(browser, "totpCode"), "12x")
     wait_for_message(browser, "totpCode", "failed", "Not in the expected form")

@@ -119,9 +119,10 @@ class Generator:
 
     def object(self, schema: dict, depth: int) -> dict:
         properties = dict(schema.get("properties", {}))
-        for branch in schema.get("oneOf", []) + schema.get("anyOf", []):
+        chosen = self.random.choice(schema["oneOf"]) if self.careful and schema.get("oneOf") else None
+        for branch in ([chosen] if chosen else schema.get("oneOf", [])) + schema.get("anyOf", []):
             for name, subschema in branch.get("properties", {}).items():
-                properties.setdefault(name, subschema)
+                properties[name] = subschema if chosen else properties.get(name, subschema)
         for name, subschema in schema.get("$defs", {}).items():
             properties.setdefault(name, subschema)
         result = {}
@@ -131,6 +132,20 @@ class Generator:
                 result[name] = self.value(subschema, depth + 1)
         if not self.careful and self.random.random() < 0.1:
             result["unknownMember"] = self.any()
+        if self.careful:
+            # Keep to what the chosen oneOf branch and the if/then/else that applies ask for.
+            for name in (chosen or {}).get("required", []):
+                result.setdefault(name, self.value(properties.get(name, {}), depth + 1))
+            if "if" in schema:
+                branch = schema.get("then" if jsonschema.validators.validator_for(schema)(schema["if"]).is_valid(result) else "else", {})
+                for name in branch.get("required", []):
+                    result.setdefault(name, self.value(properties.get(name, {}), depth + 1))
+                for name in branch.get("not", {}).get("required", []):
+                    result.pop(name, None)
+            for trigger, needed in schema.get("dependentRequired", {}).items():
+                if trigger in result:
+                    for name in needed:
+                        result.setdefault(name, self.value(properties.get(name, {}), depth + 1))
         return result
 
 

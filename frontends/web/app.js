@@ -194,7 +194,8 @@ function fieldElement(field, value) {
   if ("inputmode" in kind) input.inputMode = kind.inputmode;
   if (field.placeholder !== null) input.placeholder = field.placeholder;
   input.required = field.required;
-  input.value = value;
+  // What the person typed wins over the schema's default.
+  input.value = value || (field.default ?? "");
   input.setAttribute("aria-describedby", `message-${field.name}`);
   // A field checked with a backend names its checks, so styles and tests can tell it apart.
   if (field.remoteChecks?.length) wrapper.dataset.checks = field.remoteChecks.map((check) => check.name).join(" ");
@@ -214,6 +215,16 @@ function fieldElement(field, value) {
   text.className = "text";
   message.append(spinner, text);
   wrapper.append(label, input, message);
+  if (field.help) {
+    const help = document.createElement("p");
+    help.className = "help";
+    help.id = `help-${field.name}`;
+    help.textContent = field.help;
+    input.setAttribute("aria-describedby", `message-${field.name} help-${field.name}`);
+    wrapper.append(help);
+  }
+  // Hidden until the server says otherwise (form.fieldPresenceChanged).
+  if (field.conditional) wrapper.hidden = true;
   // A checklist field lists what it asks for; each item ticks as the server says it is met.
   if (field.requirements?.length) wrapper.append(checklistElement(field));
   return wrapper;

@@ -25,6 +25,10 @@ public struct FieldDefinition: Hashable, Sendable {
     public var isSecret: Bool
     /// Applied to the value before every rule, comparison and submission.
     public var normalization: Normalization
+    /// A longer explanation a frontend may show under the field (a schema's `description`); nil for none.
+    public var help: Message?
+    /// The value a form opens with when none is given (a schema's `default`); nil for empty.
+    public var initialValue: String?
 
     /// How a value is normalised before it is judged or submitted.
     public enum Normalization: String, Hashable, Sendable {

@@ -15,6 +15,12 @@ public struct FormDescription: Hashable, Sendable {
         public var remoteChecks: [Check]
         /// What a checklist field asks for, one item per rule in order; empty for other fields.
         public var requirements: [Requirement]
+        /// A longer explanation to show under the field; nil for none.
+        public var help: String? = nil
+        /// The value the form opens with when none is given; nil for empty.
+        public var initialValue: String? = nil
+        /// Whether the form's conditions show, hide or require it (`form.fieldPresenceChanged`).
+        public var isConditional = false
     }
 
     /// One item of a field's checklist: met unless its code is in the field's `params.unmet`
@@ -81,7 +87,11 @@ extension LocalizedForm {
                     remoteChecks: field.remoteChecks.map { FormDescription.Check(name: $0.name, kind: $0.kind.name) },
                     requirements: field.rules.compactMap { rule in
                         rule.requirement.map { FormDescription.Requirement(code: rule.failure.code, text: localizer.render($0, rule.failureParams)) }
-                    })
+                    },
+                    help: field.help.map(text), initialValue: field.initialValue,
+                    isConditional: definition.conditions.map { conditions in
+                        conditions.conditionalFields.contains { definition.fields[$0].name == field.name }
+                    } ?? false)
             },
             submitLabel: text(submit.texts.label),
             resultName: submit.resultName,

@@ -43,6 +43,16 @@ package enum FormDescriptions {
                                 }
                             }
                         }
+                        // Only a field that has them has these members.
+                        if let help = described.help {
+                            $0.key("help"); $0.string(help)
+                        }
+                        if let initialValue = described.initialValue {
+                            $0.key("default"); $0.string(initialValue)
+                        }
+                        if described.isConditional {
+                            $0.key("conditional"); $0.bool(true)
+                        }
                         // Only a checklist field has the member.
                         if !described.requirements.isEmpty {
                             $0.key("requirements")

@@ -69,7 +69,7 @@ public final class FormPipeline {
         let fields = form.definition.fields
         var effects = FormEffects()
         state = FormReducer.opening(
-            fields.map { initialValues[$0.name] ?? "" }, in: form, budget: budget ?? MatchBudget(), effects: &effects)
+            fields.map { initialValues[$0.name] ?? $0.initialValue ?? "" }, in: form, budget: budget ?? MatchBudget(), effects: &effects)
         link.form = self
         if fields.contains(where: { !$0.remoteChecks.isEmpty }) {
             checks = fields.indices.map { index in

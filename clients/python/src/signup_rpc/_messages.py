@@ -111,6 +111,9 @@ class FieldDescription:
     remote_check: Optional[str]  # the kind of the first of `remote_checks`
     remote_checks: List[RemoteCheckDescription] = field(default_factory=list)
     requirements: List[RequirementDescription] = field(default_factory=list)  # a checklist field's, else empty
+    help: Optional[str] = None  # a longer explanation (a JSON Schema form's description)
+    default: Optional[str] = None  # the value the form opens with when none is given
+    conditional: bool = False  # shown, hidden or required as FieldPresenceChanged events say
 
 
 @dataclass(frozen=True)
@@ -243,7 +246,8 @@ def description_from(value: JSONObject) -> FormDescription:
         fields=[FieldDescription(f["name"], f["label"], f["placeholder"], f["input"], f["required"], f["secret"],
                                  f["maxLength"], f["remoteCheck"],
                                  [RemoteCheckDescription(c["name"], c["kind"]) for c in f.get("remoteChecks", [])],
-                                 [RequirementDescription(r["code"], r["message"]) for r in f.get("requirements", [])])
+                                 [RequirementDescription(r["code"], r["message"]) for r in f.get("requirements", [])],
+                                 f.get("help"), f.get("default"), f.get("conditional", False))
                 for f in value["fields"]],
         submit_label=submit["label"], result=submit["result"],
         states=[SubmissionStateDescription(s["state"], s["meaning"], s["message"]) for s in submit["states"]],
