@@ -7,7 +7,7 @@ import SignupProtocol
 extension FormFile {
     static func selfContained(_ document: JSON, _ definition: FormDefinition) -> JSON {
         // A schema's kind may come from its file's name, which a recording does not keep.
-        if SchemaForm.isSchema(document) { return SchemaForm.naming(document, kind: definition.kind) }
+        if SchemaForm.isSchema(document) || SchemaForm.isOpenAPI(document) { return SchemaForm.naming(document, kind: definition.kind) }
         guard case .array(let fields)? = document["fields"] else { return document }
         let written = fields.enumerated().map { index, field -> JSON in
             guard index < definition.fields.count, case .array(let rules)? = field["rules"] else { return field }

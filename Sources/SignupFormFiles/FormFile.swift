@@ -54,7 +54,7 @@ package enum FormFile {
     /// A definition already read as JSON (such as one a recording's header carries): a form file,
     /// or a JSON Schema (one that names its `$schema`, read by `SchemaForm`).
     package static func parse(_ json: JSON, file: String) throws(Problem) -> FormDefinition {
-        if SchemaForm.isSchema(json) { return try SchemaForm.parse(json, file: file) }
+        if SchemaForm.isSchema(json) || SchemaForm.isOpenAPI(json) { return try SchemaForm.parse(json, file: file) }
         return try Reader(file: file).form(json)
     }
 

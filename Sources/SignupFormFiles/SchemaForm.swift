@@ -18,19 +18,64 @@ package enum SchemaForm {
         document["$schema"] != nil
     }
 
-    /// The form kind `document` defines; `file` names it in errors and, without
-    /// `signupRPC.kind`, gives the kind its name (`signup.schema.json`: `signup`).
+    /// Whether `document` is an OpenAPI 3.1 document (`openapi: 3.1.x`).
+    package static func isOpenAPI(_ document: JSON) -> Bool {
+        document["openapi"]?.string?.hasPrefix("3.1") == true
+    }
+
+    /// OpenAPI's extension keyword at the document's root: the vocabulary's root members, and
+    /// `schema`, a JSON Pointer to the request body's schema the form is made of.
+    package static let openAPIKeyword = "x-signupRPC"
+
+    /// The form kind `document` defines (a JSON Schema, or an OpenAPI 3.1 document pointing at a
+    /// request body's schema); `file` names it in errors and, without `kind`, gives the kind its
+    /// name (`signup.schema.json`: `signup`).
     package static func parse(_ document: JSON, file: String) throws(FormFile.Problem) -> FormDefinition {
         let reader = FormFile.Reader(file: file)
-        let dialect = SchemaDialect.named(document["$schema"]?.string ?? "") ?? .draft2020_12
+        guard isOpenAPI(document) else {
+            let dialect = SchemaDialect.named(document["$schema"]?.string ?? "") ?? .draft2020_12
+            return try parse(schema: document, pointer: "", in: document, dialect: dialect, vocabularyAt: (document[keyword], "$.\(keyword)"),
+                             file: file, reader: reader)
+        }
+        // OpenAPI 3.1's Schema Objects are JSON Schema 2020-12 (or its `jsonSchemaDialect`).
+        let extensionPath = "$.\(openAPIKeyword)"
+        let members = try reader.members(document[openAPIKeyword] ?? .null, extensionPath,
+                                         allowed: ["schema", "kind", "submit", "translations", "secondFactor"], required: ["schema"])
+        let pointer = try reader.string(members["schema"], "\(extensionPath).schema")
+        guard let tokens = JSONPointer.tokens(pointer.hasPrefix("#") ? String(pointer.dropFirst()) : pointer) else {
+            throw reader.fail("\(extensionPath).schema", "must be a JSON Pointer into the document, such as /paths/~1signup/post/requestBody/content/application~1json/schema")
+        }
+        var schema = document
+        for token in tokens {
+            guard let next = schema.members?.first(where: { $0.key == token })?.value ?? schema.elements.flatMap({ elements in
+                Int(token).flatMap { elements.indices.contains($0) ? elements[$0] : nil } }) else {
+                throw reader.fail("\(extensionPath).schema", "names nothing in the document")
+            }
+            schema = next
+        }
+        schema = try resolved(schema, in: document, path: "\(extensionPath).schema", reader: reader)
+        let dialect = document["jsonSchemaDialect"]?.string.flatMap(SchemaDialect.named) ?? .draft2020_12
+        let vocabulary = JSON.object((document[openAPIKeyword]?.members ?? []).filter { $0.key != "schema" })
+        return try parse(schema: schema, pointer: "/" + tokens.map(JSONPointer.escape).joined(separator: "/"), in: document, dialect: dialect,
+                         vocabularyAt: (vocabulary, extensionPath), file: file, reader: reader)
+    }
+
+    /// The form `schema` makes, found at `pointer` in `document` (which its references resolve in).
+    private static func parse(schema: JSON, pointer: String, in document: JSON, dialect: SchemaDialect, vocabularyAt vocabularyJSON: (JSON?, String),
+                              file: String, reader: FormFile.Reader) throws(FormFile.Problem) -> FormDefinition {
         // The schema itself must be one: judged by its dialect's meta-schema, then compiled.
         let metaError: SchemaOutput.Unit?
         let compiled: SchemaValidator
         do throws(SchemaProblem) {
             let meta = try SchemaValidator(.object([JSON.Member(key: "$ref", value: .string(dialect.draft == .draft7
                 ? SchemaDialect.draft7URI + "#" : SchemaDialect.draft2020_12URI))]), registry: .withMetaSchemas)
-            metaError = try meta.validate(document).errors.first
-            compiled = try SchemaValidator(document, at: "urn:signup-rpc:form:" + file, dialect: dialect, registry: .withMetaSchemas)
+            metaError = try meta.validate(schema).errors.first
+            var registry = SchemaRegistry.withMetaSchemas
+            let uri = "urn:signup-rpc:form:" + file
+            let root = try registry.add(document, at: uri, dialect: dialect)
+            let located = pointer.isEmpty ? root : registry.resolve(root.base.resolving("#" + pointer))
+                ?? SchemaRegistry.Located(node: schema, base: root.base, dialect: dialect)
+            compiled = SchemaValidator(registry: registry, root: located)
         } catch {
             throw reader.fail("$", error.description)
         }
@@ -38,26 +83,27 @@ package enum SchemaForm {
             throw reader.fail(Self.path(metaError.instanceLocation),
                               "is not valid \(dialect.draft == .draft7 ? "draft-07" : "draft 2020-12"): \(metaError.error)")
         }
-        guard case .string("object")? = document["type"], document["properties"]?.members != nil else {
+        guard case .string("object")? = schema["type"], schema["properties"]?.members != nil else {
             throw reader.fail("$", "a form's schema must be of type object, with properties")
         }
-        let vocabulary = try reader.members(document[keyword] ?? .object([]), "$.\(keyword)",
+        let (vocabularyValue, vocabularyPath) = vocabularyJSON
+        let vocabulary = try reader.members(vocabularyValue ?? .object([]), vocabularyPath,
                                             allowed: ["kind", "submit", "translations", "secondFactor"])
-        let kind = try vocabulary["kind"].map { json throws(FormFile.Problem) in try reader.string(json, "$.\(keyword).kind") }
+        let kind = try vocabulary["kind"].map { json throws(FormFile.Problem) in try reader.string(json, "\(vocabularyPath).kind") }
             ?? Self.kind(fromFile: file)
-        let title = document["title"]?.string.map { Message("title", $0) }
-        let isKratos = vocabulary["submit"] == nil && KratosIdentity.describes(document)
+        let title = schema["title"]?.string.map { Message("title", $0) }
+        let isKratos = vocabulary["submit"] == nil && KratosIdentity.describes(schema)
         var fields: [FieldDefinition] = []
         var types: [String?] = []
         // A Kratos identity always has its traits, whatever the root's `required` says.
-        try collectFields(of: document, in: document, prefix: [], required: true, path: "$", into: &fields, types: &types, reader: reader,
+        try collectFields(of: schema, in: document, prefix: [], required: true, path: "$", into: &fields, types: &types, reader: reader,
                           alwaysRequired: isKratos ? ["traits"] : [])
         guard !fields.isEmpty else { throw reader.fail("$.properties", "holds no field") }
         // Fields that appear only in conditional branches, hidden until a branch applies.
-        let conditions = try SchemaConditions(document, base: compiled.root, registry: compiled.registry, reader: reader)
-        for (name, schema) in conditions.branchOnly {
+        let conditions = try SchemaConditions(schema, base: compiled.root, registry: compiled.registry, reader: reader)
+        for (name, branchSchema) in conditions.branchOnly {
             let path = "$.(branch).properties.\(name)"
-            let property = try resolved(schema, in: document, path: path, reader: reader)
+            let property = try resolved(branchSchema, in: document, path: path, reader: reader)
             fields.append(try field(JSONPointer.escape(name), property, isRequired: false, path: path, reader: reader))
             types.append(property["type"]?.string)
         }
@@ -65,17 +111,17 @@ package enum SchemaForm {
         // Fields past these (a Kratos schema's password) are not the schema's: not in its object.
         let schemaFields = fields.count
         if isKratos {
-            (fields, submit) = try KratosIdentity.adapt(fields, document: document, reader: reader)
+            (fields, submit) = try KratosIdentity.adapt(fields, document: schema, reader: reader)
             // The added password is a string.
             types += Array(repeating: "string", count: fields.count - types.count)
         } else {
             guard let submitJSON = vocabulary["submit"] else {
-                throw reader.fail("$.\(keyword).submit", "is required: the action a submission takes")
+                throw reader.fail("\(vocabularyPath).submit", "is required: the action a submission takes")
             }
-            submit = try reader.submit(submitJSON, "$.\(keyword).submit")
+            submit = try reader.submit(submitJSON, "\(vocabularyPath).submit")
         }
-        let translations = try reader.translations(vocabulary["translations"], "$.\(keyword).translations")
-        let hasSecondFactor = try reader.bool(vocabulary["secondFactor"], "$.\(keyword).secondFactor", default: false)
+        let translations = try reader.translations(vocabulary["translations"], "\(vocabularyPath).translations")
+        let hasSecondFactor = try reader.bool(vocabulary["secondFactor"], "\(vocabularyPath).secondFactor", default: false)
         do throws(FormDefinitionError) {
             var definition = try FormDefinition(kind: kind, title: title, fields: fields, submit: submit, translations: translations,
                                                 hasSecondFactor: hasSecondFactor)
@@ -91,11 +137,12 @@ package enum SchemaForm {
     /// document but not the name of its file).
     static func naming(_ document: JSON, kind: String) -> JSON {
         guard case .object(var members) = document else { return document }
-        var vocabulary = members.first { $0.key == keyword }?.value.members ?? []
+        let name = isOpenAPI(document) ? openAPIKeyword : keyword
+        var vocabulary = members.first { $0.key == name }?.value.members ?? []
         vocabulary.removeAll { $0.key == "kind" }
         vocabulary.insert(JSON.Member(key: "kind", value: .string(kind)), at: 0)
-        members.removeAll { $0.key == keyword }
-        members.append(JSON.Member(key: keyword, value: .object(vocabulary)))
+        members.removeAll { $0.key == name }
+        members.append(JSON.Member(key: name, value: .object(vocabulary)))
         return .object(members)
     }
 
@@ -121,7 +168,7 @@ package enum SchemaForm {
     /// `signup.schema.json` and `signup.json` name the kind `signup`.
     static func kind(fromFile file: String) -> String {
         var name = Substring(file.split(separator: "/").last ?? Substring(file))
-        for suffix in [".schema.json", ".json"] where name.hasSuffix(suffix) {
+        for suffix in [".schema.json", ".openapi.json", ".json"] where name.hasSuffix(suffix) {
             name = name.dropLast(suffix.count)
             break
         }

@@ -259,3 +259,30 @@ extension SchemaFormTests {
         ])
     }
 }
+
+extension SchemaFormTests {
+    /// An OpenAPI 3.1 document is a form kind through `x-signupRPC.schema`, a pointer to a request
+    /// body's schema; its references resolve in the whole document.
+    @Test func anOpenAPIDocumentsRequestBodyIsAForm() throws {
+        let data = try #require(FileManager.default.contents(atPath: "Examples/schema-forms/newsletter.openapi.json"))
+        let definition = try FormFile.parse(Array(data), file: "newsletter.openapi.json")
+        #expect(definition.kind == "newsletter" && definition.title.template == "Subscribe to the newsletter")
+        #expect(definition.fields.map(\.name) == ["name", "email", "frequency", "password"])
+        #expect(definition.fields[1].rules.map(\.failure.code) == ["string.maxLength", "string.format.email"])
+        #expect(definition.fields[2].initialValue == "weekly")
+        let cases: [(String, String)] = [
+            (#"{"openapi":"3.1.0","paths":{}}"#, "api.openapi.json: $.x-signupRPC: must be an object, not null"),
+            (#"{"openapi":"3.1.0","x-signupRPC":{"schema":"/paths/~1nowhere"}}"#, "api.openapi.json: $.x-signupRPC.schema: names nothing in the document"),
+            (#"{"openapi":"3.1.0","x-signupRPC":{"schema":"paths"}}"#,
+             "api.openapi.json: $.x-signupRPC.schema: must be a JSON Pointer into the document, such as /paths/~1signup/post/requestBody/content/application~1json/schema"),
+        ]
+        for (text, expected) in cases {
+            do {
+                _ = try FormFile.parse(Array(text.utf8), file: "api.openapi.json")
+                Issue.record("refused expected: \(expected)")
+            } catch {
+                #expect(error.description == expected)
+            }
+        }
+    }
+}
