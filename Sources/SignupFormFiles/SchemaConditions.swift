@@ -136,7 +136,7 @@ struct SchemaConditions {
                 switch condition {
                 case .ifThenElse(let validator, let then, let otherwise):
                     // An `if` that cannot decide (a pattern past its budget) applies neither branch.
-                    guard let verdict = try? validator.validate(document).valid else { continue }
+                    guard let verdict = try? validator.validate(document, budget: MatchBudget()).valid else { continue }
                     if let branch = verdict ? then : otherwise { apply(branch) }
                 case .whenPresent(let field, let branch):
                     if let index = names.firstIndex(of: field), !values[index].isEmpty { apply(branch) }

@@ -154,7 +154,8 @@ package enum SchemaForm {
             let document = SchemaConditions.document(names: names, types: types, values: names.indices.map { shown[$0] ? values[$0] : "" })
             let output: SchemaOutput
             do throws(SchemaProblem) {
-                output = try validator.validate(document)
+                // A message's pattern budget (§10), as a keystroke's: the tap is one line.
+                output = try validator.validate(document, budget: MatchBudget())
             } catch {
                 return [ReportedIssue(field: nil, code: "schema.tooCostly", message: "The form could not be checked as a whole; try again")]
             }
