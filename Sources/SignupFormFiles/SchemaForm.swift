@@ -67,8 +67,11 @@ package enum SchemaForm {
         let metaError: SchemaOutput.Unit?
         let compiled: SchemaValidator
         do throws(SchemaProblem) {
-            let meta = try SchemaValidator(.object([JSON.Member(key: "$ref", value: .string(dialect.draft == .draft7
-                ? SchemaDialect.draft7URI + "#" : SchemaDialect.draft2020_12URI))]), registry: .withMetaSchemas)
+            // A schema written in SignupRPC's vocabulary is judged by its meta-schema, which also
+            // checks the signupRPC keyword.
+            let metaURI = schema["$schema"]?.string == SchemaRegistry.signupVocabularyURI ? SchemaRegistry.signupVocabularyURI
+                : dialect.draft == .draft7 ? SchemaDialect.draft7URI + "#" : SchemaDialect.draft2020_12URI
+            let meta = try SchemaValidator(.object([JSON.Member(key: "$ref", value: .string(metaURI))]), registry: .withMetaSchemas)
             metaError = try meta.validate(schema).errors.first
             var registry = SchemaRegistry.withMetaSchemas
             let uri = "urn:signup-rpc:form:" + file

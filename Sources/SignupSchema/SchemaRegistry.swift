@@ -207,7 +207,7 @@ extension SchemaRegistry {
     /// which ship inside the binary (`MetaSchemas.swift`).
     package static let withMetaSchemas: SchemaRegistry = {
         var registry = SchemaRegistry()
-        for (uri, text) in metaSchemaTexts {
+        for (uri, text) in metaSchemaTexts + [(signupVocabularyURI, signupVocabularyText)] {
             // The texts are generated from published documents and checked by the tests: failing
             // to read one is a programming error.
             let document = try! JSONParser.parse(Array(text.utf8), maxDepth: maxDepth)

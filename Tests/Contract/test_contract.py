@@ -317,10 +317,28 @@ FORM_FILES = [path for path in FORM_FILES if path.parent.name not in ("directori
 SCHEMA_FILES = sorted((ROOT / "Examples").glob("schema*/*.json"))
 
 
+VOCABULARY = json.loads((ROOT / "schemas" / "signup-vocabulary.schema.json").read_text())
+
+
 @pytest.mark.parametrize("path", SCHEMA_FILES, ids=lambda path: str(path.relative_to(ROOT)))
 def test_every_example_schema_is_valid_under_its_dialect(path):
     schema = json.loads(path.read_text())
-    jsonschema.validators.validator_for(schema).check_schema(schema)
+    if schema.get("$schema") == VOCABULARY["$id"]:
+        # SignupRPC's vocabulary: its meta-schema, through python-jsonschema's own registry.
+        import referencing
+        registry = referencing.Registry().with_resource(VOCABULARY["$id"], referencing.Resource.from_contents(VOCABULARY))
+        jsonschema.Draft202012Validator(VOCABULARY, registry=registry).validate(schema)
+    else:
+        jsonschema.validators.validator_for(schema).check_schema(schema)
+
+
+def test_the_vocabularys_meta_schema_refuses_a_misshapen_keyword_in_any_subschema():
+    import referencing
+    registry = referencing.Registry().with_resource(VOCABULARY["$id"], referencing.Resource.from_contents(VOCABULARY))
+    validator = jsonschema.Draft202012Validator(VOCABULARY, registry=registry)
+    jsonschema.Draft202012Validator.check_schema(VOCABULARY)
+    assert validator.is_valid({"properties": {"a": {"signupRPC": {"input": "email", "messages": {"string.minLength": "Longer"}}}}})
+    assert not validator.is_valid({"properties": {"a": {"items": {"signupRPC": {"normalization": "nfd"}}}}})
 
 
 def test_forms_schema_is_a_valid_json_schema():

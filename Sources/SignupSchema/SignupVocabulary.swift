@@ -1,0 +1,12 @@
+// The meta-schema of SignupRPC's form vocabulary, as schemas/signup-vocabulary.schema.json holds it
+// (SignupVocabularyTests checks that the two are the same document). A schema that names it as
+// its $schema is draft 2020-12 with its signupRPC keyword checked.
+
+extension SchemaRegistry {
+    /// The vocabulary's meta-schema's URI (its `$id`).
+    package static let signupVocabularyURI = "https://signup-rpc.invalid/schemas/signup-vocabulary.schema.json"
+
+    static let signupVocabularyText = #"""
+{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://signup-rpc.invalid/schemas/signup-vocabulary.schema.json","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/core":true,"https://json-schema.org/draft/2020-12/vocab/applicator":true,"https://json-schema.org/draft/2020-12/vocab/unevaluated":true,"https://json-schema.org/draft/2020-12/vocab/validation":true,"https://json-schema.org/draft/2020-12/vocab/meta-data":true,"https://json-schema.org/draft/2020-12/vocab/format-annotation":true,"https://json-schema.org/draft/2020-12/vocab/content":true,"https://signup-rpc.invalid/vocab/form":false},"$dynamicAnchor":"meta","title":"JSON Schema draft 2020-12 with SignupRPC's form vocabulary","description":"A schema that names this as its $schema is a draft 2020-12 schema whose signupRPC keyword, in the schema or any subschema, is checked (protocol.md §17). The vocabulary is optional: a validator that does not know it reads the schema as plain 2020-12 and ignores signupRPC.","allOf":[{"$ref":"https://json-schema.org/draft/2020-12/schema"}],"properties":{"signupRPC":{"$ref":"#/$defs/signupRPC"}},"$defs":{"signupRPC":{"description":"At a form's root: kind, submit (a form file's submit object, forms.schema.json), translations, secondFactor. In a property: remoteChecks (a form file's remote checks), normalization, input, messages.","type":"object","properties":{"kind":{"type":"string","minLength":1},"submit":{"type":"object","required":["action"]},"translations":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":"string"}}},"secondFactor":{"type":"boolean"},"remoteChecks":{"type":"array","items":{"type":"object","required":["kind"]}},"normalization":{"enum":["none","nfkc","usernameCaseMapped"]},"input":{"enum":["text","name","username","password","newPassword","email","phone","number"]},"messages":{"type":"object","additionalProperties":{"type":"string"}}},"additionalProperties":false}}}
+"""#
+}
