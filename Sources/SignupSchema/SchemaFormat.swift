@@ -51,16 +51,22 @@ enum SchemaFormat {
         }
     }
 
+    /// IDNA2008 through UTS #46 (nontransitional, STD3, CONTEXTJ, CONTEXTO, Bidi), every label
+    /// (an A-label is decoded and checked as its U-label), then the result as a `hostname`.
     static func isIDNHostname(_ text: String) -> Bool {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return isHostname(text) }
+        guard !text.isEmpty, text.utf8.count <= 1024 else { return false }
+        // RFC 5892 §2.6: exceptions IDNA2008 disallows, which UTS #46 maps or keeps.
+        guard !text.unicodeScalars.contains(where: { disallowedExceptions.contains($0.value) }) else { return false }
         var ascii = [UInt8](repeating: 0, count: 1024)
         let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBufferPointer { name in
-            ascii.withUnsafeMutableBufferPointer { out in signup_domain_to_ascii(name.baseAddress, Int32(name.count), out.baseAddress, Int32(out.count)) }
+            ascii.withUnsafeMutableBufferPointer { out in signup_hostname_to_ascii_strict(name.baseAddress, Int32(name.count), out.baseAddress, Int32(out.count)) }
         }
         guard written > 0 else { return false }
         return isHostname(String(decoding: ascii[..<Int(written)], as: UTF8.self))
     }
+
+    static let disallowedExceptions: Set<UInt32> = [0x0640, 0x07FA, 0x302E, 0x302F, 0x3031, 0x3032, 0x3033, 0x3034, 0x3035, 0x303B]
 
     static func isIPv4(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)

@@ -47,6 +47,10 @@ int32_t signup_nfkc(const uint8_t *text, int32_t length, uint8_t **normalized);
 /// of UTS #46 or does not fit; -2 when ICU cannot be loaded.
 int32_t signup_domain_to_ascii(const uint8_t *domain, int32_t length, uint8_t *ascii, int32_t capacity);
 
+/// The same with RFC 5892's CONTEXTO rules checked too, for IDNA2008 host names; an A-label
+/// (`xn--…`) is decoded and checked as its U-label is.
+int32_t signup_hostname_to_ascii_strict(const uint8_t *name, int32_t length, uint8_t *ascii, int32_t capacity);
+
 /// Restriction levels of Unicode TS #39 §5.2, from the strictest.
 typedef enum {
     signup_restriction_ascii = 1,
