@@ -122,7 +122,9 @@ struct SchemaConditions {
         let conditional = names.indices.filter { named.contains(names[$0]) }
         let isRead = names.map { reads?.contains($0) ?? true }
         let conditions = self.conditions
-        return FormConditions(conditionalFields: conditional, isRead: isRead) { values in
+        // A hidden field counts as absent: the conditions are asked again with the values of the
+        // fields they hide left out, until they agree (a few rounds; chains of conditions are short).
+        let once: @Sendable ([String]) -> [FieldPresence] = { values in
             let document = Self.document(names: names, types: types, values: values)
             var shown = Set(names.filter { !branchOnlyNames.contains($0) })
             var required = Set(names.indices.filter { staticRequired[$0] }.map { names[$0] })
@@ -148,6 +150,17 @@ struct SchemaConditions {
                 let isShown = shown.contains(name) && !hidden.contains(name)
                 return FieldPresence(shown: isShown, required: isShown && required.contains(name))
             }
+        }
+        return FormConditions(conditionalFields: conditional, isRead: isRead) { values in
+            var asked = values
+            var presence = once(asked)
+            for _ in 0..<4 {
+                let present = values.indices.map { presence[$0].shown ? values[$0] : "" }
+                if present == asked { break }
+                asked = present
+                presence = once(asked)
+            }
+            return presence
         }
     }
 

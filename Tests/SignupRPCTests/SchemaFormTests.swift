@@ -167,24 +167,26 @@ extension SchemaFormTests {
     @Test func theConditionsSayWhichFieldsAreShownAndRequired() throws {
         let data = try #require(FileManager.default.contents(atPath: "Examples/schema-forms/account.schema.json"))
         let definition = try FormFile.parse(Array(data), file: "account.schema.json")
-        let names = ["accountType", "name", "company", "phone", "phoneCountry", "secondFactor", "password", "smsPhone", "totpCode"]
+        let names = ["accountType", "name", "company", "phone", "phoneCountry", "secondFactor", "password", "vatId", "smsPhone", "totpCode"]
         #expect(definition.fields.map(\.name) == names)
         let conditions = try #require(definition.conditions)
-        #expect(conditions.conditionalFields.map { names[$0] } == ["company", "phoneCountry", "smsPhone", "totpCode"])
-        #expect(conditions.isRead.enumerated().filter(\.element).map { names[$0.offset] } == ["accountType", "phone", "secondFactor"])
+        #expect(conditions.conditionalFields.map { names[$0] } == ["company", "phoneCountry", "vatId", "smsPhone", "totpCode"])
+        #expect(conditions.isRead.enumerated().filter(\.element).map { names[$0.offset] } == ["accountType", "company", "phone", "secondFactor"])
         func presence(_ values: [String: String]) -> [String] {
             conditions.presence(for: names.map { values[$0] ?? "" }).enumerated().map { index, presence in
                 names[index] + (presence.shown ? (presence.required ? "!" : "") : " hidden")
             }
         }
         #expect(presence([:]) == ["accountType!", "name!", "company hidden", "phone", "phoneCountry", "secondFactor!", "password!",
-                                  "smsPhone hidden", "totpCode hidden"])
-        #expect(presence(["accountType": "business", "phone": "+4915112345678", "secondFactor": "sms"]) == [
-            "accountType!", "name!", "company!", "phone", "phoneCountry!", "secondFactor!", "password!", "smsPhone!", "totpCode hidden"])
-        // `if` is judged on typed values: "business" as the const, anything else leaves the else branch.
-        #expect(presence(["accountType": "Business", "secondFactor": "totp"])[2] == "company hidden")
-        #expect(presence(["secondFactor": "totp"])[7...] == ["smsPhone hidden", "totpCode!"])
-        #expect(presence(["secondFactor": "none"])[7...] == ["smsPhone hidden", "totpCode hidden"])
+                                  "vatId hidden", "smsPhone hidden", "totpCode hidden"])
+        #expect(presence(["accountType": "business", "company": "Acme", "phone": "+4915112345678", "secondFactor": "sms"]) == [
+            "accountType!", "name!", "company!", "phone", "phoneCountry!", "secondFactor!", "password!", "vatId!", "smsPhone!", "totpCode hidden"])
+        // `if` is judged on typed values: "business" as the const, anything else leaves the else branch;
+        // a hidden field counts as absent, so the company typed before hides its VAT number with it.
+        #expect(presence(["accountType": "Business", "company": "Acme", "secondFactor": "totp"])[2] == "company hidden")
+        #expect(presence(["accountType": "personal", "company": "Acme"])[7] == "vatId hidden")
+        #expect(presence(["secondFactor": "totp"])[8...] == ["smsPhone hidden", "totpCode!"])
+        #expect(presence(["secondFactor": "none"])[8...] == ["smsPhone hidden", "totpCode hidden"])
     }
 
     /// The object the values make, typed as each field's schema says, nested by pointer.
@@ -238,8 +240,11 @@ extension SchemaFormTests {
             #"{"jsonrpc":"2.0","id":3,"method":"form.submit","params":{"form":"c","at":500}}"#,
             #"{"jsonrpc":"2.0","id":4,"method":"clock.advance","params":{"to":2000}}"#,
         ].joined(separator: "\n") + "\n"
-        let output = try Subprocess.run(["--clock", "virtual", "--forms", forms], input: input)
+        let validate = #"{"jsonrpc":"2.0","id":9,"method":"form.validate","params":{"kind":"club","values":{"name":"admin","phone":"+4915112345678","secret":"mauve kettle drums at dawn"}}}"#
+        let output = try Subprocess.run(["--clock", "virtual", "--forms", forms], input: validate + "\n" + input)
         #expect(output.status == 0, "\(output.stderr)")
+        // form.validate holds the whole object to the schema as a tap does.
+        #expect(output.lines.first == #"{"jsonrpc":"2.0","id":9,"result":{"kind":"club","locale":"en","valid":false,"fields":[{"field":"name","state":"ok","code":"name.ok","params":{},"message":""},{"field":"phone","state":"failed","code":"schema.pattern","params":{},"message":"must match the pattern ^\\+1"},{"field":"secret","state":"ok","code":"secret.ok","params":{},"message":""}],"issues":[{"code":"schema.not","params":{},"message":"must not match the schema"}]}}"#)
         let from100 = output.lines.drop { !$0.contains(#""at":30}"#) }.dropFirst(2)
         #expect(Array(from100) == [
             #"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"c","field":"phone","state":"failed","code":"schema.pattern","params":{},"message":"must match the pattern ^\\+1","version":2,"at":100}}"#,

@@ -161,11 +161,11 @@
  */
 
 /**
- * @typedef {{kind: string, locale: Locale, unsupportedLocale?: string, valid: boolean, fields: Array<FieldVerdict>}} ValidateResult
+ * @typedef {{kind: string, locale: Locale, unsupportedLocale?: string, valid: boolean, fields: Array<FieldVerdict>, issues?: Array<{code: string, params: MessageParams, message: string}>}} ValidateResult
  */
 
 /**
- * @typedef {{field: string, state: FieldState, code: string, params: MessageParams, message: string}} FieldVerdict
+ * @typedef {{field: string, state: FieldState, code: string, params: MessageParams, message: string, shown?: false}} FieldVerdict
  */
 
 /**

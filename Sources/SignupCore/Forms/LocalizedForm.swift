@@ -58,10 +58,39 @@ public final class LocalizedForm: Sendable {
     /// is empty), exactly as a form opened with those values shows it before any remote check
     /// answers: a field that passes its rules and has a remote check is `validating`. What
     /// `form.validate` answers; patterns spend `budget`.
-    public func localResults(for values: [String: String], budget: MatchBudget) -> [FieldResult] {
-        let normalized = fieldNames.indices.map { validator.normalized(values[fieldNames[$0]] ?? "", ofField: $0) }
-        return fieldNames.indices.map { index in
-            results[validator.verdict(forField: index, version: 0, budget: budget, valueAt: { normalized[$0] }).result]
+    public func localResults(for values: [String: String], budget: MatchBudget) -> Verdicts {
+        let normalized = fieldNames.indices.map { validator.normalized(values[fieldNames[$0]] ?? definition.fields[$0].initialValue ?? "", ofField: $0) }
+        let presence = definition.conditions?.presence(for: normalized) ?? []
+        let shown = fieldNames.indices.map { presence.isEmpty || presence[$0].shown }
+        var verdicts = fieldNames.indices.map { index -> FieldResult in
+            guard shown[index] else { return results[validator.hiddenResult(ofField: index)] }
+            let required = presence.isEmpty ? nil : presence[index].required
+            return results[validator.verdict(forField: index, version: 0, budget: budget, required: required, valueAt: { normalized[$0] }).result]
+        }
+        // The whole object, as at a tap, once every shown field's own verdict accepts it.
+        var whole: [ReportedIssue] = []
+        if let check = definition.documentCheck, verdicts.indices.allSatisfy({ !shown[$0] || verdicts[$0].state == .ok || verdicts[$0].state == .validating }) {
+            for issue in check.issues(values: normalized.indices.map { shown[$0] ? normalized[$0] : "" }, shown: shown) {
+                if let name = issue.field, let index = index(ofField: name), shown[index], verdicts[index].state != .failed {
+                    verdicts[index] = issue.failedResult
+                } else {
+                    whole.append(issue)
+                }
+            }
+        }
+        return Verdicts(fields: verdicts, shown: shown, issues: whole)
+    }
+
+    /// Every field's local result for a set of values (`localResults`), whether each is shown, and
+    /// what the whole object fails beyond its fields.
+    public struct Verdicts: Sendable {
+        public var fields: [FieldResult]
+        public var shown: [Bool]
+        public var issues: [ReportedIssue]
+
+        /// No shown field failed or empty, and nothing wrong with the whole.
+        public var isValid: Bool {
+            issues.isEmpty && fields.indices.allSatisfy { !shown[$0] || fields[$0].state == .ok || fields[$0].state == .validating }
         }
     }
 

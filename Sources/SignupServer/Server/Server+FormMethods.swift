@@ -182,8 +182,7 @@ extension Server {
             try checkLength(of: value, field: field)
         }
         let form = localized(definition, in: messages)
-        let results = form.localResults(for: Dictionary(values, uniquingKeysWith: { $1 }), budget: matchBudget)
-        let valid = results.allSatisfy { $0.state == .ok || $0.state == .validating }
+        let verdicts = form.localResults(for: Dictionary(values, uniquingKeysWith: { $1 }), budget: matchBudget)
         return { result in
             result.object { body in
                 body.key("kind"); body.string(definition.kind)
@@ -191,13 +190,30 @@ extension Server {
                 if let unsupportedLocale {
                     body.key("unsupportedLocale"); body.string(unsupportedLocale)
                 }
-                body.key("valid"); body.bool(valid)
+                body.key("valid"); body.bool(verdicts.isValid)
                 body.key("fields")
                 body.array { fields in
-                    for (field, verdict) in zip(definition.fields, results) {
+                    for (index, field) in definition.fields.enumerated() {
                         fields.object {
                             $0.key("field"); $0.string(field.name)
-                            Notifications.writeResult(verdict, to: &$0)
+                            Notifications.writeResult(verdicts.fields[index], to: &$0)
+                            // Only a field the form's conditions hide says so.
+                            if !verdicts.shown[index] {
+                                $0.key("shown"); $0.bool(false)
+                            }
+                        }
+                    }
+                }
+                // Only when the whole object fails something no field shows.
+                if !verdicts.issues.isEmpty {
+                    body.key("issues")
+                    body.array { issues in
+                        for issue in verdicts.issues {
+                            issues.object {
+                                $0.key("code"); $0.string(issue.code)
+                                $0.key("params"); $0.value(.object(issue.params))
+                                $0.key("message"); $0.string(issue.message)
+                            }
                         }
                     }
                 }

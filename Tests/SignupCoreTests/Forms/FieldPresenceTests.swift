@@ -1,4 +1,4 @@
-import SignupCore
+@testable import SignupCore
 import Testing
 
 /// A form's conditions (issue 55 §4), on the engine alone: presence events come before the
@@ -58,5 +58,22 @@ import Testing
             "@1400 nickname v7: ok nickname.available \"Available\"",
             "@1400 submitEnabled true",
         ])
+    }
+}
+
+extension FieldPresenceTests {
+    /// The tap's effect leaves the hidden field out, and its value, typed while it was shown, is
+    /// not among the values sent.
+    @Test func aHiddenFieldIsLeftOutOfTheSubmission() throws {
+        var store = FormReducerTests.Store(try Self.definition(), values: ["kind": "person", "nickname": "ann", "password": "hunter22"])
+        #expect(store.openingEffects == [.check(field: 1, value: "ann", version: 0)])
+        _ = store.send(.checkAnswered(field: 1, value: "ann", version: 0, answer: .success(.passed)))
+        let toTeam = store.send(.edit(field: 0, value: "team", budget: MatchBudget()))
+        #expect(toTeam.events == ["nickname hidden", "note shown, required", "note v1: empty note.empty \"\"", "submitEnabled false"])
+        #expect(toTeam.effects == [.cancelCheck(field: 1, version: 1)])
+        _ = store.send(.edit(field: 2, value: "hello", budget: MatchBudget()))
+        let tap = store.send(.tap)
+        #expect(tap.rejection == nil)
+        #expect(tap.effects == [.submit(values: ["team", "", "hello", "hunter22"], leftOut: [1])])
     }
 }

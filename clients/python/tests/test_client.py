@@ -95,6 +95,10 @@ def test_validate_judges_a_whole_object_with_the_live_forms_codes_and_opens_no_f
             FieldVerdict("plan", "ok", "plan.ok", {}, ""),
         ])
         assert client.validate("signup", {"username": "ann", "password": "hunter22", "repeatedPassword": "hunter22"}).valid
+        # A hidden field is not judged; the schema's default fills a field not given.
+        account = client.validate("account", {"accountType": "personal", "company": "A", "name": "ann_99",
+                                              "password": "mauve kettle drums at dawn"})
+        assert account.valid and [f.field for f in account.fields if not f.shown] == ["company", "vatId", "smsPhone", "totpCode"]
         with pytest.raises(RPCError) as unknown:
             client.validate("member", {"nickname": "x"})
         assert unknown.value.code == -32013
@@ -107,11 +111,12 @@ def test_conditional_fields_come_as_presence_events_in_order():
         info = client.initialize(describe_forms=True)
         described = {field.name: field for field in info.descriptions["account"].fields}
         assert (described["name"].help, described["secondFactor"].default) == ("Your sign-in name: lower-case letters, digits and _", "none")
-        assert [name for name, field in described.items() if field.conditional] == ["company", "phoneCountry", "smsPhone", "totpCode"]
+        assert [name for name, field in described.items() if field.conditional] == ["company", "phoneCountry", "vatId", "smsPhone", "totpCode"]
         form = client.open("account", form="a", at=0)
         opening = form.pending_events()
-        assert opening[:4] == [FieldPresenceChanged("a", "company", False, False, 0),
+        assert opening[:5] == [FieldPresenceChanged("a", "company", False, False, 0),
                                FieldPresenceChanged("a", "phoneCountry", True, False, 0),
+                               FieldPresenceChanged("a", "vatId", False, False, 0),
                                FieldPresenceChanged("a", "smsPhone", False, False, 0),
                                FieldPresenceChanged("a", "totpCode", False, False, 0)]
         assert [event.field for event in opening if isinstance(event, FieldChanged)] == [

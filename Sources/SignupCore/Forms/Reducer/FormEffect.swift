@@ -16,8 +16,9 @@ enum FormEffect: Equatable {
     /// Ask the field's check at position `check` now, about `value` and the values `others` of the
     /// fields it reads; the answer comes back as `FormAction.checkAnswered`.
     case ask(field: Int, check: Int = 0, value: String, others: [String] = [], version: Int)
-    /// Run the submit action on these values (every field's, by position).
-    case submit(values: [String])
+    /// Run the submit action on these values (every field's, by position), the fields at
+    /// `leftOut` (hidden by the form's conditions) left out of what is sent.
+    case submit(values: [String], leftOut: [Int] = [])
 }
 
 /// The effects of one action, gathered before they run. Most actions have none or one, kept in

@@ -73,7 +73,7 @@ enum FormReducer {
             }
             state.isSubmissionRunning = true
             state.submittedVersion = state.version
-            effects.append(.submit(values: state.values))
+            effects.append(.submit(values: state.values, leftOut: state.fields.indices.filter { !state.isShown($0) }))
             state.apply(.submitting, into: &events)
 
         case .submissionChanged(let submission):

@@ -246,10 +246,10 @@ public final class FormPipeline {
                 checks[field]?.cancel()
             case .ask(let field, let check, let value, let others, let version):
                 checks[field]?.ask(check, value: value, others: others, version: version, in: self)
-            case .submit(let values):
+            case .submit(let values, let leftOut):
                 run(Submitter(
                     definition: definition, services: services, localizer: localized.localizer, record: record
-                ).run(with: values))
+                ).run(with: values, leavingOut: Set(leftOut.map { definition.fields[$0].name })))
             }
         }
     }

@@ -14,21 +14,21 @@ struct Submitter {
     /// again updates the friend just added instead of adding a twin.
     let record: RecordIdentity
 
-    /// The outcome of one submission of `values` (every field's, by position, as at the tap); a
-    /// backend error ends it as `unavailable`.
-    func run(with values: [String]) -> EventStream<SubmissionStep> {
+    /// The outcome of one submission of `values` (every field's, by position, as at the tap), the
+    /// fields named in `leftOut` (hidden) not sent; a backend error ends it as `unavailable`.
+    func run(with values: [String], leavingOut leftOut: Set<String> = []) -> EventStream<SubmissionStep> {
         let value = { (name: String) -> String in
             definition.index(of: name).map { definition.fields[$0].normalized(values[$0]) } ?? ""
         }
         let outcomes: EventStream<SubmissionState>
         switch definition.submit.kind {
         case .http(let submission):
-            let fields = Dictionary(definition.fields.indices.map { (definition.fields[$0].name, value(definition.fields[$0].name)) },
-                                    uniquingKeysWith: { first, _ in first })
+            let fields = Dictionary(definition.fields.indices.filter { !leftOut.contains(definition.fields[$0].name) }
+                .map { (definition.fields[$0].name, value(definition.fields[$0].name)) }, uniquingKeysWith: { first, _ in first })
             return send(SubmissionRequest(kind: definition.kind, submission: submission, fields: fields))
                 .catchAndReturn(.state(failed(.unavailable)))
         case .registerAccount(let usernameField, let passwordField):
-            return register(username: value(usernameField), password: value(passwordField), fields: accountFields(value))
+            return register(username: value(usernameField), password: value(passwordField), fields: accountFields(value, leavingOut: leftOut))
                 .catchAndReturn(.state(failed(.unavailable)))
         case .logIn(let usernameField, let passwordField):
             outcomes = logIn(username: value(usernameField), password: value(passwordField))
@@ -69,9 +69,9 @@ struct Submitter {
 
     /// What a registration keeps: the non-secret fields' values, and the values the form's
     /// `unique` checks claim.
-    private func accountFields(_ value: (String) -> String) -> AccountFields {
+    private func accountFields(_ value: (String) -> String, leavingOut leftOut: Set<String>) -> AccountFields {
         var fields = AccountFields(kind: definition.kind)
-        for field in definition.fields where !field.isSecret {
+        for field in definition.fields where !field.isSecret && !leftOut.contains(field.name) {
             fields.values[field.name] = value(field.name)
             if field.uniqueCheck != nil {
                 fields.claims[field.name] = field.comparable(value(field.name))

@@ -14,13 +14,13 @@
 """
 from ._messages import (ConnectionClosed, Event, FieldChanged, FieldDescription, FieldPresenceChanged, FieldSnapshot, FieldVerdict, FormDescription,
                         RemoteCheckDescription, RequirementDescription, RPCError, ServerInfo, Snapshot, SubmissionChanged,
-                        SubmissionStateDescription, SubmitEnabledChanged, SubmitResult, Validation)
+                        SubmissionStateDescription, SubmitEnabledChanged, SubmitResult, Validation, Issue)
 from .aio import AsyncClient, AsyncForm
 from .client import Client, Form, find_binary
 
 __all__ = [
     "AsyncClient", "AsyncForm", "Client", "ConnectionClosed", "Event", "FieldChanged", "FieldDescription", "FieldPresenceChanged",
-    "FieldSnapshot", "FieldVerdict", "Form", "FormDescription", "RemoteCheckDescription", "RequirementDescription", "RPCError", "ServerInfo", "Snapshot",
+    "FieldSnapshot", "FieldVerdict", "Form", "Issue", "FormDescription", "RemoteCheckDescription", "RequirementDescription", "RPCError", "ServerInfo", "Snapshot",
     "SubmissionChanged",
     "SubmissionStateDescription", "SubmitEnabledChanged", "SubmitResult", "Validation", "find_binary",
 ]

@@ -183,9 +183,19 @@ class Snapshot:
 
 @dataclass(frozen=True)
 class FieldVerdict:
-    """A field's result from its local rules alone (`form.validate`)."""
+    """A field's result from its local rules alone (`form.validate`); `shown` is False for a field
+    the form's conditions hide."""
     field: str
     state: str
+    code: str
+    params: Mapping[str, Any]
+    message: str
+    shown: bool = True
+
+
+@dataclass(frozen=True)
+class Issue:
+    """What a whole object fails beyond its fields (a JSON Schema form's verdict)."""
     code: str
     params: Mapping[str, Any]
     message: str
@@ -200,13 +210,15 @@ class Validation:
     valid: bool
     fields: List[FieldVerdict]
     unsupported_locale: Optional[str] = None
+    issues: List[Issue] = field(default_factory=list)
 
 
 def validation_from(result: JSONObject) -> Validation:
     return Validation(
         kind=result["kind"], locale=result["locale"], valid=result["valid"],
-        fields=[FieldVerdict(f["field"], f["state"], f["code"], f["params"], f["message"]) for f in result["fields"]],
-        unsupported_locale=result.get("unsupportedLocale"))
+        fields=[FieldVerdict(f["field"], f["state"], f["code"], f["params"], f["message"], f.get("shown", True)) for f in result["fields"]],
+        unsupported_locale=result.get("unsupportedLocale"),
+        issues=[Issue(i["code"], i["params"], i["message"]) for i in result.get("issues", [])])
 
 
 def validate_params(kind: str, values: Mapping[str, str], locale: Optional[str], at: Optional[int]) -> JSONObject:
