@@ -235,17 +235,24 @@ package enum SchemaForm {
             Rule(check, failure: Message(code, texts[code] ?? text))
         }
         var rules: [Rule] = []
+        var choices: [String]?
         let type = schema["type"]?.string
         if let constant = schema["const"] {
-            rules.append(rule(.oneOf([try choice(constant, "\(path).const", reader: reader)]), "const", "Must be the given value"))
+            let value = try choice(constant, "\(path).const", reader: reader)
+            rules.append(rule(.oneOf([value]), "const", "Must be the given value"))
+            choices = [value]
         }
+        var enumChoices: [String]?
         if let options = schema["enum"]?.elements {
             var choices: [String] = []
             for (index, option) in options.enumerated() { choices.append(try choice(option, "\(path).enum[\(index)]", reader: reader)) }
             rules.append(rule(.oneOf(choices), "enum", "Choose one of the listed values"))
+            enumChoices = choices
         }
         switch type {
-        case "boolean": rules.append(rule(.oneOf(["true", "false"]), "boolean.type", "Must be true or false"))
+        case "boolean":
+            rules.append(rule(.oneOf(["true", "false"]), "boolean.type", "Must be true or false"))
+            choices = choices ?? ["true", "false"]
         case "integer", "number":
             let integer = type == "integer"
             rules.append(rule(.number(.isNumber(integer: integer)), "\(type!).type", integer ? "Enter a whole number" : "Enter a number"))
@@ -321,6 +328,7 @@ package enum SchemaForm {
             placeholder: placeholder.map { Message("\(name).placeholder", $0) },
             input: input)
         field.help = schema["description"]?.string.map { Message("\(name).help", $0) }
+        field.choices = enumChoices ?? choices
         // A secret has no default: a password typed by nobody is no password.
         if !isSecret, let initial = schema["default"] {
             field.initialValue = try choice(initial, "\(path).default", reader: reader)

@@ -305,6 +305,8 @@ def test_a_schemas_conditional_fields_appear_and_disappear_as_the_person_types(s
     # The schema's description is the field's help, its default the value the form opens with.
     assert browser.find_element(By.ID, "help-name").text == "Your sign-in name: lower-case letters, digits and _"
     assert field_input(browser, "secondFactor").get_attribute("value") == "none"
+    # An enum's values are offered.
+    assert [option.get_attribute("value") for option in browser.find_elements(By.CSS_SELECTOR, "#choices-secondFactor option")] == ["sms", "totp", "none"]
     type_slowly(field_input(browser, "accountType"), "business")
     wait_until(lambda: shown(browser, "company"), "the company field for a business account")
     assert field_input(browser, "company").get_attribute("required") == "true"

@@ -223,6 +223,18 @@ function fieldElement(field, value) {
     input.setAttribute("aria-describedby", `message-${field.name} help-${field.name}`);
     wrapper.append(help);
   }
+  // A field that takes only some values offers them, and may still be typed into.
+  if (field.choices?.length) {
+    const list = document.createElement("datalist");
+    list.id = `choices-${field.name}`;
+    for (const choice of field.choices) {
+      const option = document.createElement("option");
+      option.value = choice;
+      list.append(option);
+    }
+    input.setAttribute("list", list.id);
+    wrapper.append(list);
+  }
   // Hidden until the server says otherwise (form.fieldPresenceChanged).
   if (field.conditional) wrapper.hidden = true;
   // A checklist field lists what it asks for; each item ticks as the server says it is met.

@@ -52,7 +52,7 @@
  */
 
 /**
- * @typedef {{name: string, required: boolean, secret: boolean, remoteCheck: RemoteCheckKind, label: string, placeholder: (string | null), input: InputKind, maxLength: (number | null), remoteChecks: Array<RemoteCheck>, requirements?: Array<Requirement>, help?: string, default?: string, conditional?: true}} DescribedField
+ * @typedef {{name: string, required: boolean, secret: boolean, remoteCheck: RemoteCheckKind, label: string, placeholder: (string | null), input: InputKind, maxLength: (number | null), remoteChecks: Array<RemoteCheck>, requirements?: Array<Requirement>, help?: string, default?: string, conditional?: true, choices?: Array<string>}} DescribedField
  */
 
 /**

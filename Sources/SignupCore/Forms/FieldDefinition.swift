@@ -29,6 +29,9 @@ public struct FieldDefinition: Hashable, Sendable {
     public var help: Message?
     /// The value a form opens with when none is given (a schema's `default`); nil for empty.
     public var initialValue: String?
+    /// The only values the field takes, for a frontend to offer (a schema's `enum`, `const` or
+    /// `boolean`); nil for a field that takes any text its rules allow.
+    public var choices: [String]?
 
     /// How a value is normalised before it is judged or submitted.
     public enum Normalization: String, Hashable, Sendable {

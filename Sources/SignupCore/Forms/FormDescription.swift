@@ -21,6 +21,8 @@ public struct FormDescription: Hashable, Sendable {
         public var initialValue: String? = nil
         /// Whether the form's conditions show, hide or require it (`form.fieldPresenceChanged`).
         public var isConditional = false
+        /// The only values it takes, to offer; nil for any text.
+        public var choices: [String]? = nil
     }
 
     /// One item of a field's checklist: met unless its code is in the field's `params.unmet`
@@ -91,7 +93,8 @@ extension LocalizedForm {
                     help: field.help.map(text), initialValue: field.initialValue,
                     isConditional: definition.conditions.map { conditions in
                         conditions.conditionalFields.contains { definition.fields[$0].name == field.name }
-                    } ?? false)
+                    } ?? false,
+                    choices: field.choices)
             },
             submitLabel: text(submit.texts.label),
             resultName: submit.resultName,

@@ -53,6 +53,10 @@ package enum FormDescriptions {
                         if described.isConditional {
                             $0.key("conditional"); $0.bool(true)
                         }
+                        if let choices = described.choices {
+                            $0.key("choices")
+                            $0.array { list in for choice in choices { list.string(choice) } }
+                        }
                         // Only a checklist field has the member.
                         if !described.requirements.isEmpty {
                             $0.key("requirements")

@@ -111,6 +111,7 @@ def test_conditional_fields_come_as_presence_events_in_order():
         info = client.initialize(describe_forms=True)
         described = {field.name: field for field in info.descriptions["account"].fields}
         assert (described["name"].help, described["secondFactor"].default) == ("Your sign-in name: lower-case letters, digits and _", "none")
+        assert (described["secondFactor"].choices, described["name"].choices) == (["sms", "totp", "none"], None)
         assert [name for name, field in described.items() if field.conditional] == ["company", "phoneCountry", "vatId", "smsPhone", "totpCode"]
         form = client.open("account", form="a", at=0)
         opening = form.pending_events()

@@ -114,6 +114,7 @@ class FieldDescription:
     help: Optional[str] = None  # a longer explanation (a JSON Schema form's description)
     default: Optional[str] = None  # the value the form opens with when none is given
     conditional: bool = False  # shown, hidden or required as FieldPresenceChanged events say
+    choices: Optional[List[str]] = None  # the only values it takes (a schema's enum, const or boolean)
 
 
 @dataclass(frozen=True)
@@ -259,7 +260,7 @@ def description_from(value: JSONObject) -> FormDescription:
                                  f["maxLength"], f["remoteCheck"],
                                  [RemoteCheckDescription(c["name"], c["kind"]) for c in f.get("remoteChecks", [])],
                                  [RequirementDescription(r["code"], r["message"]) for r in f.get("requirements", [])],
-                                 f.get("help"), f.get("default"), f.get("conditional", False))
+                                 f.get("help"), f.get("default"), f.get("conditional", False), f.get("choices"))
                 for f in value["fields"]],
         submit_label=submit["label"], result=submit["result"],
         states=[SubmissionStateDescription(s["state"], s["meaning"], s["message"]) for s in submit["states"]],
