@@ -28,6 +28,19 @@ import Testing
         #expect(detailed.lines[3] == #"{"valid":false,"keywordLocation":"","instanceLocation":"","errors":[{"valid":false,"keywordLocation":"/required","instanceLocation":"","error":"must have name"}]}"#)
     }
 
+    /// The files of the schema's folder are its registry: a relative `$ref` to one resolves.
+    @Test func referencesToTheSchemasBesideItResolve() throws {
+        let folder = try TemporaryDirectory()
+        try Data(#"{"type":"object","properties":{"home":{"$ref":"address.schema.json"}},"required":["home"]}"#.utf8)
+            .write(to: URL(fileURLWithPath: folder.path("person.schema.json")))
+        try Data(#"{"$id":"https://example.com/address","type":"object","properties":{"city":{"type":"string","minLength":1}},"required":["city"]}"#.utf8)
+            .write(to: URL(fileURLWithPath: folder.path("address.schema.json")))
+        try Data("not json".utf8).write(to: URL(fileURLWithPath: folder.path("notes.json")))
+        let output = try Subprocess.run(["validate", folder.path("person.schema.json"), "--output", "flag"],
+                                        input: #"{"home":{"city":"Oslo"}}"# + "\n" + #"{"home":{"city":""}}"# + "\n")
+        #expect(output.lines == [#"{"valid":true}"#, #"{"valid":false}"#], "\(output.stderr)")
+    }
+
     @Test func aSchemaThatCannotBeReadOrUsedEndsTheCommandWithItsCode() throws {
         let folder = try TemporaryDirectory()
         let missing = try Subprocess.run(["validate", folder.path("absent.json")], input: "{}\n")

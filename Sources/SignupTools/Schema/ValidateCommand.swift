@@ -8,6 +8,9 @@ import SignupServer
 /// `{"valid":…}`; `basic`, `detailed`: protocol.md §17). A line that is not JSON, or that the
 /// schema cannot judge (a limit), gets `{"error":WHY}` and the next line is read. Exits 0 at the
 /// end of input; 66 when SCHEMA cannot be read; 65 when it is not a usable schema.
+///
+/// The registry holds the meta-schemas and every `.json` file in SCHEMA's folder, each at its
+/// `file://` URI (and its `$id`), so references between the files of one folder resolve.
 package enum ValidateCommand {
     @Sendable package static func run(_ request: ValidateRequest) -> Never {
         guard let bytes = FileManager.default.contents(atPath: request.schemaPath) else {
@@ -17,8 +20,17 @@ package enum ValidateCommand {
         let validator: SchemaValidator
         do throws(SchemaProblem) {
             let document = try SchemaRegistry.parse(Array(bytes))
-            let uri = "file://" + (URL(fileURLWithPath: request.schemaPath).standardizedFileURL.path)
-            validator = try SchemaValidator(document, at: uri, dialect: dialect, registry: .withMetaSchemas,
+            let file = URL(fileURLWithPath: request.schemaPath).standardizedFileURL
+            var registry = SchemaRegistry.withMetaSchemas
+            let folder = file.deletingLastPathComponent()
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+            where name.hasSuffix(".json") && name != file.lastPathComponent {
+                // A file beside it that is not a schema is left out, not an error.
+                guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path),
+                      let sibling = try? SchemaRegistry.parse(Array(data)) else { continue }
+                _ = try? registry.add(sibling, at: "file://" + folder.appendingPathComponent(name).path, dialect: dialect)
+            }
+            validator = try SchemaValidator(document, at: "file://" + file.path, dialect: dialect, registry: registry,
                                             assertsFormats: request.assertsFormats)
         } catch {
             fail("\(request.schemaPath): \(error.description)", exitCode: 65)
