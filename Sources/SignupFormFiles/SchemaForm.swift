@@ -91,7 +91,9 @@ package enum SchemaForm {
         }
         let (vocabularyValue, vocabularyPath) = vocabularyJSON
         let vocabulary = try reader.members(vocabularyValue ?? .object([]), vocabularyPath,
-                                            allowed: ["kind", "submit", "translations", "secondFactor"])
+                                            allowed: ["kind", "submit", "translations", "secondFactor", "assertFormats"])
+        // `format` is an annotation unless the form asks; e-mail is always its rule (§13).
+        let assertsFormats = try reader.bool(vocabulary["assertFormats"], "\(vocabularyPath).assertFormats", default: false)
         let kind = try vocabulary["kind"].map { json throws(FormFile.Problem) in try reader.string(json, "\(vocabularyPath).kind") }
             ?? Self.kind(fromFile: file)
         let title = schema["title"]?.string.map { Message("title", $0) }
@@ -99,15 +101,15 @@ package enum SchemaForm {
         var fields: [FieldDefinition] = []
         var types: [String?] = []
         // A Kratos identity always has its traits, whatever the root's `required` says.
-        try collectFields(of: schema, in: document, prefix: [], required: true, path: "$", into: &fields, types: &types, reader: reader,
-                          alwaysRequired: isKratos ? ["traits"] : [])
+        try collectFields(of: schema, in: document, prefix: [], required: true, path: "$", into: &fields, types: &types,
+                          assertsFormats: assertsFormats, reader: reader, alwaysRequired: isKratos ? ["traits"] : [])
         guard !fields.isEmpty else { throw reader.fail("$.properties", "holds no field") }
         // Fields that appear only in conditional branches, hidden until a branch applies.
         let conditions = try SchemaConditions(schema, base: compiled.root, registry: compiled.registry, reader: reader)
         for (name, branchSchema) in conditions.branchOnly {
             let path = "$.(branch).properties.\(name)"
             let property = try resolved(branchSchema, in: document, path: path, reader: reader)
-            fields.append(try field(JSONPointer.escape(name), property, isRequired: false, path: path, reader: reader))
+            fields.append(try field(JSONPointer.escape(name), property, isRequired: false, path: path, assertsFormats: assertsFormats, reader: reader))
             types.append(property["type"]?.string)
         }
         let submit: SubmitAction
@@ -129,7 +131,9 @@ package enum SchemaForm {
             var definition = try FormDefinition(kind: kind, title: title, fields: fields, submit: submit, translations: translations,
                                                 hasSecondFactor: hasSecondFactor)
             if !conditions.isEmpty { definition.conditions = conditions.formConditions(fields: fields, types: types) }
-            definition.documentCheck = documentCheck(compiled, names: fields.prefix(schemaFields).map(\.name), types: types)
+            var whole = compiled
+            whole.assertsFormats = assertsFormats
+            definition.documentCheck = documentCheck(whole, names: fields.prefix(schemaFields).map(\.name), types: types)
             return definition
         } catch {
             throw reader.fail("$", error.description)
@@ -187,8 +191,8 @@ package enum SchemaForm {
     /// The fields of an object schema's properties, in document order; a property that is an
     /// object with properties of its own gives its properties as fields instead.
     private static func collectFields(of schema: JSON, in document: JSON, prefix: [String], required: Bool, path: String,
-                                      into fields: inout [FieldDefinition], types: inout [String?], reader: FormFile.Reader,
-                                      alwaysRequired: Set<String> = []) throws(FormFile.Problem) {
+                                      into fields: inout [FieldDefinition], types: inout [String?], assertsFormats: Bool,
+                                      reader: FormFile.Reader, alwaysRequired: Set<String> = []) throws(FormFile.Problem) {
         let requiredNames = Set(schema["required"]?.elements?.compactMap(\.string) ?? []).union(alwaysRequired)
         for member in schema["properties"]?.members ?? [] {
             let propertyPath = "\(path).properties.\(member.key)"
@@ -196,10 +200,10 @@ package enum SchemaForm {
             let isRequired = required && requiredNames.contains(member.key)
             if case .string("object")? = property["type"], property["properties"] != nil {
                 try collectFields(of: property, in: document, prefix: prefix + [member.key], required: isRequired, path: propertyPath,
-                                  into: &fields, types: &types, reader: reader)
+                                  into: &fields, types: &types, assertsFormats: assertsFormats, reader: reader)
             } else {
                 let name = (prefix + [member.key]).map(JSONPointer.escape).joined(separator: "/")
-                fields.append(try field(name, property, isRequired: isRequired, path: propertyPath, reader: reader))
+                fields.append(try field(name, property, isRequired: isRequired, path: propertyPath, assertsFormats: assertsFormats, reader: reader))
                 types.append(property["type"]?.string)
             }
         }
@@ -222,7 +226,7 @@ package enum SchemaForm {
     }
 
     /// One field: its rules from the keywords a value typed into it can be judged by.
-    private static func field(_ name: String, _ schema: JSON, isRequired: Bool, path: String,
+    private static func field(_ name: String, _ schema: JSON, isRequired: Bool, path: String, assertsFormats: Bool,
                               reader: FormFile.Reader) throws(FormFile.Problem) -> FieldDefinition {
         let vocabulary = try reader.members(schema[keyword] ?? .object([]), "\(path).\(keyword)",
                                             allowed: ["remoteChecks", "normalization", "input", "messages"])
@@ -289,6 +293,8 @@ package enum SchemaForm {
             }
             if let format = schema["format"]?.string, format == "email" || format == "idn-email" {
                 rules.append(rule(.emailAddress, "string.format.email", "Enter an e-mail address such as ann@example.com"))
+            } else if assertsFormats, let format = schema["format"]?.string, StringFormat.known.contains(format) {
+                rules.append(rule(.format(format), "string.format." + format, "Not a valid \(format)"))
             }
         default:
             throw reader.fail("\(path).type", "a field holds a string, a number, an integer or a boolean, not \(type!)")

@@ -291,3 +291,26 @@ extension SchemaFormTests {
         }
     }
 }
+
+extension SchemaFormTests {
+    /// `format` is an annotation unless the form asks (`signupRPC.assertFormats`); e-mail is
+    /// always its rule.
+    @Test func formatsAreRulesOnlyWhereTheFormAsks() throws {
+        func definition(asserting: Bool) throws -> FormDefinition {
+            try form(#"""
+                {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
+                 "properties":{"name":{"format":"email"},"secret":{"type":"string","minLength":15,"writeOnly":true},
+                   "born":{"type":"string","format":"date"},"site":{"type":"string","format":"uri"},"odd":{"type":"string","format":"color"}},
+                 \#(Self.submit.replacingOccurrences(of: "\"signupRPC\":{", with: "\"signupRPC\":{\"assertFormats\":\(asserting),"))}
+                """#)
+        }
+        #expect(try definition(asserting: false).fields.map { $0.rules.map(\.failure.code) } == [["string.format.email"], ["string.minLength"], [], [], []])
+        let asserted = try definition(asserting: true)
+        #expect(asserted.fields.map { $0.rules.map(\.failure.code) } == [
+            ["string.format.email"], ["string.minLength"], ["string.format.date"], ["string.format.uri"], [],
+        ])
+        let localized = LocalizedForm(definition: asserted, catalog: .simplifiedChinese)
+        let verdicts = localized.localResults(for: ["born": "2023-02-29", "site": "example.com"], budget: MatchBudget())
+        #expect(verdicts.fields[2...3].map { "\($0.code) \($0.message)" } == ["string.format.date 不是有效的日期", "string.format.uri 不是有效的URI"])
+    }
+}

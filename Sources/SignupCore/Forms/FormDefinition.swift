@@ -100,7 +100,7 @@ public struct FormDefinition: Hashable, Sendable {
                 case .notSimilarTo(let other):
                     if other == field.name { throw .selfReference(kind: kind, field: field.name) }
                 case .allowedCharacters, .notOneOf, .anyOf, .emailAddress, .notCommonPassword, .notRepetitiveOrSequential,
-                     .notDictionaryWord, .scriptRestriction, .oneOf, .number: break
+                     .notDictionaryWord, .scriptRestriction, .oneOf, .number, .format: break
                 }
             }
         }

@@ -21,6 +21,7 @@ enum CompiledCheck: Sendable {
     case scriptRestriction(ScriptRestriction)
     case oneOf(Set<[UInt8]>)
     case number(NumberRule)
+    case format(String)
     /// A rule whose library or list this machine lacks: it refuses every value.
     case cannotRun
 
@@ -47,6 +48,7 @@ enum CompiledCheck: Sendable {
         case .scriptRestriction(let level): self = .scriptRestriction(level)
         case .oneOf(let values): self = .oneOf(Set(values.map { Array($0.utf8) }))
         case .number(let rule): self = .number(rule)
+        case .format(let name): self = .format(name)
         case .anyOf(let alternatives):
             self = .anyOf(alternatives.map { checks in checks.map { CompiledCheck($0, indexOf: indexOf) } })
         }
@@ -77,6 +79,7 @@ enum CompiledCheck: Sendable {
         case .cannotRun: return .fails
         case .oneOf(let values): return .passing(values.contains(Array(value.utf8)))
         case .number(let rule): return .passing(rule.admits(value))
+        case .format(let name): return .passing(StringFormat.check(name, value) ?? true)
         case .anyOf(let alternatives):
             // Passes when one alternative passes; undecided when none does and one could not tell.
             var undecided = false

@@ -41,6 +41,8 @@ public struct Rule: Hashable, Sendable {
         case oneOf([String])
         /// The value, read as a JSON number, must meet this (`NumberRule`).
         case number(NumberRule)
+        /// The value must be of this JSON Schema `format` (`StringFormat`: `date`, `uuid`, …).
+        case format(String)
     }
 
     public var check: Check

@@ -1,3 +1,4 @@
+import SignupCore
 import Foundation
 import SignupProtocol
 import SignupSchema
