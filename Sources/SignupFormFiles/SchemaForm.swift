@@ -83,8 +83,9 @@ package enum SchemaForm {
             throw reader.fail("$", error.description)
         }
         if let metaError {
-            throw reader.fail(Self.path(metaError.instanceLocation),
-                              "is not valid \(dialect.draft == .draft7 ? "draft-07" : "draft 2020-12"): \(metaError.error)")
+            let under = schema["$schema"]?.string == SchemaRegistry.signupVocabularyURI ? "SignupRPC's vocabulary"
+                : dialect.draft == .draft7 ? "draft-07" : "draft 2020-12"
+            throw reader.fail(Self.path(metaError.instanceLocation), "is not valid under \(under): \(metaError.error)")
         }
         guard case .string("object")? = schema["type"], schema["properties"]?.members != nil else {
             throw reader.fail("$", "a form's schema must be of type object, with properties")
@@ -229,7 +230,7 @@ package enum SchemaForm {
     private static func field(_ name: String, _ schema: JSON, isRequired: Bool, path: String, assertsFormats: Bool,
                               reader: FormFile.Reader) throws(FormFile.Problem) -> FieldDefinition {
         let vocabulary = try reader.members(schema[keyword] ?? .object([]), "\(path).\(keyword)",
-                                            allowed: ["remoteChecks", "normalization", "input", "messages"])
+                                            allowed: ["remoteChecks", "normalization", "input", "messages", "profile", "checklist"])
         var texts: [String: String] = [:]
         for member in vocabulary["messages"]?.members ?? [] {
             guard case .string(let text) = member.value else { throw reader.fail("\(path).\(keyword).messages.\(member.key)", "must be a string") }
@@ -338,6 +339,16 @@ package enum SchemaForm {
         // A secret has no default: a password typed by nobody is no password.
         if !isSecret, let initial = schema["default"] {
             field.initialValue = try choice(initial, "\(path).default", reader: reader)
+        }
+        if let profile = vocabulary["profile"] {
+            try FieldProfile.apply(profile, to: &field, path: "\(path).\(keyword).profile", reader: reader)
+        }
+        if try reader.bool(vocabulary["checklist"], "\(path).\(keyword).checklist", default: false) {
+            field.rules = field.rules.map { rule in
+                var rule = rule
+                if rule.requirement == nil { rule.requirement = FieldProfile.requirement(for: rule.failure.code) }
+                return rule
+            }
         }
         return field
     }

@@ -32,9 +32,18 @@ import Testing
         #expect(definition.fields.map(\.input) == [.username, .email, .newPassword, .number, .text])
         #expect(definition.fields.map(\.isSecret) == [false, false, true, false, false])
         #expect(definition.fields.map { $0.rules.map(\.failure.code) } == [
-            ["string.minLength", "string.maxLength", "string.pattern"], ["string.format.email"], ["string.minLength", "string.maxLength"],
+            // signupRPC.profile: username adds signup-secure's identifier rules; nistPassword is its password.
+            ["string.minLength", "string.maxLength", "string.pattern", "username.notIdentifier", "username.mixedScripts"], ["string.format.email"],
+            ["password.tooShort", "password.tooLong", "password.common", "password.pattern", "password.likeUsername", "password.likeEmail",
+             "password.dictionaryWord"],
             ["integer.type", "number.minimum", "number.maximum"], ["enum"],
         ])
+        // signupRPC.checklist: each rule says what it asks for.
+        #expect(definition.fields[0].rules.map { $0.requirement?.template } == [
+            "At least {min} characters", "At most {max} characters", "In the expected form", "Letters, digits and punctuation, no spaces",
+            "One alphabet (Latin may join Chinese, Japanese or Korean)",
+        ])
+        #expect(definition.fields[0].normalization == .usernameCaseMapped && definition.fields[2].remoteChecks.map(\.name) == ["breachedPassword"])
         #expect(definition.fields[0].rules[2].failure.template == "Start with a letter; then letters, digits and _")
         #expect(definition.fields[0].placeholder?.template == "ann_99" && definition.fields[0].remoteChecks.map(\.name) == ["usernameAvailability"])
         #expect(definition.fields[3].rules[1].failureParams == ["min": .int(16)])
@@ -62,7 +71,7 @@ import Testing
             (#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"array"},"secret":{}},\#(Self.submit)}"#,
              "test.schema.json: $.properties.name.type: a field holds a string, a number, an integer or a boolean, not array"),
             (#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"minLength":-1},"secret":{}},\#(Self.submit)}"#,
-             "test.schema.json: $.properties.name.minLength: is not valid draft 2020-12: must be at least 0"),
+             "test.schema.json: $.properties.name.minLength: is not valid under draft 2020-12: must be at least 0"),
             (#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{},"secret":{}}}"#,
              "test.schema.json: $.signupRPC.submit: is required: the action a submission takes"),
             (#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"$ref":"other.json"},"secret":{}},\#(Self.submit)}"#,
@@ -72,7 +81,7 @@ import Testing
             (#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array",\#(Self.submit)}"#,
              "test.schema.json: $: a form's schema must be of type object, with properties"),
             (#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"signupRPC":{"color":1}},"secret":{}},\#(Self.submit)}"#,
-             "test.schema.json: $.properties.name.signupRPC.color: is not allowed here (allowed: input, messages, normalization, remoteChecks)"),
+             "test.schema.json: $.properties.name.signupRPC.color: is not allowed here (allowed: checklist, input, messages, normalization, profile, remoteChecks)"),
         ]
         for (text, expected) in cases {
             #expect(throws: FormFile.Problem.self) { try form(text) }
@@ -94,7 +103,8 @@ import Testing
         let folder = try TemporaryDirectory()
         let recording = folder.path("session.jsonl")
         let input = try String(contentsOfFile: "Examples/schema-member.jsonl", encoding: .utf8)
-        let run = try Subprocess.run(["--clock", "virtual", "--forms", "Examples/schema-forms", "--record", recording], input: input)
+        let run = try Subprocess.run(["--clock", "virtual", "--forms", "Examples/schema-forms", "--directory", "Examples/directories/secure.json",
+                                      "--record", recording], input: input)
         let expected = try String(contentsOfFile: "Examples/schema-member.out.jsonl", encoding: .utf8)
         #expect(run.status == 0 && run.stdout == expected)
         let replay = try Subprocess.run(["replay", recording], input: "")

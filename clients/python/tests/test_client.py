@@ -90,7 +90,7 @@ def test_validate_judges_a_whole_object_with_the_live_forms_codes_and_opens_no_f
         assert verdict == Validation(kind="member", locale="zh-Hans", valid=False, fields=[
             FieldVerdict("username", "validating", "username.checking", {}, "正在检查用户名是否可用…"),
             FieldVerdict("email", "failed", "string.format.email", {}, "请输入电子邮件地址，例如 ann@example.com"),
-            FieldVerdict("password", "ok", "password.ok", {}, ""),
+            FieldVerdict("password", "validating", "password.checkingBreaches", {}, "正在检查已知的数据泄露…"),
             FieldVerdict("age", "failed", "number.minimum", {"min": 16}, "不能小于 16"),
             FieldVerdict("plan", "ok", "plan.ok", {}, ""),
         ])
