@@ -169,7 +169,15 @@ package enum SchemaForm {
             }
             return output.errors.map { unit in
                 let field = String(unit.instanceLocation.dropFirst())
-                return ReportedIssue(field: names.contains(field) ? field : nil, code: "schema." + unit.keyword, message: unit.error)
+                // An assertion's value is the issue's param, by the keyword's name (`{"pattern": "^\\+1"}`);
+                // an applicator's (a subschema) is not.
+                let isPlain: Bool = switch unit.value {
+                case .string, .number, .bool: true
+                case .array(let elements): elements.allSatisfy { if case .object = $0 { false } else if case .array = $0 { false } else { true } }
+                default: false
+                }
+                let params: [String: JSONValue] = unit.keyword == "false" || !isPlain ? [:] : [unit.keyword: BackendExchangeJSON.value(unit.value)]
+                return ReportedIssue(field: names.contains(field) ? field : nil, code: "schema." + unit.keyword, message: unit.error, params: params)
             }
         }
     }

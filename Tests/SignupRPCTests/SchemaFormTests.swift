@@ -254,10 +254,10 @@ extension SchemaFormTests {
         let output = try Subprocess.run(["--clock", "virtual", "--forms", forms], input: validate + "\n" + input)
         #expect(output.status == 0, "\(output.stderr)")
         // form.validate holds the whole object to the schema as a tap does.
-        #expect(output.lines.first == #"{"jsonrpc":"2.0","id":9,"result":{"kind":"club","locale":"en","valid":false,"fields":[{"field":"name","state":"ok","code":"name.ok","params":{},"message":""},{"field":"phone","state":"failed","code":"schema.pattern","params":{},"message":"must match the pattern ^\\+1"},{"field":"secret","state":"ok","code":"secret.ok","params":{},"message":""}],"issues":[{"code":"schema.not","params":{},"message":"must not match the schema"}]}}"#)
+        #expect(output.lines.first == #"{"jsonrpc":"2.0","id":9,"result":{"kind":"club","locale":"en","valid":false,"fields":[{"field":"name","state":"ok","code":"name.ok","params":{},"message":""},{"field":"phone","state":"failed","code":"schema.pattern","params":{"pattern":"^\\+1"},"message":"must match the pattern ^\\+1"},{"field":"secret","state":"ok","code":"secret.ok","params":{},"message":""}],"issues":[{"code":"schema.not","params":{},"message":"must not match the schema"}]}}"#)
         let from100 = output.lines.drop { !$0.contains(#""at":30}"#) }.dropFirst(2)
         #expect(Array(from100) == [
-            #"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"c","field":"phone","state":"failed","code":"schema.pattern","params":{},"message":"must match the pattern ^\\+1","version":2,"at":100}}"#,
+            #"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"c","field":"phone","state":"failed","code":"schema.pattern","params":{"pattern":"^\\+1"},"message":"must match the pattern ^\\+1","version":2,"at":100}}"#,
             #"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"c","state":"failed","code":"schema.not","params":{},"message":"must not match the schema","at":100}}"#,
             #"{"jsonrpc":"2.0","method":"form.submitEnabledChanged","params":{"form":"c","enabled":false,"at":100}}"#,
             #"{"jsonrpc":"2.0","id":1,"result":{"form":"c","accepted":false,"reason":"invalid"}}"#,
