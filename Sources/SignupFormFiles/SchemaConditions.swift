@@ -124,7 +124,7 @@ struct SchemaConditions {
         let conditions = self.conditions
         // A hidden field counts as absent: the conditions are asked again with the values of the
         // fields they hide left out, until they agree (a few rounds; chains of conditions are short).
-        let once: @Sendable ([String]) -> [FieldPresence] = { values in
+        let once: @Sendable ([String], MatchBudget) -> [FieldPresence] = { values, budget in
             let document = Self.document(names: names, types: types, values: values)
             var shown = Set(names.filter { !branchOnlyNames.contains($0) })
             var required = Set(names.indices.filter { staticRequired[$0] }.map { names[$0] })
@@ -138,7 +138,7 @@ struct SchemaConditions {
                 switch condition {
                 case .ifThenElse(let validator, let then, let otherwise):
                     // An `if` that cannot decide (a pattern past its budget) applies neither branch.
-                    guard let verdict = try? validator.validate(document, budget: MatchBudget()).valid else { continue }
+                    guard let verdict = try? validator.validate(document, budget: budget).valid else { continue }
                     if let branch = verdict ? then : otherwise { apply(branch) }
                 case .whenPresent(let field, let branch):
                     if let index = names.firstIndex(of: field), !values[index].isEmpty { apply(branch) }
@@ -152,13 +152,15 @@ struct SchemaConditions {
             }
         }
         return FormConditions(conditionalFields: conditional, isRead: isRead) { values in
+            // One line's pattern budget (§10) for every `if` of every round: an edit is one line.
+            let budget = MatchBudget()
             var asked = values
-            var presence = once(asked)
+            var presence = once(asked, budget)
             for _ in 0..<4 {
                 let present = values.indices.map { presence[$0].shown ? values[$0] : "" }
                 if present == asked { break }
                 asked = present
-                presence = once(asked)
+                presence = once(asked, budget)
             }
             return presence
         }
