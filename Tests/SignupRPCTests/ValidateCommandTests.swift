@@ -43,11 +43,11 @@ import Testing
 
     @Test func aSchemaThatCannotBeReadOrUsedEndsTheCommandWithItsCode() throws {
         let folder = try TemporaryDirectory()
-        let missing = try Subprocess.run(["validate", folder.path("absent.json")], input: "{}\n")
+        let missing = try Subprocess.run(["validate", folder.path("absent.json")], input: "")
         #expect(missing.status == 66 && missing.stdout.isEmpty && missing.stderr.contains("cannot read the schema"))
         let unusable = folder.path("unusable.json")
         try Data(#"{"$schema":"https://example.com/unknown-meta"}"#.utf8).write(to: URL(fileURLWithPath: unusable))
-        let refused = try Subprocess.run(["validate", unusable], input: "{}\n")
+        let refused = try Subprocess.run(["validate", unusable], input: "")
         #expect(refused.status == 65 && refused.stdout.isEmpty)
         #expect(refused.stderr.contains("neither a known dialect nor a registered meta-schema"))
         let usage = try Subprocess.run(["validate", unusable, "--draft", "4"], input: "")

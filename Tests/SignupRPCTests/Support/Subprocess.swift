@@ -48,6 +48,9 @@ struct Subprocess {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
+        // A process that ends before reading its input (a usage error) must not end this one by
+        // SIGPIPE: the write then fails, and is ignored.
+        signal(SIGPIPE, SIG_IGN)
         try process.run()
         process.killIfStillRunning()
         let writer = stdin.fileHandleForWriting
