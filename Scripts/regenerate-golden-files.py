@@ -17,7 +17,12 @@ binary = sys.argv[1] if len(sys.argv) > 1 else str(root / ".build/debug/signup-r
 
 
 def run(arguments, data):
-    return subprocess.run([binary] + arguments, input=data, capture_output=True, cwd=root)
+    result = subprocess.run([binary] + arguments, input=data, capture_output=True, cwd=root)
+    # A binary that crashed (a signal) prints no golden file: stop before any is overwritten by it.
+    if result.returncode < 0:
+        sys.exit(f"regenerate-golden-files: {binary} {' '.join(arguments)} ended by signal {-result.returncode}:\n"
+                 + result.stderr.decode(errors="replace")[-2000:])
+    return result
 
 
 def flags(path):
