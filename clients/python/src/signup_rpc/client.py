@@ -14,13 +14,15 @@ from concurrent.futures import Future
 from typing import IO, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence
 
 from . import _messages as m
+from ._bundled import bundled_binary
 
 _CLOSED = object()
 
 
 def find_binary(binary: Optional[str] = None) -> str:
-    """The signup-rpc to run: the argument, else $SIGNUP_RPC_BINARY, else `signup-rpc` on the PATH."""
-    chosen = binary or os.environ.get("SIGNUP_RPC_BINARY") or shutil.which("signup-rpc")
+    """The signup-rpc to run: the argument, else $SIGNUP_RPC_BINARY, else the binary a wheel of
+    this package carries, else `signup-rpc` on the PATH."""
+    chosen = binary or os.environ.get("SIGNUP_RPC_BINARY") or bundled_binary() or shutil.which("signup-rpc")
     if not chosen:
         raise FileNotFoundError("signup-rpc not found: pass binary=, set SIGNUP_RPC_BINARY or put it on the PATH")
     return chosen
