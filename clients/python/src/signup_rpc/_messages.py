@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Union
+from typing import Any, Dict, List, Mapping, Optional, Union, cast
+
+from . import _protocol as wire
 
 JSONObject = Dict[str, Any]
 
@@ -214,7 +216,7 @@ class Validation:
     issues: List[Issue] = field(default_factory=list)
 
 
-def validation_from(result: JSONObject) -> Validation:
+def validation_from(result: wire.ValidateResult) -> Validation:
     return Validation(
         kind=result["kind"], locale=result["locale"], valid=result["valid"],
         fields=[FieldVerdict(f["field"], f["state"], f["code"], f["params"], f["message"], f.get("shown", True)) for f in result["fields"]],
@@ -252,7 +254,7 @@ def event_from(message: JSONObject) -> Optional[Event]:
     return None
 
 
-def description_from(value: JSONObject) -> FormDescription:
+def description_from(value: wire.FormDescription) -> FormDescription:
     submit = value["submit"]
     return FormDescription(
         kind=value["kind"], title=value["title"],
@@ -267,18 +269,19 @@ def description_from(value: JSONObject) -> FormDescription:
         failures={f["code"]: f["message"] for f in submit["failures"]})
 
 
-def server_info_from(result: JSONObject) -> ServerInfo:
+def server_info_from(result: wire.InitializeResult) -> ServerInfo:
     capabilities = result["capabilities"]
     forms = capabilities["forms"]
     return ServerInfo(
         name=result["serverInfo"]["name"], version=result["serverInfo"]["version"],
         protocol_version=result["protocolVersion"], locale=result["locale"], clock=capabilities["clock"],
         debounce_ms=capabilities["debounceMs"], kinds=[form["kind"] for form in forms],
-        descriptions={form["kind"]: description_from(form) for form in forms if "title" in form},
-        unsupported_locale=result.get("unsupportedLocale"), raw=result)
+        # A described kind carries its title (formDescriptions); a summary does not.
+        descriptions={form["kind"]: description_from(cast(wire.FormDescription, form)) for form in forms if "title" in form},
+        unsupported_locale=result.get("unsupportedLocale"), raw=dict(result))
 
 
-def snapshot_from(result: JSONObject) -> Snapshot:
+def snapshot_from(result: wire.SnapshotResult) -> Snapshot:
     return Snapshot(
         form=result["form"], kind=result["kind"], version=result["version"],
         fields=[FieldSnapshot(f["field"], f["state"], f["code"], f["params"], f["message"], f["version"])
