@@ -4,7 +4,6 @@ every component schema, and `Methods` (each request's params and result) and `No
 (each notification's params) by method name, so the TypeScript client is typed from the
 contract, never by hand. `--check` exits 1 when the file is not what the schemas give.
 """
-import importlib.util
 import json
 import pathlib
 import sys
@@ -13,13 +12,46 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "schemas" / "signup-rpc.openrpc.json"
 TARGET = ROOT / "clients" / "typescript" / "src" / "protocol.ts"
 
-spec = importlib.util.spec_from_file_location("generate_js_types", ROOT / "Scripts" / "generate-js-types.py")
-js = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(js)
+def type_of(schema):
+    if schema is True or schema == {}:
+        return "any"
+    if "$ref" in schema:
+        return schema["$ref"].rsplit("/", 1)[1]
+    if "const" in schema:
+        return json.dumps(schema["const"])
+    if "enum" in schema:
+        return "(" + " | ".join(json.dumps(value) for value in schema["enum"]) + ")"
+    for combiner in ("oneOf", "anyOf"):
+        if combiner in schema and "type" not in schema:
+            return "(" + " | ".join(type_of(option) for option in schema[combiner]) + ")"
+    kinds = schema.get("type")
+    if isinstance(kinds, list):
+        return "(" + " | ".join(type_of({**schema, "type": kind}) for kind in kinds) + ")"
+    if kinds == "string":
+        return "string"
+    if kinds in ("integer", "number"):
+        return "number"
+    if kinds == "boolean":
+        return "boolean"
+    if kinds == "null":
+        return "null"
+    if kinds == "array":
+        return f"Array<{type_of(schema.get('items', {}))}>"
+    if kinds == "object" or "properties" in schema:
+        properties = schema.get("properties", {})
+        required = set(schema.get("required", []))
+        members = [f"{name}{'' if name in required else '?'}: {type_of(value)}" for name, value in properties.items()]
+        extra = schema.get("additionalProperties", True)
+        if not properties:
+            return f"Object<string, {type_of(extra) if isinstance(extra, dict) else 'any'}>"
+        if extra is not False:
+            members.append(f"[member: string]: {type_of(extra) if isinstance(extra, dict) else 'any'}")
+        return "{" + ", ".join(members) + "}"
+    return "any"
 
 
 def ts(schema) -> str:
-    return js.type_of(schema).replace("Object<string, ", "Record<string, ")
+    return type_of(schema).replace("Object<string, ", "Record<string, ")
 
 
 def params_type(method) -> str:

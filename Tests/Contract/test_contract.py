@@ -299,17 +299,6 @@ def test_the_openrpc_document_uses_only_members_openrpc_defines():
         walk(misspelt, openrpc.OpenRPC, "$")
 
 
-def test_the_javascript_clients_types_are_generated_from_these_schemas():
-    """frontends/web/protocol-types.js is what Scripts/generate-js-types.py makes of the schemas."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("generate_js_types", ROOT / "Scripts" / "generate-js-types.py")
-    generator = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(generator)
-    assert (ROOT / "frontends" / "web" / "protocol-types.js").read_text() == generator.generate(), \
-        "run Scripts/generate-js-types.py after changing the schemas"
-
-
 FORMS_SCHEMA = json.loads((ROOT / "forms.schema.json").read_text())
 FORM_FILES = sorted((ROOT / "Examples").glob("*/*.json"))
 FORM_FILES = [path for path in FORM_FILES if path.parent.name not in ("directories", "schemas", "schema-forms")]

@@ -1,11 +1,12 @@
 // The page: draws whatever form the server describes, shows what the server says, and validates
 // nothing itself. One signup-rpc per connection (websocketd); reconnects with the values typed.
-import { SignupClient } from "./signup-client.js";
+import { SignupClient } from "./lib/index.js";
+import { connectWebSocket } from "./lib/browser.js";
 
-/** @typedef {import('./signup-client.js').SignupForm} SignupForm */
-/** @typedef {import('./signup-client.js').FormEvent} FormEvent */
-/** @typedef {import('./protocol-types.js').FormDescription} FormDescription */
-/** @typedef {import('./protocol-types.js').DescribedField} DescribedField */
+/** @typedef {import('./lib/client.js').SignupForm} SignupForm */
+/** @typedef {import('./lib/client.js').FormEvent} FormEvent */
+/** @typedef {import('./lib/protocol.js').FormDescription} FormDescription */
+/** @typedef {import('./lib/protocol.js').DescribedField} DescribedField */
 
 /** The page's own words (everything about the form itself comes from the server). */
 const CHROME = {
@@ -65,7 +66,7 @@ async function connect() {
   /** @type {SignupClient} */
   let client;
   try {
-    client = await SignupClient.connect(serverURL());
+    client = await connectWebSocket(serverURL());
   } catch {
     return scheduleReconnect();
   }
@@ -264,7 +265,7 @@ function checklistElement(field) {
  * Ticks a checklist's items: unmet are the codes in `params.unmet`, none once its rules pass
  * (protocol.md, "Checklists"); while the field is empty nothing is judged yet.
  * @param {HTMLElement} wrapper
- * @param {import('./protocol-types.js').FieldChangedParams} params
+ * @param {import('./lib/protocol.js').FieldChangedParams} params
  */
 function tickChecklist(wrapper, params) {
   const unmet = Array.isArray(params.params.unmet) ? params.params.unmet : null;
@@ -307,7 +308,7 @@ function show(event) {
   }
 }
 
-/** @param {import('./protocol-types.js').SubmissionChangedParams} params */
+/** @param {import('./lib/protocol.js').SubmissionChangedParams} params */
 function showSubmission(params) {
   const description = state.description;
   const known = description?.submit.states.find((candidate) => candidate.state === params.state);
@@ -326,7 +327,7 @@ function showSubmission(params) {
 
 /**
  * Who was registered, logged in or saved; never a token.
- * @param {import('./protocol-types.js').SubmissionChangedParams} params
+ * @param {import('./lib/protocol.js').SubmissionChangedParams} params
  */
 function successDetail(params) {
   if (params.friend) return [params.friend.firstName, params.friend.lastName].filter(Boolean).join(" ");
@@ -372,7 +373,7 @@ async function switchLanguage() {
   /** @type {SignupClient} */
   let client;
   try {
-    client = await SignupClient.connect(serverURL());
+    client = await connectWebSocket(serverURL());
   } catch {
     return openForm(values);
   }
