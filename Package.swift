@@ -13,7 +13,8 @@ let package = Package(
         .executable(name: "signup-bowtie", targets: ["SignupBowtie"]),
     ],
     targets: [
-        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // SQLite's API (header from libsqlite3-dev); libsqlite3.so.0 is loaded on first use.
+        .target(name: "CSQLite"),
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
         // libcurl for the HTTP backend, loaded with dlopen on first use (see CCurl.h).
         .target(name: "CCurl"),

@@ -16,7 +16,7 @@ final class SQLiteConnection {
         let code = sqlite3_open_v2(path, &db, flags, nil)
         handle = db
         guard code == SQLITE_OK else {
-            let reason = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let reason = db.map { String(cString: sqlite3_errmsg($0)) } ?? signup_sqlite_problem().map { String(cString: $0) } ?? "out of memory"
             sqlite3_close(db)
             handle = nil
             throw Self.error(code: code, message: reason, path: path)
