@@ -244,6 +244,15 @@ package final class Server {
         static let advanceClock: [String] = ["by", "to", "exclusive"]
     }
 
+    /// The parameters each method takes, by method name: what the OpenRPC document in `schemas/`
+    /// must say too (`SchemaDriftTests` compares them).
+    package static let parameterNames: [String: [String]] = [
+        "initialize": Parameters.initialize, "initialized": Parameters.initialized, "shutdown": Parameters.shutdown, "exit": [],
+        "form.open": Parameters.open, "form.edit": Parameters.edit, "form.submit": Parameters.submit,
+        "form.snapshot": Parameters.snapshot, "form.close": Parameters.close, "form.validate": Parameters.validate,
+        "clock.advance": Parameters.advanceClock,
+    ]
+
     private func dispatch(_ request: Request) throws(RPCError) -> ResultWriter {
         if request.method == "exit" { return exit(request) }
         // LSP's conventions: `$/` notifications may be ignored (there is never a request still
