@@ -4,10 +4,9 @@ import Foundation
 @testable import SignupServer
 import Testing
 
-/// The OpenRPC document in `schemas/` is written beside the code (issue 57 §4 would generate it
-/// from message types); until then, this holds the two together where they drifted before
-/// (`clock.advance`'s `exclusive`): every method's params, by name, and every notification's
-/// members, in the order the server writes them.
+/// The OpenRPC document in `schemas/` is held to the message types registered in `Messages`:
+/// every method's params, by name and in order, and every notification's members, in the order
+/// the server writes them (`clock.advance`'s `exclusive` drifted once).
 @Suite struct SchemaDriftTests {
     static func document() throws -> [String: Any] {
         let data = try #require(FileManager.default.contents(atPath: "schemas/signup-rpc.openrpc.json"))
@@ -22,10 +21,14 @@ import Testing
             let name = try #require(method["name"] as? String)
             documented[name] = (method["params"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         }
-        #expect(documented.keys.sorted() == Server.parameterNames.keys.sorted())
-        for (method, names) in Server.parameterNames {
-            #expect(documented[method].map(Set.init) == Set(names), "\(method): the server takes \(names), the document names \(documented[method] ?? [])")
+        #expect(documented.keys.sorted() == Messages.requests.map { $0.method }.sorted())
+        for type in Messages.requests {
+            #expect(documented[type.method] == type.parameters, "\(type.method): the type takes \(type.parameters), the document names \(documented[type.method] ?? [])")
         }
+    }
+
+    @Test func everyRegisteredMethodHasAHandler() {
+        #expect(Server.unhandledMethods == [])
     }
 
     @Test func everyNotificationCarriesTheMembersTheDocumentNamesInItsOrder() throws {

@@ -8,22 +8,19 @@
 /// so the two paths accept, refuse and answer every line alike.
 package struct FormEditLine: Sendable {
     package let id: RequestID?
-    package let form: String?
-    /// `form`'s hash for the form table, computed where the line is read: on the reading thread,
-    /// not on the loop.
-    package let formHash: UInt64?
-    package let field: String
-    package let value: String
-    package let at: Int64?
+    /// The request, as the server meets every `form.edit` however it was read.
+    package let request: FormEditRequest
 
     package init(id: RequestID?, form: String?, field: String, value: String, at: Int64?) {
         self.id = id
-        self.form = form
-        formHash = form.map(FormIDHash.process)
-        self.field = field
-        self.value = value
-        self.at = at
+        request = FormEditRequest(form: form, field: field, value: value, at: at)
     }
+
+    package var form: String? { request.form }
+    package var formHash: UInt64? { request.formHash }
+    package var field: String { request.field }
+    package var value: String { request.value }
+    package var at: Int64? { request.at }
 
     /// The request on `line`, or nil when the line is not of the plain shape or `maxDepth` (as
     /// the full parser counts it) does not allow a request with params. A field named as one of

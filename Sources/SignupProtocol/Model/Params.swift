@@ -3,6 +3,11 @@
 package struct Params {
     private let members: [JSON.Member]
 
+    /// No params at all.
+    package init() {
+        members = []
+    }
+
     /// `allowed` names the method's parameters; a handful, so they are scanned rather than hashed.
     /// With `ignoringOthers` (for `initialize`, as LSP clients send members of their own), other
     /// members are skipped rather than refused.

@@ -4,14 +4,15 @@ import SignupProtocol
 /// The clock policy: virtual time moves only when a message says so (`at`, `clock.advance`) or
 /// input ends; real time moves by itself, and waits are the caller's. A replay of a real-clock
 /// session is real time to the protocol: its replayer moves the virtual clock.
+extension ClockAdvanceRequest: ServerMethod {
+    func answer(on server: Server) throws(RPCError) -> Response { try server.advanceClock(self) }
+}
+
 extension Server {
-    func advanceClock(_ params: Params) throws(RPCError) -> ResultWriter {
-        guard let scheduler = virtualScheduler else { throw .clockNotVirtual(method: "clock.advance") }
-        let by = try params.count("by")
-        let to = try params.count("to")
-        let exclusive = try params.bool("exclusive") ?? false
-        switch (by, to) {
-        case (let by?, nil):
+    func advanceClock(_ request: ClockAdvanceRequest) throws(RPCError) -> ClockAdvanceRequest.Response {
+        guard let scheduler = virtualScheduler else { throw .clockNotVirtual(method: ClockAdvanceRequest.method) }
+        switch request.target {
+        case .by(let by):
             let now = scheduler.now.milliseconds
             let (target, overflow) = now.addingReportingOverflow(by)
             guard !overflow, target <= TimePoint.horizon.milliseconds else {
@@ -19,13 +20,11 @@ extension Server {
                     member: "params.by",
                     problem: "would move the clock past \(TimePoint.horizon.milliseconds) ms, the latest time (it is \(now) ms)")
             }
-            try advanceVirtualTime(to: target, member: "params.by", for: "clock.advance", exclusive: exclusive)
-        case (nil, let to?): try advanceVirtualTime(to: to, member: "params.to", for: "clock.advance", exclusive: exclusive)
-        case (nil, nil): throw .invalidParams(member: "params", problem: "needs either by or to")
-        case (_?, _?): throw .invalidParams(member: "params", problem: "takes by or to, not both")
+            try advanceVirtualTime(to: target, member: "params.by", for: ClockAdvanceRequest.method, exclusive: request.exclusive)
+        case .to(let to):
+            try advanceVirtualTime(to: to, member: "params.to", for: ClockAdvanceRequest.method, exclusive: request.exclusive)
         }
-        let now = scheduler.now.milliseconds
-        return { result in result.object { $0.key("now"); $0.int(now) } }
+        return ClockAdvanceRequest.Response(now: scheduler.now.milliseconds)
     }
 
     /// Moves virtual time to the message's `at`, running everything due first.

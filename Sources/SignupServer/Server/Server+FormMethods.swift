@@ -1,17 +1,41 @@
 import SignupCore
 import SignupProtocol
 
-/// `form.open`, `form.edit`, `form.submit`, `form.snapshot` and `form.close`, and the open forms they address.
+/// `form.open`, `form.edit`, `form.submit`, `form.snapshot`, `form.validate` and `form.close`,
+/// and the open forms they address.
+extension FormOpenRequest: ServerMethod {
+    func answer(on server: Server) throws(RPCError) -> Response { try server.open(self) }
+}
+
+extension FormEditRequest: ServerMethod {
+    func answer(on server: Server) throws(RPCError) -> Response { try server.edit(self) }
+}
+
+extension FormSubmitRequest: ServerMethod {
+    func answer(on server: Server) throws(RPCError) -> Response { try server.submit(self) }
+}
+
+extension FormSnapshotRequest: ServerMethod {
+    func answer(on server: Server) throws(RPCError) -> Response { try server.snapshot(self) }
+}
+
+extension FormValidateRequest: ServerMethod {
+    func answer(on server: Server) throws(RPCError) -> Response { try server.validate(self) }
+}
+
+extension FormCloseRequest: ServerMethod {
+    func answer(on server: Server) throws(RPCError) -> Response { try server.close(self) }
+}
+
 extension Server {
-    func openForm(_ params: Params) throws(RPCError) -> ResultWriter {
-        try advanceToMessageTime(params)
-        let kind = try params.string("kind") ?? "signup"
-        var values = try params.stringMap("values") ?? []
-        let (messages, unsupportedLocale) = Self.catalog(for: try params.string("locale"), default: defaultCatalog)
-        let describe = try params.bool("describe") ?? describesForms
+    func open(_ request: FormOpenRequest) throws(RPCError) -> FormOpenRequest.Response {
+        let kind = request.kind
+        var values = request.values
+        let (messages, unsupportedLocale) = Self.catalog(for: request.locale, default: defaultCatalog)
+        let describe = request.describe ?? describesForms
         guard let definition = catalog.definition(kind) else { throw .unknownFormKind(kind, known: catalog.kinds) }
         var recordID: String?
-        if let record = try params.stringMap("record") {
+        if let record = request.record {
             (recordID, values) = try Self.split(record, into: definition, alongside: values)
         }
         for (field, value) in values {
@@ -22,7 +46,7 @@ extension Server {
         }
         try checkFormLimit()
         let id: String
-        if let requested = try params.string("form") {
+        if let requested = request.form {
             guard !requested.isEmpty else { throw .invalidParams(member: "params.form", problem: "must not be empty") }
             guard forms[requested] == nil else { throw .formIDInUse(requested) }
             id = requested
@@ -31,25 +55,10 @@ extension Server {
         }
         let session = try open(
             definition, id: id, values: Dictionary(values, uniquingKeysWith: { $1 }), recordID: recordID, catalog: messages)
-        let description = describe ? localized(definition, in: messages).formDescription : nil
-        return { result in
-            result.object {
-                $0.key("form"); $0.string(session.id)
-                $0.key("kind"); $0.string(definition.kind)
-                $0.key("version"); $0.int(session.pipeline.version)
-                if let recordID {
-                    $0.key("recordId"); $0.string(recordID)
-                }
-                $0.key("locale"); $0.string(messages.locale)
-                if let unsupportedLocale {
-                    $0.key("unsupportedLocale"); $0.string(unsupportedLocale)
-                }
-                if let description {
-                    $0.key("description")
-                    FormDescriptions.write(description, definition: definition, to: &$0)
-                }
-            }
-        }
+        return FormOpenRequest.Response(
+            form: session.id, kind: definition.kind, version: session.pipeline.version, recordID: recordID,
+            locale: messages.locale, unsupportedLocale: unsupportedLocale,
+            description: describe ? (localized(definition, in: messages).formDescription, definition) : nil)
     }
 
     /// A record to update: its `id`, and its other members as the opening values of the fields.
@@ -68,19 +77,8 @@ extension Server {
         return (id, record.filter { $0.0 != "id" })
     }
 
-    package func edit(_ params: Params) throws(RPCError) -> ResultWriter {
-        try advanceToMessageTime(params)
-        let field = try params.requiredString("field")
-        let value = try params.requiredString("value")
-        let session = try form(params)
-        let outcome = try edit(session.pipeline, id: session.id, field: field, value: value)
-        return { outcome.write(to: &$0) }
-    }
-
-    /// `form.edit` as read by `FormEditLine`: its members already have the right types, so what
-    /// is left to check comes in the same order as above.
-    package func edit(_ request: FormEditLine) throws(RPCError) -> EditOutcome {
-        if let at = request.at { try advanceToMessageTime(at) }
+    /// `form.edit`, however it was read; the clock has been moved to its `at`.
+    package func edit(_ request: FormEditRequest) throws(RPCError) -> FormEditRequest.Response {
         if let id = request.form, let outcome = try forms.withPipeline(id, processHash: request.formHash, { pipeline throws(RPCError) in
             try edit(pipeline, id: id, field: request.field, value: request.value)
         }) {
@@ -90,7 +88,7 @@ extension Server {
         return try edit(session.pipeline, id: session.id, field: request.field, value: request.value)
     }
 
-    package func edit(_ pipeline: FormPipeline, id: String, field: String, value: String) throws(RPCError) -> EditOutcome {
+    package func edit(_ pipeline: FormPipeline, id: String, field: String, value: String) throws(RPCError) -> FormEditRequest.Response {
         guard let index = pipeline.index(ofField: field) else {
             let definition = pipeline.definition
             throw .unknownField(field, kind: definition.kind, fields: definition.fields.map(\.name))
@@ -102,132 +100,50 @@ extension Server {
         } catch {
             throw .internalError(error.description)
         }
-        return EditOutcome(form: id, version: version)
+        return FormEditRequest.Response(form: id, version: version)
     }
 
-    /// The result of `form.edit`.
-    package struct EditOutcome {
-        package let form: String
-        package let version: Int
-
-        package func write(to result: inout JSONWriter) {
-            result.object {
-                $0.key("form"); $0.string(form)
-                $0.key("version"); $0.int(version)
-            }
-        }
-    }
-
-    package func submit(_ params: Params) throws(RPCError) -> ResultWriter {
-        try advanceToMessageTime(params)
-        let session = try form(params)
+    package func submit(_ request: FormSubmitRequest) throws(RPCError) -> FormSubmitRequest.Response {
+        let session = try form(named: request.form)
         var rejection: SubmitRejection?
         do throws(SubmitRejection) { try session.pipeline.submit() } catch { rejection = error }
-        return { result in
-            result.object {
-                $0.key("form"); $0.string(session.id)
-                $0.key("accepted"); $0.bool(rejection == nil)
-                if let rejection {
-                    $0.key("reason"); $0.string(rejection.rawValue)
-                }
-            }
-        }
+        return FormSubmitRequest.Response(form: session.id, rejection: rejection)
     }
 
-    package func snapshot(_ params: Params) throws(RPCError) -> ResultWriter {
-        try advanceToMessageTime(params)
-        let session = try form(params)
-        let snapshot = session.pipeline.snapshot
-        let version = session.pipeline.version
-        return { result in
-            result.object { body in
-                body.key("form"); body.string(session.id)
-                body.key("kind"); body.string(session.pipeline.definition.kind)
-                body.key("version"); body.int(version)
-                body.key("fields")
-                body.array { fields in
-                    for update in snapshot.fields {
-                        fields.object {
-                            $0.key("field"); $0.string(update.field)
-                            Notifications.writeResult(update.result, to: &$0)
-                            $0.key("version"); $0.int(update.version)
-                        }
-                    }
-                }
-                body.key("submitEnabled"); body.bool(snapshot.submitEnabled)
-                if let recordID = session.pipeline.recordID {
-                    body.key("recordId"); body.string(recordID)
-                }
-                body.key("submission")
-                body.object {
-                    Notifications.writeSubmission(snapshot.submission, of: session.pipeline.definition.submit, to: &$0)
-                }
-            }
-        }
+    package func snapshot(_ request: FormSnapshotRequest) throws(RPCError) -> FormSnapshotRequest.Response {
+        let session = try form(named: request.form)
+        let pipeline = session.pipeline
+        return FormSnapshotRequest.Response(
+            form: session.id, kind: pipeline.definition.kind, version: pipeline.version, snapshot: pipeline.snapshot,
+            recordID: pipeline.recordID, action: pipeline.definition.submit)
     }
 
     /// `form.validate`: a whole set of values judged by a kind's local rules in one request, with
     /// the codes, params and messages a form opened with them shows; no form is opened and no
     /// backend is asked.
-    func validate(_ params: Params) throws(RPCError) -> ResultWriter {
-        try advanceToMessageTime(params)
-        let kind = try params.string("kind") ?? "signup"
-        let values = try params.stringMap("values") ?? []
-        let (messages, unsupportedLocale) = Self.catalog(for: try params.string("locale"), default: defaultCatalog)
+    func validate(_ request: FormValidateRequest) throws(RPCError) -> FormValidateRequest.Response {
+        let kind = request.kind
+        let (messages, unsupportedLocale) = Self.catalog(for: request.locale, default: defaultCatalog)
         guard let definition = catalog.definition(kind) else { throw .unknownFormKind(kind, known: catalog.kinds) }
-        for (field, value) in values {
+        for (field, value) in request.values {
             guard definition.index(of: field) != nil else {
                 throw .unknownField(field, kind: kind, fields: definition.fields.map(\.name))
             }
             try checkLength(of: value, field: field)
         }
         let form = localized(definition, in: messages)
-        let verdicts = form.localResults(for: Dictionary(values, uniquingKeysWith: { $1 }), budget: matchBudget)
-        return { result in
-            result.object { body in
-                body.key("kind"); body.string(definition.kind)
-                body.key("locale"); body.string(messages.locale)
-                if let unsupportedLocale {
-                    body.key("unsupportedLocale"); body.string(unsupportedLocale)
-                }
-                body.key("valid"); body.bool(verdicts.isValid)
-                body.key("fields")
-                body.array { fields in
-                    for (index, field) in definition.fields.enumerated() {
-                        fields.object {
-                            $0.key("field"); $0.string(field.name)
-                            Notifications.writeResult(verdicts.fields[index], to: &$0)
-                            // Only a field the form's conditions hide says so.
-                            if !verdicts.shown[index] {
-                                $0.key("shown"); $0.bool(false)
-                            }
-                        }
-                    }
-                }
-                // Only when the whole object fails something no field shows.
-                if !verdicts.issues.isEmpty {
-                    body.key("issues")
-                    body.array { issues in
-                        for issue in verdicts.issues {
-                            issues.object {
-                                $0.key("code"); $0.string(issue.code)
-                                $0.key("params"); $0.value(.object(issue.params))
-                                $0.key("message"); $0.string(issue.message)
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        let verdicts = form.localResults(for: Dictionary(request.values, uniquingKeysWith: { $1 }), budget: matchBudget)
+        return FormValidateRequest.Response(
+            kind: definition.kind, locale: messages.locale, unsupportedLocale: unsupportedLocale, fields: definition.fields,
+            verdicts: verdicts)
     }
 
-    func closeForm(_ params: Params) throws(RPCError) -> ResultWriter {
-        try advanceToMessageTime(params)
-        let id = try params.string("form") ?? Self.defaultFormID
+    func close(_ request: FormCloseRequest) throws(RPCError) -> FormCloseRequest.Response {
+        let id = request.form ?? Self.defaultFormID
         guard let session = forms.remove(id) else { throw .unknownForm(id) }
         formsDidChange?(id, nil)
         session.close()
-        return { result in result.object { $0.key("form"); $0.string(id) } }
+        return FormCloseRequest.Response(form: id)
     }
 
     /// The catalog for a requested locale (the default when none is asked for), and the request
@@ -245,11 +161,6 @@ extension Server {
         if value.hasMoreCharacters(than: limits.maxValueLength) {
             throw .valueTooLong(field: field, limit: limits.maxValueLength, unit: "characters")
         }
-    }
-
-    /// The form a message addresses: the named one, or the default form, opened on first use.
-    package func form(_ params: Params) throws(RPCError) -> FormSession {
-        try form(named: try params.string("form"))
     }
 
     /// The default form, named or not, is opened on first use; any other must be open.

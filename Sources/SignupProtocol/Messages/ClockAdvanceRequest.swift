@@ -1,0 +1,39 @@
+/// `clock.advance`: moves the virtual clock `by` some milliseconds or `to` a time, running
+/// everything due (when `exclusive`, only what is due before the target).
+package struct ClockAdvanceRequest: RequestType {
+    package static let method = "clock.advance"
+    package static let parameters = ["by", "to", "exclusive"]
+
+    package enum Target: Sendable {
+        case by(Int64)
+        case to(Int64)
+    }
+
+    package var target: Target
+    package var exclusive: Bool
+
+    package init(_ params: Params) throws(RPCError) {
+        let by = try params.count("by")
+        let to = try params.count("to")
+        exclusive = try params.bool("exclusive") ?? false
+        switch (by, to) {
+        case (let by?, nil): target = .by(by)
+        case (nil, let to?): target = .to(to)
+        case (nil, nil): throw .invalidParams(member: "params", problem: "needs either by or to")
+        case (_?, _?): throw .invalidParams(member: "params", problem: "takes by or to, not both")
+        }
+    }
+
+    package struct Response: ResponseType {
+        /// The clock's time after the move.
+        package var now: Int64
+
+        package init(now: Int64) {
+            self.now = now
+        }
+
+        package func write(to result: inout JSONWriter) {
+            result.object { $0.key("now"); $0.int(now) }
+        }
+    }
+}

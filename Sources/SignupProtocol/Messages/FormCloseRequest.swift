@@ -1,0 +1,25 @@
+/// `form.close`: closes a form, cancelling its pending checks; no event of it follows.
+package struct FormCloseRequest: RequestType {
+    package static let method = "form.close"
+    package static let parameters = ["form", "at"]
+
+    package var form: String?
+    package var at: Int64?
+
+    package init(_ params: Params) throws(RPCError) {
+        form = try params.string("form")
+        at = try params.count("at")
+    }
+
+    package struct Response: ResponseType {
+        package var form: String
+
+        package init(form: String) {
+            self.form = form
+        }
+
+        package func write(to result: inout JSONWriter) {
+            result.object { $0.key("form"); $0.string(form) }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+/// `form.edit`: a field's new value, the message a client sends on every keystroke. A line of
+/// the plain shape is read straight into this type (`FormEditLine`), any other through `Params`:
+/// the server meets both as this one value.
+package struct FormEditRequest: RequestType, Sendable {
+    package static let method = "form.edit"
+    package static let parameters = ["form", "field", "value", "at"]
+
+    /// The form addressed; the default form when nil.
+    package let form: String?
+    /// `form`'s hash for the form table, computed where the request is read (for a plain line, on
+    /// the reading thread, not on the loop).
+    package let formHash: UInt64?
+    package let field: String
+    /// The field's value: a secret when the field is secret.
+    package let value: String
+    package let at: Int64?
+
+    package init(form: String?, field: String, value: String, at: Int64?) {
+        self.form = form
+        formHash = form.map(FormIDHash.process)
+        self.field = field
+        self.value = value
+        self.at = at
+    }
+
+    package init(_ params: Params) throws(RPCError) {
+        let field = try params.requiredString("field")
+        let value = try params.requiredString("value")
+        self.init(form: try params.string("form"), field: field, value: value, at: try params.count("at"))
+    }
+
+    package struct Response: ResponseType, Sendable {
+        package let form: String
+        /// The form's version after the edit.
+        package let version: Int
+
+        package init(form: String, version: Int) {
+            self.form = form
+            self.version = version
+        }
+
+        package func write(to result: inout JSONWriter) {
+            result.object {
+                $0.key("form"); $0.string(form)
+                $0.key("version"); $0.int(version)
+            }
+        }
+    }
+}

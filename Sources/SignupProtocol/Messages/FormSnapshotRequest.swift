@@ -1,0 +1,58 @@
+import SignupCore
+
+/// `form.snapshot`: the whole of a form's visible state, for a view that attaches late.
+package struct FormSnapshotRequest: RequestType {
+    package static let method = "form.snapshot"
+    package static let parameters = ["form", "at"]
+
+    package var form: String?
+    package var at: Int64?
+
+    package init(_ params: Params) throws(RPCError) {
+        form = try params.string("form")
+        at = try params.count("at")
+    }
+
+    package struct Response: ResponseType {
+        package var form: String
+        package var kind: String
+        package var version: Int
+        package var snapshot: FormSnapshot
+        package var recordID: String?
+        /// What the form submits, which names its submission's states.
+        package var action: SubmitAction
+
+        package init(form: String, kind: String, version: Int, snapshot: FormSnapshot, recordID: String?, action: SubmitAction) {
+            self.form = form
+            self.kind = kind
+            self.version = version
+            self.snapshot = snapshot
+            self.recordID = recordID
+            self.action = action
+        }
+
+        package func write(to result: inout JSONWriter) {
+            result.object { body in
+                body.key("form"); body.string(form)
+                body.key("kind"); body.string(kind)
+                body.key("version"); body.int(version)
+                body.key("fields")
+                body.array { fields in
+                    for update in snapshot.fields {
+                        fields.object {
+                            $0.key("field"); $0.string(update.field)
+                            Notifications.writeResult(update.result, to: &$0)
+                            $0.key("version"); $0.int(update.version)
+                        }
+                    }
+                }
+                body.key("submitEnabled"); body.bool(snapshot.submitEnabled)
+                if let recordID {
+                    body.key("recordId"); body.string(recordID)
+                }
+                body.key("submission")
+                body.object { Notifications.writeSubmission(snapshot.submission, of: action, to: &$0) }
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import SignupCore
+
+/// `form.submit`: the submit tap; accepted or refused at once, its progress sent as events.
+package struct FormSubmitRequest: RequestType {
+    package static let method = "form.submit"
+    package static let parameters = ["form", "at"]
+
+    package var form: String?
+    package var at: Int64?
+
+    package init(_ params: Params) throws(RPCError) {
+        form = try params.string("form")
+        at = try params.count("at")
+    }
+
+    package struct Response: ResponseType {
+        package var form: String
+        /// Why the tap was refused; nil when it was accepted.
+        package var rejection: SubmitRejection?
+
+        package init(form: String, rejection: SubmitRejection?) {
+            self.form = form
+            self.rejection = rejection
+        }
+
+        package func write(to result: inout JSONWriter) {
+            result.object {
+                $0.key("form"); $0.string(form)
+                $0.key("accepted"); $0.bool(rejection == nil)
+                if let rejection {
+                    $0.key("reason"); $0.string(rejection.rawValue)
+                }
+            }
+        }
+    }
+}

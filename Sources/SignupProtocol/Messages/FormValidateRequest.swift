@@ -1,0 +1,75 @@
+import SignupCore
+
+/// `form.validate`: a whole set of values judged by a kind's local rules in one request, with the
+/// codes, params and messages a form opened with them shows; no form is opened, no backend asked.
+package struct FormValidateRequest: RequestType {
+    package static let method = "form.validate"
+    package static let parameters = ["kind", "values", "locale", "at"]
+
+    package var kind: String
+    /// Values by field name, in the order given. Secret fields' values are secrets.
+    package var values: [(String, String)]
+    package var locale: String?
+    package var at: Int64?
+
+    package init(_ params: Params) throws(RPCError) {
+        kind = try params.string("kind") ?? "signup"
+        values = try params.stringMap("values") ?? []
+        locale = try params.string("locale")
+        at = try params.count("at")
+    }
+
+    package struct Response: ResponseType {
+        package var kind: String
+        package var locale: String
+        package var unsupportedLocale: String?
+        /// The kind's fields, in order, and their verdicts.
+        package var fields: [FieldDefinition]
+        package var verdicts: LocalizedForm.Verdicts
+
+        package init(kind: String, locale: String, unsupportedLocale: String?, fields: [FieldDefinition], verdicts: LocalizedForm.Verdicts) {
+            self.kind = kind
+            self.locale = locale
+            self.unsupportedLocale = unsupportedLocale
+            self.fields = fields
+            self.verdicts = verdicts
+        }
+
+        package func write(to result: inout JSONWriter) {
+            result.object { body in
+                body.key("kind"); body.string(kind)
+                body.key("locale"); body.string(locale)
+                if let unsupportedLocale {
+                    body.key("unsupportedLocale"); body.string(unsupportedLocale)
+                }
+                body.key("valid"); body.bool(verdicts.isValid)
+                body.key("fields")
+                body.array { list in
+                    for (index, field) in fields.enumerated() {
+                        list.object {
+                            $0.key("field"); $0.string(field.name)
+                            Notifications.writeResult(verdicts.fields[index], to: &$0)
+                            // Only a field the form's conditions hide says so.
+                            if !verdicts.shown[index] {
+                                $0.key("shown"); $0.bool(false)
+                            }
+                        }
+                    }
+                }
+                // Only when the whole object fails something no field shows.
+                if !verdicts.issues.isEmpty {
+                    body.key("issues")
+                    body.array { issues in
+                        for issue in verdicts.issues {
+                            issues.object {
+                                $0.key("code"); $0.string(issue.code)
+                                $0.key("params"); $0.value(.object(issue.params))
+                                $0.key("message"); $0.string(issue.message)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
