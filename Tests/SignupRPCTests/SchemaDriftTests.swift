@@ -37,24 +37,33 @@ import Testing
         for method in methods where method["tags"] != nil {
             documented[method["name"] as! String] = (method["params"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         }
-        let events: [FormEvent] = [
-            .fieldChanged(FieldUpdate(field: "f", result: FieldResult(state: .ok, code: "c", message: "m"), version: 1)),
-            .presenceChanged(PresenceUpdate(field: "f", presence: FieldPresence(shown: true, required: false))),
-            .submitEnabledChanged(true),
-        ]
-        for event in events {
-            var writer = JSONWriter()
-            Notifications.write(event, form: "x", at: 5, action: FormDefinition.signup.submit, to: &writer)
-            let message = try #require(try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String: Any])
-            let method = try #require(message["method"] as? String)
-            // JSONSerialization forgets member order: the written text keeps it (inside the
-            // message's own params, whose first member is the form).
-            let written = String(decoding: writer.bytes, as: UTF8.self)
-            let text = written[try #require(written.range(of: #""params":{"#)).upperBound...]
-            let params = try #require(documented[method])
-            let positions = params.map { text.range(of: "\"\($0)\":")?.lowerBound }
-            #expect(positions.allSatisfy { $0 != nil }, "\(method): \(text) lacks one of \(params)")
-            #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "\(method): members not in the document's order")
+        #expect(documented.keys.sorted() == Messages.notifications.map { $0.method }.sorted())
+        for type in Messages.notifications {
+            #expect(documented[type.method] == type.members, "\(type.method): the type has \(type.members), the document names \(documented[type.method] ?? [])")
         }
+    }
+
+    /// What each notification type writes is its method, with members its type declares, in
+    /// that order.
+    @Test(arguments: [
+        FieldChangedNotification(form: "x", update: FieldUpdate(field: "f", result: FieldResult(state: .ok, code: "c", message: "m"), version: 1), at: 5),
+        FieldPresenceChangedNotification(form: "x", update: PresenceUpdate(field: "f", presence: FieldPresence(shown: true, required: false)), at: 5),
+        SubmitEnabledChangedNotification(form: "x", enabled: true, at: 5),
+        SubmissionChangedNotification(form: "x", state: .failed(SubmissionFailure(code: "c", params: [:], message: "m")), action: FormDefinition.signup.submit, at: 5),
+        SubmissionChangedNotification(form: "x", state: .succeeded(account: .object(["id": .int(1)])), action: FormDefinition.signup.submit, at: 5),
+    ] as [any NotificationType])
+    func eachNotificationWritesItsMethodAndDeclaredMembersInOrder(notification: any NotificationType) throws {
+        var writer = JSONWriter()
+        notification.write(to: &writer)
+        let message = try #require(try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String: Any])
+        let declared = type(of: notification).members
+        #expect(message["method"] as? String == type(of: notification).method)
+        let params = try #require(message["params"] as? [String: Any])
+        #expect(params.keys.allSatisfy(declared.contains), "\(params.keys.sorted()) against \(declared)")
+        // JSONSerialization forgets member order: the written text keeps it.
+        let written = String(decoding: writer.bytes, as: UTF8.self)
+        let text = written[try #require(written.range(of: #""params":{"#)).upperBound...]
+        let positions = declared.filter { params[$0] != nil }.map { text.range(of: "\"\($0)\":")?.lowerBound }
+        #expect(positions.allSatisfy { $0 != nil } && positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
     }
 }

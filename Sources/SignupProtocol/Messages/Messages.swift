@@ -1,6 +1,6 @@
-/// Every method a client may call, registered once: the server's dispatch, the schema drift
-/// test and the documents are all read from this list. Adding a method is its type's file, a
-/// line here and its handler in the server.
+/// Every method a client may call and every notification the server sends, registered once:
+/// the server's dispatch and the schema drift test read these lists. Adding a method is its
+/// type's file, a line here and its handler in the server.
 package enum Messages {
     package static let requests: [any RequestType.Type] = [
         InitializeRequest.self,
@@ -14,5 +14,12 @@ package enum Messages {
         FormCloseRequest.self,
         FormValidateRequest.self,
         ClockAdvanceRequest.self,
+    ]
+
+    package static let notifications: [any NotificationType.Type] = [
+        FieldChangedNotification.self,
+        FieldPresenceChangedNotification.self,
+        SubmitEnabledChangedNotification.self,
+        SubmissionChangedNotification.self,
     ]
 }

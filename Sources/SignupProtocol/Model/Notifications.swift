@@ -1,38 +1,25 @@
 import SignupCore
 
-/// The server's notifications, each with one fixed member order.
+/// The writing the server's notifications share, and a form's event written as its notification.
 ///
 /// They are the bulk of the output, so each is written as its fixed text with the values set in
 /// (`JSONWriter.verbatim`) rather than member by member; `NotificationTests` checks every kind
 /// against the same message built with `object`/`key`.
 package enum Notifications {
-    /// `action` is read only for a submission event.
+    /// `event` as its notification's message; `action` is read only for a submission event.
     package static func write(
         _ event: FormEvent, form: String, at time: Int64, action: @autoclosure () -> SubmitAction, to writer: inout JSONWriter
     ) {
         switch event {
         case .fieldChanged(let update):
-            writeFieldChangedStart(form: form, to: &writer)
-            writeFieldMembers(update.field, update.result, to: &writer)
-            writeVersion(update.version, to: &writer)
+            FieldChangedNotification(form: form, update: update, at: time).write(to: &writer)
         case .submitEnabledChanged(let enabled):
-            writer.verbatim(#"{"jsonrpc":"2.0","method":"form.submitEnabledChanged","params":{"form":"#)
-            writer.string(form)
-            writer.verbatim(enabled ? #","enabled":true"# : #","enabled":false"#)
+            SubmitEnabledChangedNotification(form: form, enabled: enabled, at: time).write(to: &writer)
         case .submissionChanged(let state):
-            writer.verbatim(#"{"jsonrpc":"2.0","method":"form.submissionChanged","params":{"form":"#)
-            writer.string(form)
-            writer.verbatim(",")
-            writeSubmission(state, of: action(), to: &writer)
+            SubmissionChangedNotification(form: form, state: state, action: action(), at: time).write(to: &writer)
         case .presenceChanged(let update):
-            writer.verbatim(#"{"jsonrpc":"2.0","method":"form.fieldPresenceChanged","params":{"form":"#)
-            writer.string(form)
-            writer.verbatim(#","field":"#)
-            writer.string(update.field)
-            writer.verbatim(update.presence.shown ? #","shown":true"# : #","shown":false"#)
-            writer.verbatim(update.presence.required ? #","required":true"# : #","required":false"#)
+            FieldPresenceChangedNotification(form: form, update: update, at: time).write(to: &writer)
         }
-        writeEnd(at: time, to: &writer)
     }
 
     /// `form.fieldChanged` with the field's name and result already encoded, as
@@ -67,17 +54,17 @@ package enum Notifications {
 
     private static var fieldChangedStart: StaticString { #"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"# }
 
-    private static func writeFieldChangedStart(form: String, to writer: inout JSONWriter) {
+    static func writeFieldChangedStart(form: String, to writer: inout JSONWriter) {
         writer.verbatim(fieldChangedStart)
         writer.string(form)
     }
 
-    private static func writeVersion(_ version: Int, to writer: inout JSONWriter) {
+    static func writeVersion(_ version: Int, to writer: inout JSONWriter) {
         writer.verbatim(#","version":"#)
         writer.int(version)
     }
 
-    private static func writeEnd(at time: Int64, to writer: inout JSONWriter) {
+    static func writeEnd(at time: Int64, to writer: inout JSONWriter) {
         writer.verbatim(#","at":"#)
         writer.int(time)
         writer.verbatim("}}")

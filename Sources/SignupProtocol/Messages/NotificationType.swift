@@ -1,0 +1,12 @@
+/// A notification the server sends: a value of its params that writes itself, whole, as the
+/// message. Registered once, in `Messages.notifications`.
+package protocol NotificationType: Sendable {
+    /// The method's name on the wire.
+    static var method: String { get }
+    /// Every member its params may hold, in the order written (some only in some states).
+    static var members: [String] { get }
+
+    /// Writes the whole message: `jsonrpc`, `method` and `params`, whose first member is `form`
+    /// and last is `at`.
+    func write(to writer: inout JSONWriter)
+}
