@@ -3,6 +3,7 @@
 package struct ClockAdvanceRequest: RequestType {
     package static let method = "clock.advance"
     package static let parameters = ["by", "to", "exclusive"]
+    package static var parameterRoles: [String: ParameterRole] { ["by": .number, "to": .number] }
 
     package enum Target: Sendable {
         case by(Int64)

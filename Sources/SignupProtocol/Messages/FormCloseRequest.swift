@@ -2,6 +2,7 @@
 package struct FormCloseRequest: RequestType {
     package static let method = "form.close"
     package static let parameters = ["form", "at"]
+    package static var parameterRoles: [String: ParameterRole] { ["form": .identifier, "at": .number] }
 
     package var form: String?
     package var at: Int64?

@@ -4,6 +4,9 @@
 package struct FormEditRequest: RequestType, Sendable {
     package static let method = "form.edit"
     package static let parameters = ["form", "field", "value", "at"]
+    package static var parameterRoles: [String: ParameterRole] {
+        ["form": .identifier, "field": .identifier, "value": .fieldValue, "at": .number]
+    }
 
     /// The form addressed; the default form when nil.
     package let form: String?

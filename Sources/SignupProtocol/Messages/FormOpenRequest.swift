@@ -4,6 +4,10 @@ import SignupCore
 package struct FormOpenRequest: RequestType {
     package static let method = "form.open"
     package static let parameters = ["kind", "form", "values", "record", "locale", "describe", "at"]
+    package static var parameterRoles: [String: ParameterRole] {
+        ["kind": .identifier, "form": .identifier, "values": .fieldValues(ofOpenForm: true), "record": .fieldValues(ofOpenForm: true),
+         "locale": .identifier, "at": .number]
+    }
 
     /// The kind; `signup` when none is named.
     package var kind: String

@@ -4,6 +4,7 @@ import SignupCore
 package struct FormSnapshotRequest: RequestType {
     package static let method = "form.snapshot"
     package static let parameters = ["form", "at"]
+    package static var parameterRoles: [String: ParameterRole] { ["form": .identifier, "at": .number] }
 
     package var form: String?
     package var at: Int64?

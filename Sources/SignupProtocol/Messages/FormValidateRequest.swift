@@ -5,6 +5,10 @@ import SignupCore
 package struct FormValidateRequest: RequestType {
     package static let method = "form.validate"
     package static let parameters = ["kind", "values", "locale", "at"]
+    /// No form is open for it: the kind alone says which fields are secret.
+    package static var parameterRoles: [String: ParameterRole] {
+        ["kind": .identifier, "values": .fieldValues(ofOpenForm: false), "locale": .identifier, "at": .number]
+    }
 
     package var kind: String
     /// Values by field name, in the order given. Secret fields' values are secrets.

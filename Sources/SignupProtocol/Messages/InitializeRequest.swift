@@ -6,6 +6,8 @@ package struct InitializeRequest: RequestType {
     package static let method = "initialize"
     package static let parameters = ["processId", "clientInfo", "capabilities", "locale", "clientKey"]
     package static var unknownParameters: UnknownParameters { .skipped }
+    /// `clientInfo`, `capabilities` and `clientKey` (a credential) are not shown.
+    package static var parameterRoles: [String: ParameterRole] { ["processId": .number, "locale": .identifier] }
 
     /// The client's process, watched so the server never outlives it; nil when it names none.
     package var processID: Int32?

@@ -16,6 +16,10 @@ package enum Messages {
         ClockAdvanceRequest.self,
     ]
 
+    /// Each method's `parameterRoles`, by method name.
+    package static let parameterRoles: [String: [String: ParameterRole]] = Dictionary(
+        uniqueKeysWithValues: requests.map { ($0.method, $0.parameterRoles) })
+
     package static let notifications: [any NotificationType.Type] = [
         FieldChangedNotification.self,
         FieldPresenceChangedNotification.self,

@@ -11,6 +11,9 @@ package protocol RequestType: Sendable {
     static var unknownParameters: UnknownParameters { get }
     /// Whether it is still served once `shutdown` has been received (`exit` is).
     static var isServedAfterShutdown: Bool { get }
+    /// What its params carry, by name, for the trace and the recording: a param not named here
+    /// is masked whenever the message may hold a secret.
+    static var parameterRoles: [String: ParameterRole] { get }
 
     /// Reads the params, which name only `parameters`, each once.
     init(_ params: Params) throws(RPCError)
@@ -26,9 +29,23 @@ package enum UnknownParameters: Sendable {
     case ignored
 }
 
+/// What a param carries, as the trace and the recording need to know it.
+package enum ParameterRole: Sendable {
+    /// A name of the protocol's own (a form's id, a kind, a field, a locale): shown when a string.
+    case identifier
+    /// A time or a count (`at`, `by`, a process id): shown when a number.
+    case number
+    /// The value of the field that the `field` param names: a secret when that field is.
+    case fieldValue
+    /// Values by field name in the form the params address (or, with no form, of their `kind`,
+    /// `signup` when none is named): each a secret when its field is.
+    case fieldValues(ofOpenForm: Bool)
+}
+
 extension RequestType {
     package static var unknownParameters: UnknownParameters { .refused }
     package static var isServedAfterShutdown: Bool { false }
+    package static var parameterRoles: [String: ParameterRole] { [:] }
 
     /// The request's params as this method reads them: only its own names, each once.
     package static func params(_ params: JSON?) throws(RPCError) -> Params {

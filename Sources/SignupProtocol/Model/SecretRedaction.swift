@@ -5,9 +5,9 @@ import SignupCore
 ///
 /// A message in which no string and no member name names a secret (a secret field of any kind,
 /// or a word such as `password` or `token`) is kept whole. In any other message every string is
-/// masked except those the server can show harmless: `jsonrpc`, `method` and `id`; the
-/// identifiers `form`, `kind`, `field` and `locale` in `params`; and the value of a field that
-/// is secret in no kind, in a `form.edit` or `form.open` the server reads as one. The value of a
+/// masked except those the server can show harmless: `jsonrpc`, `method` and `id`; and in
+/// `params`, what the method's type says is shown (`RequestType.parameterRoles`): identifiers,
+/// numbers, and the value of a field that is secret in no kind. The value of a
 /// secret field there is a secret value, which each writer replaces its own way (`[secret]` in
 /// the trace, a placeholder in the recording); the value of a field no kind has, named like a
 /// secret, is masked. Member names are kept; numbers are masked (to `0`) where a field's value or
@@ -159,22 +159,23 @@ package struct SecretRedaction: Sendable {
         return (isASCIIName == nil || hasNonASCIISecretName) && secretNames.contains(text.lowercased())
     }
 
+    /// The params as their method's type says (`RequestType.parameterRoles`): a param of no
+    /// role, and every param of a method not registered, is masked.
     private func redacting(params: JSON, of method: String?, _ secretValue: (String, Place) -> String?) -> JSON {
         guard case .object(let members) = params, Self.hasUniqueKeys(members) else { return Self.masked(params) }
-        let identifier = { (key: String) -> String? in if case .string(let text)? = params[key] { text } else { nil } }
+        let roles = method.flatMap { Messages.parameterRoles[$0] } ?? [:]
+        let identifier = { (key: String) -> String? in
+            if roles[key] != nil, case .string(let text)? = params[key] { text } else { nil }
+        }
         let (form, kind, field) = (identifier("form"), identifier("kind"), identifier("field"))
         return .object(members.map { member in
-            let value: JSON = switch (member.key, member.value, method) {
-            case ("form", .string, _), ("kind", .string, _), ("field", .string, _), ("locale", .string, _): member.value
-            case ("at", .number, _), ("by", .number, _), ("to", .number, _), ("processId", .number, _), ("describe", .bool, _):
-                member.value
-            case ("value", .string(let text), "form.edit"?):
+            let value: JSON = switch (roles[member.key], member.value) {
+            case (.identifier?, .string), (.number?, .number): member.value
+            case (.fieldValue?, .string(let text)):
                 if let field { .string(fieldValue(text, at: Place(field: field, form: form), secretValue)) } else { Self.masked(member.value) }
-            case ("values", .object(let values), "form.open"?), ("record", .object(let values), "form.open"?):
-                redacting(values: values, form: form, kind: kind, secretValue)
-            // No form is open for it: the kind alone says which fields are secret.
-            case ("values", .object(let values), "form.validate"?):
-                redacting(values: values, form: nil, kind: kind ?? FormDefinition.signup.kind, secretValue)
+            case (.fieldValues(let ofOpenForm)?, .object(let values)):
+                ofOpenForm ? redacting(values: values, form: form, kind: kind, secretValue)
+                    : redacting(values: values, form: nil, kind: kind ?? FormDefinition.signup.kind, secretValue)
             default: Self.masked(member.value)
             }
             return JSON.Member(key: member.key, value: value)
