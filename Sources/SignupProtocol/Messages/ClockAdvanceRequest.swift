@@ -13,6 +13,11 @@ package struct ClockAdvanceRequest: RequestType {
     package var target: Target
     package var exclusive: Bool
 
+    package init(_ target: Target, exclusive: Bool = false) {
+        self.target = target
+        self.exclusive = exclusive
+    }
+
     package init(_ params: Params) throws(RPCError) {
         let by = try params.count("by")
         let to = try params.count("to")

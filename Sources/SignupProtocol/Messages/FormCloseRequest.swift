@@ -7,6 +7,11 @@ package struct FormCloseRequest: RequestType {
     package var form: String?
     package var at: Int64?
 
+    package init(form: String? = nil, at: Int64? = nil) {
+        self.form = form
+        self.at = at
+    }
+
     package init(_ params: Params) throws(RPCError) {
         form = try params.string("form")
         at = try params.count("at")

@@ -22,6 +22,19 @@ package struct FormOpenRequest: RequestType {
     package var describe: Bool?
     package var at: Int64?
 
+    package init(
+        kind: String = "signup", form: String? = nil, values: [(String, String)] = [], record: [(String, String)]? = nil,
+        locale: String? = nil, describe: Bool? = nil, at: Int64? = nil
+    ) {
+        self.kind = kind
+        self.form = form
+        self.values = values
+        self.record = record
+        self.locale = locale
+        self.describe = describe
+        self.at = at
+    }
+
     package init(_ params: Params) throws(RPCError) {
         kind = try params.string("kind") ?? "signup"
         values = try params.stringMap("values") ?? []

@@ -16,6 +16,13 @@ package struct FormValidateRequest: RequestType {
     package var locale: String?
     package var at: Int64?
 
+    package init(kind: String = "signup", values: [(String, String)] = [], locale: String? = nil, at: Int64? = nil) {
+        self.kind = kind
+        self.values = values
+        self.locale = locale
+        self.at = at
+    }
+
     package init(_ params: Params) throws(RPCError) {
         kind = try params.string("kind") ?? "signup"
         values = try params.stringMap("values") ?? []

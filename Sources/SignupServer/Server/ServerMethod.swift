@@ -3,10 +3,15 @@ import SignupProtocol
 /// A method the server answers: the handler from its request to its result. Each registered
 /// request type conforms beside its handler.
 protocol ServerMethod: RequestType {
+    /// The message's time on the virtual clock (`at`); nil for a method without one.
+    var at: Int64? { get }
+
     func answer(on server: Server) throws(RPCError) -> Response
 }
 
 extension ServerMethod {
+    var at: Int64? { nil }
+
     /// Answers `request`, of this method: refused once `shutdown` has been received (but for
     /// `exit`), its params read, the virtual clock moved to its `at` (before the rest is read,
     /// so what was due comes first whatever else the params hold), then handled.
