@@ -73,6 +73,17 @@ import SignupTestSupport
         let lane = try #require(diagram.lanes.first { $0.title == "default · password" })
         #expect(lane.marbles.map(\.label) == ["••••••••"])
     }
+
+    /// Edits are read through the message types, as the server reads them: one it refuses (a
+    /// misspelt param) is not drawn as typed.
+    @Test func anEditTheServerRefusesIsNotDrawn() throws {
+        let input = Array((#"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"username","value":"ann","at":0}}"# + "\n"
+            + #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"username","value":"bob","feild":"x","at":10}}"# + "\n").utf8)
+        let run = try FixtureRun(input: input, flags: [], recording: true)
+        let diagram = MarbleDiagram(try Recording.read(run.recording), secretFields: [])
+        let lane = try #require(diagram.lanes.first { $0.title == "default · username" })
+        #expect(lane.marbles.map(\.label) == ["ann"])
+    }
 }
 
 extension MarbleDiagramTests {

@@ -91,21 +91,20 @@ struct MarbleLanes {
         let params = request["params"]
         // On the virtual clock a message moves time to its own `at` as it is handled.
         let time = max(taken, params?["at"]?.int64 ?? taken)
-        let form: String = if case .string(let name)? = params?["form"] { name } else { Server.defaultFormID }
+        // Read through the message types, as the server reads them: a message it refuses is not drawn.
         switch method {
-        case "form.edit":
-            if case .string(let field)? = params?["field"], case .string(let value)? = params?["value"] {
-                typed(value, into: field, of: form, at: time)
-            }
-        case "form.open":
+        case FormEditRequest.method:
+            guard let edit = try? FormEditRequest(FormEditRequest.params(params)) else { return }
+            typed(edit.value, into: edit.field, of: edit.form ?? Server.defaultFormID, at: time)
+        case FormOpenRequest.method:
+            guard let open = try? FormOpenRequest(FormOpenRequest.params(params)) else { return }
             // The values a form opens with, as if typed then.
-            for key in ["values", "record"] {
-                guard case .object(let members)? = params?[key] else { continue }
-                for member in members {
-                    if case .string(let value) = member.value { typed(value, into: member.key, of: form, at: time) }
-                }
+            for (field, value) in open.values + (open.record ?? []) {
+                typed(value, into: field, of: open.form ?? Server.defaultFormID, at: time)
             }
-        case "form.submit": withLanes(of: form) { _ in }
+        case FormSubmitRequest.method:
+            guard let submit = try? FormSubmitRequest(FormSubmitRequest.params(params)) else { return }
+            withLanes(of: submit.form ?? Server.defaultFormID) { _ in }
         default: return
         }
     }
