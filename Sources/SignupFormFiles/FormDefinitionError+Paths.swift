@@ -65,7 +65,7 @@ extension FormDefinitionError {
             return remoteCheckPath(in: field, check)
         case .uniqueWithoutRegistration(_, let field), .uniqueSecret(_, let field):
             let checks = fields.first { $0.name == field }?.remoteChecks ?? []
-            let place = checks.firstIndex { if case .unique = $0.kind { true } else { false } } ?? 0
+            let place = checks.firstIndex { $0.kind.type.claimsTheValue } ?? 0
             return fieldPath(field) + ".remoteChecks[\(place)].kind"
         }
     }

@@ -21,10 +21,10 @@ extension FormFile.Reader {
 
     /// Each kind's own members, and those it requires.
     private static let kindMembers: [String: (allowed: Set<String>, required: Set<String>)] = [
-        "usernameAvailability": ([], []),
-        "unique": ([], []),
-        "http": (httpMembers, ["url", "name"]),
-        "breachedPassword": (["baseUrl", "threshold", "timeoutMs", "whenUnavailable", "cacheMs"], []),
+        UsernameAvailabilityCheck.name: ([], []),
+        UniqueCheck.name: ([], []),
+        HTTPCheck.name: (httpMembers, ["url", "name"]),
+        BreachedPasswordCheck.name: (["baseUrl", "threshold", "timeoutMs", "whenUnavailable", "cacheMs"], []),
     ]
 
     package func remoteCheck(_ json: JSON, _ path: String) throws(FormFile.Problem) -> RemoteCheck {
@@ -36,9 +36,9 @@ extension FormFile.Reader {
         let object = try members(
             json, path, allowed: common.union(own.allowed), required: Self.messageMembers.union(["kind"]).union(own.required))
         let kind: RemoteCheck.Kind = switch kindName {
-        case "http": .http(try httpCheck(object, path))
-        case "unique": .unique
-        case "breachedPassword": .breachedPassword(try breachedPasswordCheck(object, path))
+        case HTTPCheck.name: .http(try httpCheck(object, path))
+        case UniqueCheck.name: .unique
+        case BreachedPasswordCheck.name: .breachedPassword(try breachedPasswordCheck(object, path))
         default: .usernameAvailability
         }
         return RemoteCheck(

@@ -27,8 +27,8 @@ public final class DeclaredCalls: UsernameAvailabilityChecking, RemoteChecking, 
 
     public func ask(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
         if let scripted, let asked = scripted.answer(question, answer: answer) { return asked }
-        switch question.checkKind {
-        case .usernameAvailability:
+        switch question.checkKind.type.answerer {
+        case .directoryAvailability:
             if let shared = directory as? any SharedCheckBudgetHolding {
                 return shared.checkAvailability(of: question.value, fromAQuietClient: question.isFromAQuietClient) { result in
                     answer(result.map(CheckVerdict.init))
@@ -37,13 +37,13 @@ public final class DeclaredCalls: UsernameAvailabilityChecking, RemoteChecking, 
             return directory.checkAvailability(of: question.value) { result in
                 answer(result.map(CheckVerdict.init))
             }
-        case .unique:
+        case .directoryFields:
             guard let unique = directory as? any UniqueValueChecking else {
                 answer(.failure(BackendError.unavailable(reason: "this backend keeps no fields to compare")))
                 return Disposables.empty
             }
             return unique.checkUnique(question, answer: answer)
-        case .http, .breachedPassword:
+        case .network:
             guard let http else {
                 answer(.failure(BackendError.unavailable(reason: "http checks are not asked here")))
                 return Disposables.empty

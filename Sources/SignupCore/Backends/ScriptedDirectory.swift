@@ -108,7 +108,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     /// for a check the script does not name and for `usernameAvailability`, which
     /// `checkAvailability` answers.
     public func answer(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> (any Disposable)? {
-        if case .usernameAvailability = question.checkKind { return nil }
+        if question.checkKind.type.answerer == .directoryAvailability { return nil }
         if let replied = replied(BackendQuestion(question), { answer -> CheckVerdict? in
             if case .verdict(let verdict) = answer { verdict } else { nil }
         }) {

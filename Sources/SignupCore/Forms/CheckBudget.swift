@@ -61,10 +61,7 @@ public final class CheckBudget {
 
     /// Whether checks of this kind are counted: those that tell whether a value is registered.
     public static func counts(_ kind: RemoteCheck.Kind) -> Bool {
-        switch kind {
-        case .usernameAvailability, .unique: true
-        case .http, .breachedPassword: false
-        }
+        kind.type.countsAgainstBudgets
     }
 }
 

@@ -95,7 +95,7 @@ public struct FieldDefinition: Hashable, Sendable {
 
     /// The field's `unique` check, if it has one.
     public var uniqueCheck: RemoteCheck? {
-        remoteChecks.first { if case .unique = $0.kind { true } else { false } }
+        remoteChecks.first { $0.kind.type.claimsTheValue }
     }
 
     /// A value (as rules see it) as `unique` compares it: an e-mail address (a field with the

@@ -131,11 +131,7 @@ final class RemoteCheckResults: Sendable {
         shared = SharedRemoteCheck(check)
         self.place = place
         self.reads = reads
-        passesWhenUnavailable = switch check.kind {
-        case .http(let http): http.whenUnavailable == .pass
-        case .breachedPassword(let breaches): breaches.whenUnavailable == .pass
-        case .usernameAvailability, .unique: false
-        }
+        passesWhenUnavailable = check.kind.type.passesWhenUnavailable
         passed = results.add(localizer.result(check.passed, .ok))
         rejected = results.add(localizer.result(check.rejected, .failed))
         unavailable = results.add(localizer.result(check.unavailable, .failed))

@@ -2,7 +2,7 @@
 /// own API says of an invite code. A field may declare several, asked in order; each is named,
 /// and the name is what recordings, scripted directories and descriptions call it by.
 public struct RemoteCheck: Hashable, Sendable {
-    /// What is asked, and of whom.
+    /// What is asked, and of whom: each kind's type (`CheckKind`) says what the system asks of it.
     public enum Kind: Hashable, Sendable {
         /// The directory's own question: is this username free?
         case usernameAvailability
@@ -13,16 +13,6 @@ public struct RemoteCheck: Hashable, Sendable {
         case unique
         /// The value, a password, is not among those known from breaches (Pwned Passwords).
         case breachedPassword(BreachedPasswordCheck)
-
-        /// The kind's name in form files and descriptions.
-        public var name: String {
-            switch self {
-            case .usernameAvailability: "usernameAvailability"
-            case .http: "http"
-            case .unique: "unique"
-            case .breachedPassword: "breachedPassword"
-            }
-        }
     }
 
     /// Unique among the field's checks: `[A-Za-z0-9_.-]`, 1 to 64 characters; by default the kind's name.
@@ -53,12 +43,7 @@ public struct RemoteCheck: Hashable, Sendable {
     }
 
     /// The other fields whose values this check sends, in the order its question carries them.
-    public var reads: [String] {
-        switch kind {
-        case .usernameAvailability, .unique, .breachedPassword: []
-        case .http(let check): check.reads
-        }
-    }
+    public var reads: [String] { kind.type.reads }
 
     /// Whether `name` can name a check.
     public static func isValidName(_ name: String) -> Bool {

@@ -13,12 +13,7 @@ extension FormDefinition {
 extension RemoteCheck {
     /// Whether a backend's answer may carry the value back in its own words: a breached-password
     /// check's answer is a count, and a unique check's is the form's own message.
-    var mayEchoItsValue: Bool {
-        switch kind {
-        case .usernameAvailability, .http: true
-        case .unique, .breachedPassword: false
-        }
-    }
+    var mayEchoItsValue: Bool { kind.type.mayEchoItsValue }
 }
 
 extension SubmitAction {

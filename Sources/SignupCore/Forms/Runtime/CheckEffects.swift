@@ -68,7 +68,7 @@ final class FieldCheck {
             return receive(.failure(BackendError.checkBudgetExceeded(exceeded)))
         }
         // Only a unique check compares values; the username check's path stays as it was.
-        let comparable: String? = if case .unique = shared.check.kind { form.localized.definition.fields[field].comparable(value) } else { nil }
+        let comparable: String? = if shared.check.kind.type.claimsTheValue { form.localized.definition.fields[field].comparable(value) } else { nil }
         var question = CheckQuestion(
             shared: shared, value: value, otherValues: others, formKind: form.localized.definition.kind,
             field: form.localized.fieldNames[field], comparable: comparable)

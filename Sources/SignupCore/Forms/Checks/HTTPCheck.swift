@@ -67,5 +67,16 @@ public struct HTTPCheck: Hashable, Sendable {
     public var placeholders: [String] { url.placeholders(and: body) }
 
     /// The other fields the request sends.
-    var reads: [String] { placeholders.filter { $0 != "value" } }
+    public var reads: [String] { placeholders.filter { $0 != "value" } }
+}
+
+/// A request to the product's own API: not counted against check budgets (the API keeps its own),
+/// passed when unreachable if the form says so, and its answer may echo the value.
+extension HTTPCheck: CheckKind {
+    public static let name = "http"
+    public var answerer: CheckAnswerer { .network }
+    public var countsAgainstBudgets: Bool { false }
+    public var passesWhenUnavailable: Bool { whenUnavailable == .pass }
+    public var mayEchoItsValue: Bool { true }
+    public var claimsTheValue: Bool { false }
 }

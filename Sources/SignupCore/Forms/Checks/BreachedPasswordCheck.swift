@@ -26,3 +26,13 @@ public struct BreachedPasswordCheck: Hashable, Sendable {
         self.cacheFor = cacheFor
     }
 }
+
+/// Asked over the network with k-anonymity; its answer is a count, never the value.
+extension BreachedPasswordCheck: CheckKind {
+    public static let name = "breachedPassword"
+    public var answerer: CheckAnswerer { .network }
+    public var countsAgainstBudgets: Bool { false }
+    public var passesWhenUnavailable: Bool { whenUnavailable == .pass }
+    public var mayEchoItsValue: Bool { false }
+    public var claimsTheValue: Bool { false }
+}
