@@ -5,6 +5,7 @@ let package = Package(
     name: "SignupRPC",
     products: [
         .library(name: "SignupCore", targets: ["SignupCore"]),
+        .library(name: "SignupBackends", targets: ["SignupBackends"]),
         .executable(name: "signup-rpc", targets: ["SignupRPC"]),
         .executable(name: "signup-fuzz", targets: ["SignupFuzz"]),
         .executable(name: "signup-bench", targets: ["SignupBench"]),
@@ -24,7 +25,13 @@ let package = Package(
         // ICU's C API: regular expressions whose matches stop after a number of steps, and NFKC
         // in linear time; loaded with dlopen on first use (see CICU.h); headers from libicu-dev.
         .target(name: "CICU"),
-        .target(name: "SignupCore", dependencies: ["CSQLite", "CCrypt", "CCurl", "CPostgres", "CICU"]),
+        // The reactive core, the forms and the validation an app uses, and the ports its backends
+        // answer through.
+        .target(name: "SignupCore", dependencies: ["CICU"]),
+        // The backends behind those ports: the SQLite and PostgreSQL stores, the HTTP engine and
+        // what it asks (checks, submissions, breached passwords, the HTTP directory), the
+        // scripted directory, and password hashing.
+        .target(name: "SignupBackends", dependencies: ["SignupCore", "CSQLite", "CCrypt", "CCurl", "CPostgres"]),
         // The protocol's model and codec: messages to typed requests and results to bytes, with
         // no I/O of its own.
         .target(name: "SignupProtocol", dependencies: ["SignupCore"]),
@@ -38,10 +45,10 @@ let package = Package(
         .executableTarget(name: "SignupBowtie", dependencies: ["SignupSchema", "SignupProtocol", "SignupCore"]),
         // The readers of form definitions: form files (protocol.md §13) and JSON Schemas (§17).
         .target(name: "SignupFormFiles", dependencies: ["SignupCore", "SignupProtocol", "SignupSchema"]),
-        .target(name: "SignupServer", dependencies: ["SignupCore", "SignupProtocol", "SignupTransport", "SignupFormFiles"]),
+        .target(name: "SignupServer", dependencies: ["SignupCore", "SignupBackends", "SignupProtocol", "SignupTransport", "SignupFormFiles"]),
         // Beside the server, not in its path: recording (`--record`), replay, marble diagrams, and
         // the server driven in process that they, the fuzzer and the tests run on.
-        .target(name: "SignupTools", dependencies: ["SignupCore", "SignupProtocol", "SignupTransport", "SignupServer", "SignupSchema", "SignupFormFiles"]),
+        .target(name: "SignupTools", dependencies: ["SignupCore", "SignupBackends", "SignupProtocol", "SignupTransport", "SignupServer", "SignupSchema", "SignupFormFiles"]),
         // Blocks SIGTERM and SIGINT before main, so that none is lost while the process starts.
         .target(name: "CEarlySignals"),
         .executableTarget(name: "SignupRPC", dependencies: ["SignupServer", "SignupTools", "CEarlySignals"]),
@@ -52,13 +59,13 @@ let package = Package(
         .executableTarget(name: "SignupMarbles", dependencies: ["SignupServer", "SignupProtocol", "SignupTools"]),
         // Depends on the two executables it runs, so `swift run -c release signup-bench` builds them.
         .target(name: "CProcessPlacement"),
-        .executableTarget(name: "SignupBench", dependencies: ["SignupCore", "SignupRPC", "SignupEcho", "CProcessPlacement"]),
+        .executableTarget(name: "SignupBench", dependencies: ["SignupCore", "SignupBackends", "SignupRPC", "SignupEcho", "CProcessPlacement"]),
         .target(name: "SignupTestSupport", path: "Tests/SignupTestSupport"),
-        .testTarget(name: "SignupCoreTests", dependencies: ["SignupCore", "SignupTestSupport"]),
+        .testTarget(name: "SignupCoreTests", dependencies: ["SignupCore", "SignupBackends", "SignupTestSupport"]),
         .testTarget(name: "SignupSchemaTests", dependencies: ["SignupSchema", "SignupProtocol", "SignupCore"]),
         .testTarget(
             name: "SignupRPCTests",
-            dependencies: ["SignupServer", "SignupProtocol", "SignupTransport", "SignupTools", "SignupRPC", "SignupFuzz", "SignupBench", "SignupMarbles", "SignupCore", "SignupTestSupport", "CProcessPlacement", "SignupFormFiles", "SignupSchema"],
+            dependencies: ["SignupServer", "SignupProtocol", "SignupTransport", "SignupTools", "SignupRPC", "SignupFuzz", "SignupBench", "SignupMarbles", "SignupCore", "SignupBackends", "SignupTestSupport", "CProcessPlacement", "SignupFormFiles", "SignupSchema"],
             exclude: ["BadInput"]),
     ]
 )

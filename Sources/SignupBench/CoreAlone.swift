@@ -1,4 +1,5 @@
 import Foundation
+import SignupBackends
 import SignupCore
 
 /// The sign-up pipeline in process on the virtual scheduler: no process, no pipe, no JSON.

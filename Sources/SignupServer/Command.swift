@@ -1,4 +1,5 @@
 import Foundation
+import SignupBackends
 import SignupCore
 import SignupFormFiles
 import SignupProtocol

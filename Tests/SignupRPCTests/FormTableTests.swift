@@ -1,4 +1,5 @@
 import Testing
+import SignupBackends
 import SignupCore
 @testable import SignupServer
 @testable import SignupProtocol

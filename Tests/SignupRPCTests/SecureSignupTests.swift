@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import SignupBackends
 @testable import SignupCore
 import SignupTestSupport
 @testable import SignupServer

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SignupBackends
 import SignupCore
 import SignupTestSupport
 

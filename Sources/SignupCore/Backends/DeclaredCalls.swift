@@ -6,13 +6,14 @@
 /// at no cost.
 public final class DeclaredCalls: UsernameAvailabilityChecking, RemoteChecking, SubmissionSending {
     public let directory: any UsernameAvailabilityChecking
-    private let scripted: ScriptedDirectory?
-    private let http: HTTPChecks?
-    private let submissions: HTTPSubmissions?
+    private let scripted: (any ScriptedAnswering)?
+    private let http: (any RemoteChecking)?
+    private let submissions: (any SubmissionSending)?
 
-    public init(directory: any UsernameAvailabilityChecking, http: HTTPChecks? = nil, submissions: HTTPSubmissions? = nil) {
+    /// `http` asks the checks answered over the network; `submissions` sends `http` submissions.
+    public init(directory: any UsernameAvailabilityChecking, http: (any RemoteChecking)? = nil, submissions: (any SubmissionSending)? = nil) {
         self.directory = directory
-        scripted = directory as? ScriptedDirectory
+        scripted = directory as? any ScriptedAnswering
         self.http = http
         self.submissions = submissions
     }
@@ -57,4 +58,13 @@ public final class DeclaredCalls: UsernameAvailabilityChecking, RemoteChecking, 
         guard let submissions else { return .fail(BackendError.unavailable(reason: "http submissions are not sent here")) }
         return submissions.send(request)
     }
+}
+
+/// A directory that answers some declared calls from a script or a recording's replies before
+/// any other backend is asked (the scripted directory).
+public protocol ScriptedAnswering: AnyObject {
+    /// Answers a named check as scripted; nil for one the script does not name.
+    func answer(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> (any Disposable)?
+    /// Answers an `http` submission as scripted; nil for a kind the script does not name.
+    func answer(_ request: SubmissionRequest) -> EventStream<SubmissionAnswer>?
 }

@@ -30,7 +30,7 @@ public struct FormServices {
     /// checks and submissions go to `http` and `submissions`.
     public init(
         directory: some UsernameAvailabilityChecking & AccountRegistering & Authenticating & FriendSaving,
-        http: HTTPChecks? = nil, submissions: HTTPSubmissions? = nil, loginLimiter: LoginRateLimiter? = nil
+        http: (any RemoteChecking)? = nil, submissions: (any SubmissionSending)? = nil, loginLimiter: LoginRateLimiter? = nil
     ) {
         self.init(
             availability: http == nil && submissions == nil ? directory : DeclaredCalls(directory: directory, http: http, submissions: submissions),

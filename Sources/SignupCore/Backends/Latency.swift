@@ -6,7 +6,7 @@ public enum Latency: Hashable, Sendable {
 
     public static let none = Latency.fixed(.zero)
 
-    func sample(using generator: inout SeededGenerator) -> TimeSpan {
+    package func sample(using generator: inout SeededGenerator) -> TimeSpan {
         switch self {
         case .fixed(let span): return span
         case .uniform(let range): return .milliseconds(generator.next(in: range))

@@ -129,7 +129,7 @@ private final class StepStart: @unchecked Sendable {
 
 /// Carries a non-`Sendable` value to the event loop, which is the only place it is used.
 /// Sound only when the sender gives the value up entirely.
-public struct UncheckedTransfer<Value>: @unchecked Sendable {
-    public let value: Value
-    public init(_ value: Value) { self.value = value }
+package struct UncheckedTransfer<Value>: @unchecked Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SignupBackends
 import SignupCore
 
 /// The process: the store and the backends every session shares, the clock, signals, start-up and

@@ -1,3 +1,4 @@
+import SignupBackends
 import SignupCore
 import SignupTransport
 

@@ -1,4 +1,5 @@
 import Testing
+@testable import SignupBackends
 @testable import SignupCore
 
 /// `checkAvailability(of:answer:)`: one answer per check, from a backend's stream by default or

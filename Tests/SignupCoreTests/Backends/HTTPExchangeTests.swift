@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import SignupBackends
 @testable import SignupCore
 import SignupTestSupport
 

@@ -1,4 +1,5 @@
 import Testing
+@testable import SignupBackends
 @testable import SignupCore
 
 /// What the scripted directory answers, from its lists and from registrations made on it.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+@testable import SignupBackends
 @testable import SignupCore
 
 /// Availability questions never wait behind password hashing (issue 54): the real-time runner has

@@ -1,4 +1,5 @@
 import Testing
+@testable import SignupBackends
 @testable import SignupCore
 
 /// `FormPipeline.attach(_:)`: the same events as `events`, one call each, for hosts of many forms.

@@ -1,4 +1,5 @@
 import Testing
+@testable import SignupBackends
 @testable import SignupCore
 
 /// `http` submissions (issue 37): what the API refuses lands on the fields it names, in form

@@ -1,4 +1,5 @@
 import Testing
+@testable import SignupBackends
 @testable import SignupCore
 
 /// The login form against the scripted directory, in virtual time.

@@ -1,4 +1,5 @@
 import Testing
+@testable import SignupBackends
 @testable import SignupCore
 
 /// Several named remote checks on one field (issue 37): asked in order, each after its own quiet

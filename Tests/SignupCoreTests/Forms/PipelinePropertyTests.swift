@@ -1,4 +1,5 @@
 import Testing
+@testable import SignupBackends
 @testable import SignupCore
 
 /// Random edit sequences against random backend latencies, checked against the rules stated

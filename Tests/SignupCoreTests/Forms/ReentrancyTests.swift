@@ -1,4 +1,5 @@
 import Testing
+@testable import SignupBackends
 @testable import SignupCore
 
 /// A form is safe whatever a receiver does from inside one of its events: close it, drop the last

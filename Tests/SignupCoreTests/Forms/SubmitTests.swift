@@ -1,4 +1,5 @@
 import Testing
+@testable import SignupBackends
 @testable import SignupCore
 
 @Suite struct SubmitTests {

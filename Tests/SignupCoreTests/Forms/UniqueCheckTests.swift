@@ -1,4 +1,5 @@
 import Testing
+@testable import SignupBackends
 @testable import SignupCore
 
 /// `unique` checks (issue 37): a value no account of the kind uses in the field passes; the

@@ -1,3 +1,4 @@
+import SignupBackends
 import SignupCore
 
 /// Drives a form in virtual time and logs what it emits, one readable line per event:

@@ -1,4 +1,5 @@
 import Testing
+@testable import SignupBackends
 @testable import SignupCore
 
 /// Look-alike usernames (issue 38 §3): UTS #39 skeletons and restriction levels through ICU, and

@@ -1,3 +1,4 @@
+import SignupBackends
 import SignupCore
 @testable import SignupServer
 @testable import SignupProtocol

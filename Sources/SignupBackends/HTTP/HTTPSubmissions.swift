@@ -1,4 +1,5 @@
 import Foundation
+import SignupCore
 
 /// Sends `http` submissions to the APIs their forms declare, with header values read from the
 /// environment when sent, answered on the event loop.

@@ -1,3 +1,5 @@
+import SignupCore
+
 /// Why the user store could not do what was asked, in words an operator can act on.
 public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)

@@ -1,4 +1,5 @@
 import Foundation
+import SignupCore
 
 /// The file's schema: created by the first process to open it, migrated in place by the first
 /// process of a newer build, in one `BEGIN IMMEDIATE` transaction so that processes opening it

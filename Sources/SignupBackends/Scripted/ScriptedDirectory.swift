@@ -1,3 +1,5 @@
+import SignupCore
+
 /// An in-memory user directory that answers as its script says, in scheduler time: the default
 /// backend, and the one tests and fixtures use. A successful registration makes the name taken.
 ///
@@ -5,7 +7,7 @@
 /// account's (`ConfusableSkeleton`) is taken too. Passwords are kept only as
 /// yescrypt hashes. Friends are kept by id; saving one whose phone number another friend has is a
 /// conflict.
-public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegistering, Authenticating, FriendSaving {
+public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegistering, Authenticating, FriendSaving, ScriptedAnswering {
     private let scheduler: any Scheduler
     private let script: Script
     private var generator: SeededGenerator

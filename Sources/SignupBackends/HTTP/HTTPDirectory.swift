@@ -1,4 +1,5 @@
 import Foundation
+import SignupCore
 
 /// The application's own server over HTTP, as the GitHubSignup sample checked
 /// `https://github.com/<name>`: a GET whose 404 means "available" and 2xx "taken", and a JSON POST

@@ -1,4 +1,5 @@
 import Foundation
+import SignupCore
 
 /// HTTP exchanges answered on the event loop, each bounded by its request's timeout, counted from
 /// when it is sent: what the HTTP directory, `http` checks, submissions and the breach check share.

@@ -1,5 +1,6 @@
 import CPostgres
 import Foundation
+import SignupCore
 
 /// Why a statement did not run: the server could not be reached or the connection was lost
 /// (worth a retry on a new connection), or the statement itself failed.

@@ -1,4 +1,5 @@
 import CSQLite
+import SignupCore
 
 /// One SQLite connection with prepared statements and typed errors. Not thread-safe by itself:
 /// `UserStore` serialises every use.

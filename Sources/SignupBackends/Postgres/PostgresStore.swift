@@ -1,4 +1,5 @@
 import Foundation
+import SignupCore
 
 /// The user directory in PostgreSQL, shared by every `signup-rpc` process, on any machine, that
 /// names the same database: usernames unique case-insensitively by a unique index the database

@@ -1,3 +1,5 @@
+import SignupCore
+
 /// Values kept for a while, at most `capacity` of them: past it the expired ones go, and if none
 /// has, all of them, so a flood of distinct keys costs memory only up to the bound.
 struct ExpiringCache<Key: Hashable, Value> {

@@ -1,3 +1,5 @@
+import SignupCore
+
 /// Usernames kept one per confusable skeleton (`ConfusableSkeleton`), which a store's unique index
 /// holds to: once `paypal` is registered, `pаypal` (with a Cyrillic а) is taken, by this process
 /// or another. A store made before skeletons were kept is given them when migrated: the earliest

@@ -1,6 +1,7 @@
 import CCurl
 import Dispatch
 import Foundation
+import SignupCore
 import Synchronization
 
 /// One HTTP request, as `HTTPExchange` sends it.

@@ -1,4 +1,5 @@
 import Foundation
+import SignupCore
 
 /// Registrations that keep the account's fields and claim its unique values, in one statement: the
 /// database commits the account, its fields and its claims together or none of them, so of two

@@ -1,4 +1,5 @@
 import Foundation
+import SignupCore
 
 /// Asks `http` checks of the APIs their forms declare: the request their templates make, with
 /// header values read from the environment at that moment, answered on the event loop and read as

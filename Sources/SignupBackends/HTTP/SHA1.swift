@@ -1,3 +1,5 @@
+import SignupCore
+
 /// SHA-1 (FIPS 180-4), only because the Pwned Passwords range API is keyed by it: the first five
 /// hex digits of a password's SHA-1 are all that leave the process. Never used to store anything.
 enum SHA1 {

@@ -1,4 +1,5 @@
 import Foundation
+import SignupCore
 
 /// The friend list: ids are the table's integer keys, written as decimal text; a phone number
 /// belongs to one friend at most.

@@ -1,3 +1,5 @@
+import SignupCore
+
 /// Asks the Pwned Passwords range API whether a password is known from breaches, with
 /// k-anonymity: `GET {base}/range/{first five hex digits of its SHA-1}` with `Add-Padding: true`,
 /// whose answer lists `SUFFIX:COUNT` lines for every hash of that prefix (padding lines count 0).

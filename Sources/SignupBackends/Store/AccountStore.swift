@@ -1,4 +1,5 @@
 import Foundation
+import SignupCore
 
 /// What a durable user directory keeps, whichever holds it: the SQLite file (`UserStore`) or the
 /// PostgreSQL database (`PostgresStore`). Calls block; `StoreDirectory` makes them off the loop.

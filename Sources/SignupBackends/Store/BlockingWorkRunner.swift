@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SignupCore
 import Synchronization
 
 /// Which of a runner's workers blocking work waits for.

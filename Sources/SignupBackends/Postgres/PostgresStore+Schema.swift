@@ -1,4 +1,5 @@
 import Foundation
+import SignupCore
 
 /// The database's schema: created by the first process to start, migrated in place by the first
 /// process of a newer build, under an advisory lock so that processes starting together take turns.

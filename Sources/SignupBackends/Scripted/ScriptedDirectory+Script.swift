@@ -1,3 +1,5 @@
+import SignupCore
+
 extension ScriptedDirectory {
     /// What the directory answers and how long it takes.
     public struct Script: Hashable, Sendable {

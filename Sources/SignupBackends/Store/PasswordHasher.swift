@@ -1,4 +1,5 @@
 import CCrypt
+import SignupCore
 
 /// Hashes and verifies passwords with the system's libcrypt, using yescrypt (`$y$`) with a fresh
 /// random salt from the library's own entropy source. Deliberately slow (tens of milliseconds):

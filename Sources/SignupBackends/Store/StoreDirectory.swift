@@ -1,4 +1,5 @@
 import Foundation
+import SignupCore
 
 /// The user directory kept in an `AccountStore` (the SQLite file or the PostgreSQL database):
 /// availability reads the store, registration hashes the password (off the event loop) and

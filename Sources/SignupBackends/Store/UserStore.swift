@@ -1,4 +1,5 @@
 import Foundation
+import SignupCore
 
 /// The durable user directory: one SQLite file shared by every `signup-rpc` process that names it.
 ///

@@ -1,3 +1,5 @@
+import SignupCore
+
 /// SHA-256 (FIPS 180-4), for storing login tokens by their digest: tokens are long and random,
 /// so a fast hash is right for them (passwords get yescrypt instead).
 public enum SHA256 {
