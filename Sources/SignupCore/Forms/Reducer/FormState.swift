@@ -27,11 +27,11 @@ struct FormState {
     private(set) var version = 0
     /// How many fields are not `ok`, and how many of those are `validating`: kept so that asking
     /// whether submit is enabled costs the same for a form of any size.
-    private var notOK: Int
-    private var validating = 0
+    private(set) var notOK: Int
+    private(set) var validating = 0
     /// Whether `submission` is `submitting`, beside the counts: a keystroke asks whether submit is
     /// enabled, and the submission (41 bytes) comes last, away from what a keystroke reads.
-    private var isSubmitting = false
+    private(set) var isSubmitting = false
     private(set) var submission: SubmissionState = .idle
     /// Whether a submission runs, from the tap until it ends: a tap meanwhile starts nothing
     /// (`flatMapFirst`). It outlasts `submitting` by the moment between the last state and the end.
@@ -42,10 +42,10 @@ struct FormState {
     /// The last answer of each check, by its place, with the value and the other fields' values it
     /// was asked about; empty until one answers. Asking the same question again reuses it instead
     /// of asking the backend.
-    private var remembered: [(value: String, others: [String], verdict: CheckVerdict)?] = []
+    private(set) var remembered: [(value: String, others: [String], verdict: CheckVerdict)?] = []
     /// What a backend reported of a field, for the fields that show such a result (`ResultID.reported`),
     /// by position; empty until a backend reports something.
-    private var reported: [FieldResult?] = []
+    private(set) var reported: [FieldResult?] = []
     /// Each field's presence by position, for a form with conditions (`FormConditions`); empty
     /// for any other form, whose fields are always shown and required as declared.
     private(set) var presence: [FieldPresence] = []
