@@ -66,4 +66,71 @@ import Testing
         let positions = declared.filter { params[$0] != nil }.map { text.range(of: "\"\($0)\":")?.lowerBound }
         #expect(positions.allSatisfy { $0 != nil } && positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
     }
+
+    /// The JSON types the document allows for a param: its `type`, or its `oneOf`'s, through
+    /// `$ref`s into the document's components.
+    private static func types(of schema: [String: Any], in document: [String: Any]) throws -> Set<String> {
+        if let reference = schema["$ref"] as? String {
+            let name = try #require(reference.split(separator: "/").last.map(String.init))
+            let components = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+            return try types(of: try #require(components[name] as? [String: Any]), in: document)
+        }
+        if let alternatives = schema["oneOf"] as? [[String: Any]] {
+            return try alternatives.reduce(into: Set<String>()) { $0.formUnion(try types(of: $1, in: document)) }
+        }
+        return [try #require(schema["type"] as? String)]
+    }
+
+    /// A value of each JSON type, as a param would carry it.
+    private static let samples: [String: JSON] = [
+        "string": .string("x"), "integer": .number("1"), "boolean": .bool(true),
+        "object": .object([JSON.Member(key: "a", value: .string("b"))]), "array": .array([]), "null": .null,
+    ]
+
+    /// Each type's decoding takes each param of the types the document allows, refuses one of any
+    /// other type as that param, and requires what the document requires.
+    @Test func everyParamIsReadAsTheDocumentTypesIt() throws {
+        let document = try Self.document()
+        let methods = try #require(document["methods"] as? [[String: Any]])
+        for type in Messages.requests where type.unknownParameters != .ignored {
+            let method = try #require(methods.first { $0["name"] as? String == type.method })
+            let params = method["params"] as? [[String: Any]] ?? []
+            let required = params.filter { $0["required"] as? Bool == true }.compactMap { $0["name"] as? String }
+            // The required params, each with a value of its type.
+            var base: [JSON.Member] = []
+            for param in params where required.contains(param["name"] as! String) {
+                let allowed = try Self.types(of: try #require(param["schema"] as? [String: Any]), in: document)
+                base.append(JSON.Member(key: param["name"] as! String, value: try #require(allowed.sorted().compactMap { Self.samples[$0] }.first)))
+            }
+            func decode(_ members: [JSON.Member]) -> RPCError? {
+                do throws(RPCError) {
+                    _ = try type.init(try type.params(.object(members)))
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            func isAbout(_ error: RPCError?, _ name: String) -> Bool {
+                if case .invalidParams(let member, _)? = error { return member == "params.\(name)" }
+                return false
+            }
+            for param in params {
+                let name = param["name"] as! String
+                let allowed = try Self.types(of: try #require(param["schema"] as? [String: Any]), in: document)
+                let others = base.filter { $0.key != name }
+                for (typeName, sample) in Self.samples {
+                    let error = decode(others + [JSON.Member(key: name, value: sample)])
+                    // An integer is a number too, and a document's "number" takes an integer.
+                    if allowed.contains(typeName) {
+                        #expect(!isAbout(error, name), "\(type.method): params.\(name) as \(typeName) refused: \(String(describing: error))")
+                    } else {
+                        #expect(isAbout(error, name), "\(type.method): params.\(name) as \(typeName) not refused as itself: \(String(describing: error))")
+                    }
+                }
+                if required.contains(name) {
+                    #expect(decode(others) == .invalidParams(member: "params.\(name)", problem: "is required"), "\(type.method): \(name)")
+                }
+            }
+        }
+    }
 }
