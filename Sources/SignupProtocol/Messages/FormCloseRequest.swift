@@ -1,8 +1,6 @@
 /// `form.close`: closes a form, cancelling its pending checks; no event of it follows.
-package struct FormCloseRequest: RequestType {
+package struct FormCloseRequest: FormAddressedRequest {
     package static let method = "form.close"
-    package static let parameters = ["form", "at"]
-    package static var parameterRoles: [String: ParameterRole] { ["form": .identifier, "at": .number] }
 
     package var form: String?
     package var at: Int64?
@@ -10,11 +8,6 @@ package struct FormCloseRequest: RequestType {
     package init(form: String? = nil, at: Int64? = nil) {
         self.form = form
         self.at = at
-    }
-
-    package init(_ params: Params) throws(RPCError) {
-        form = try params.string("form")
-        at = try params.count("at")
     }
 
     package struct Response: ResponseType {

@@ -1,10 +1,8 @@
 import SignupCore
 
 /// `form.snapshot`: the whole of a form's visible state, for a view that attaches late.
-package struct FormSnapshotRequest: RequestType {
+package struct FormSnapshotRequest: FormAddressedRequest {
     package static let method = "form.snapshot"
-    package static let parameters = ["form", "at"]
-    package static var parameterRoles: [String: ParameterRole] { ["form": .identifier, "at": .number] }
 
     package var form: String?
     package var at: Int64?
@@ -12,11 +10,6 @@ package struct FormSnapshotRequest: RequestType {
     package init(form: String? = nil, at: Int64? = nil) {
         self.form = form
         self.at = at
-    }
-
-    package init(_ params: Params) throws(RPCError) {
-        form = try params.string("form")
-        at = try params.count("at")
     }
 
     package struct Response: ResponseType {

@@ -1,10 +1,8 @@
 import SignupCore
 
 /// `form.submit`: the submit tap; accepted or refused at once, its progress sent as events.
-package struct FormSubmitRequest: RequestType {
+package struct FormSubmitRequest: FormAddressedRequest {
     package static let method = "form.submit"
-    package static let parameters = ["form", "at"]
-    package static var parameterRoles: [String: ParameterRole] { ["form": .identifier, "at": .number] }
 
     package var form: String?
     package var at: Int64?
@@ -12,11 +10,6 @@ package struct FormSubmitRequest: RequestType {
     package init(form: String? = nil, at: Int64? = nil) {
         self.form = form
         self.at = at
-    }
-
-    package init(_ params: Params) throws(RPCError) {
-        form = try params.string("form")
-        at = try params.count("at")
     }
 
     package struct Response: ResponseType {

@@ -41,14 +41,7 @@ final class EmbeddedServer {
     let server: Server
 
     init(configure: (inout ServerConfiguration) -> Void = { _ in }) {
-        var configuration = ServerConfiguration()
-        configuration.clock = .virtual
-        configuration.logLevel = .error
-        configure(&configuration)
-        server = Server(
-            configuration: configuration, clock: .virtual(scheduler),
-            services: FormServices(directory: ScriptedDirectory(script: configuration.script, scheduler: scheduler)), sink: sink,
-            catalog: FormCatalog(definitions: FormCatalog.builtIn.definitions + configuration.customForms))
+        server = ServerHarness.server(on: scheduler, sendingTo: sink, configure: configure)
     }
 
     /// Writes a request in and reads its result out.

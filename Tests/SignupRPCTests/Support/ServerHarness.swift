@@ -26,14 +26,22 @@ final class ServerHarness {
     let server: Server
 
     init(configure: (inout ServerConfiguration) -> Void = { _ in }) {
+        server = Self.server(on: scheduler, sendingTo: sink, configure: configure)
+    }
+
+    /// A server on the virtual clock `scheduler`, with the scripted directory, the built-in kinds
+    /// and those `configure` adds, sending to `sink`.
+    static func server(
+        on scheduler: VirtualTimeScheduler, sendingTo sink: any MessageSink, configure: (inout ServerConfiguration) -> Void
+    ) -> Server {
         var configuration = ServerConfiguration()
         configuration.clock = .virtual
         configuration.logLevel = .error
         configure(&configuration)
         let directory = ScriptedDirectory(script: configuration.script, scheduler: scheduler)
-        server = Server(configuration: configuration, clock: .virtual(scheduler),
-                        services: FormServices(directory: directory), sink: sink,
-                        catalog: FormCatalog(definitions: FormCatalog.builtIn.definitions + configuration.customForms))
+        return Server(configuration: configuration, clock: .virtual(scheduler),
+                      services: FormServices(directory: directory), sink: sink,
+                      catalog: FormCatalog(definitions: FormCatalog.builtIn.definitions + configuration.customForms))
     }
 
     /// Sends one line (bytes as given) as the stdin reader hands it over, and returns every
