@@ -30,6 +30,25 @@ package struct ClockAdvanceRequest: RequestType {
         }
     }
 
+    /// The request as a client sends it without an id, as a fixture writes it: `exclusive` only
+    /// when true.
+    package func writeNotification(to writer: inout JSONWriter) {
+        writer.object { message in
+            message.key("jsonrpc"); message.string("2.0")
+            message.key("method"); message.string(Self.method)
+            message.key("params")
+            message.object {
+                switch target {
+                case .by(let by): $0.key("by"); $0.int(by)
+                case .to(let to): $0.key("to"); $0.int(to)
+                }
+                if exclusive {
+                    $0.key("exclusive"); $0.bool(true)
+                }
+            }
+        }
+    }
+
     package struct Response: ResponseType {
         /// The clock's time after the move.
         package var now: Int64

@@ -167,10 +167,10 @@ final class Tracer: @unchecked Sendable {
 
     /// A message in, redacted: a field that is secret in any kind is taken as secret.
     private func redactedIn(_ json: JSON, connection: Int?) -> JSON {
-        if let method = json["method"]?.string, method == "form.close" || method == "form.submit" {
+        if let method = json["method"]?.string, method == FormCloseRequest.method || method == FormSubmitRequest.method {
             let form = json["params"]?["form"]?.string ?? Server.defaultFormID
             lock.withLock {
-                if method == "form.close" {
+                if method == FormCloseRequest.method {
                     formSecrets[connection]?.close(form)
                 } else {
                     formSecrets[connection]?.submit(form, namesAskedAbout: namesAskedAbout)
@@ -230,7 +230,7 @@ final class Tracer: @unchecked Sendable {
         case .null?: members.append(.init(key: "id", value: .null))
         case nil: break
         }
-        members.append(.init(key: "method", value: .string("form.edit")))
+        members.append(.init(key: "method", value: .string(FormEditRequest.method)))
         members.append(.init(key: "params", value: .object(params)))
         return .object(members)
     }

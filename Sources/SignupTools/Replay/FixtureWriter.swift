@@ -15,7 +15,7 @@ enum FixtureWriter {
     /// Whether a message, or a message of a batch, is `shutdown`.
     private static func asksToShutDown(_ message: JSON) -> Bool {
         if case .array(let messages) = message { return messages.contains(where: asksToShutDown) }
-        return message["method"] == .string("shutdown")
+        return message["method"] == .string(ShutdownRequest.method)
     }
 
     static func write(_ recording: Recording, to path: String) throws(Problem) {
@@ -34,10 +34,8 @@ enum FixtureWriter {
             let comesFirst = inputsBeforeDueWork[inputNumber]
             inputNumber += 1
             if !isShutDown, at > time || (isHoldingDueWork && !comesFirst) {
-                input.verbatim(#"{"jsonrpc":"2.0","method":"clock.advance","params":{"to":"#)
-                input.int(at)
-                if comesFirst { input.verbatim(#","exclusive":true"#) }
-                input.verbatim("}}\n")
+                ClockAdvanceRequest(.to(at), exclusive: comesFirst).writeNotification(to: &input)
+                input.verbatim("\n")
                 time = at
                 isHoldingDueWork = comesFirst
             }
