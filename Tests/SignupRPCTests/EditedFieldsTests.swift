@@ -49,8 +49,8 @@ import Testing
             "secret password",
             // The default form, and a form not open, are judged as the sign-up form an edit opens.
             "secret repeatedPassword", "kept", "secret password",
-            // A field no kind has: masked when its name reads like a secret.
-            "masked", "kept", "kept",
+            // A field no kind has, whatever its name: masked, since no type says what it holds.
+            "masked", "masked", "masked",
         ])
     }
 

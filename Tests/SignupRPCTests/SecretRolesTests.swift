@@ -21,9 +21,33 @@ import Testing
             == #"{"jsonrpc":"2.0","id":1,"method":"form.edit","params":{"form":"f","field":"password","value":"<password>","at":5}}"#)
         #expect(try redacted(#"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"kind":"signup","values":{"username":"ann","password":"pw"},"locale":"en"}}"#)
             == #"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"kind":"signup","values":{"username":"ann","password":"<password>"},"locale":"en"}}"#)
-        // A credential and free-form members have no role that shows them.
-        #expect(try redacted(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":7,"clientKey":"token-1","clientInfo":{"name":"x"},"locale":"en"}}"#)
-            == #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":7,"clientKey":"[secret]","clientInfo":{"name":"[secret]"},"locale":"en"}}"#)
+        // What the client says of itself is shown; a credential, and a param no role names, are not.
+        #expect(try redacted(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":7,"clientKey":"token-1","clientInfo":{"name":"x"},"locale":"en","rootUri":"file:///a"}}"#)
+            == #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":7,"clientKey":"[secret]","clientInfo":{"name":"x"},"locale":"en","rootUri":"[secret]"}}"#)
+    }
+
+    /// No word decides: a credential named by no word for a secret is hidden all the same (the
+    /// word gate showed `clientKey` whole when nothing in the message said "token"), and a word
+    /// shows nothing its type does not.
+    @Test func wordsInAMessageDecideNothing() throws {
+        #expect(try redacted(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientKey":"ann-4711"}}"#)
+            == #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientKey":"[secret]"}}"#)
+        #expect(try redacted(#"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"username","value":"my password is long"}}"#)
+            == #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"username","value":"my password is long"}}"#)
+    }
+
+    @Test func aFieldNoKindHasShowsNoValue() throws {
+        #expect(try redacted(#"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"nickname","value":"ann"}}"#)
+            == #"{"jsonrpc":"2.0","method":"form.edit","params":{"field":"nickname","value":"[secret]"}}"#)
+        #expect(try redacted(#"{"jsonrpc":"2.0","id":2,"method":"form.open","params":{"values":{"username":"ann","pin":"1234"}}}"#)
+            == #"{"jsonrpc":"2.0","id":2,"method":"form.open","params":{"values":{"username":"ann","pin":"[secret]"}}}"#)
+    }
+
+    @Test func whatIsNoMessageIsMaskedWhole() throws {
+        #expect(try redacted(#"[{"jsonrpc":"2.0","method":"form.peek","params":["ann"]},"hunter2",42]"#)
+            == #"[{"jsonrpc":"2.0","method":"form.peek","params":["[secret]"]},"[secret]",0]"#)
+        #expect(try redacted(#"{"jsonrpc":"2.0","method":"exit","params":{"why":"ann"},"extra":"x"}"#)
+            == #"{"jsonrpc":"2.0","method":"exit","params":{"why":"[secret]"},"extra":"[secret]"}"#)
     }
 
     @Test func aRoleShowsOnlyAValueOfItsShape() throws {

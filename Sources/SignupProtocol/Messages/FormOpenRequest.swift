@@ -5,7 +5,7 @@ package struct FormOpenRequest: RequestType {
     package static let method = "form.open"
     package static let parameters = ["kind", "form", "values", "record", "locale", "describe", "at"]
     package static var parameterRoles: [String: ParameterRole] {
-        ["kind": .identifier, "form": .identifier, "values": .fieldValues(ofOpenForm: true), "record": .fieldValues(ofOpenForm: true),
+        ["kind": .identifier, "form": .identifier, "values": .fieldValues(ofOpenForm: true), "record": .record,
          "locale": .identifier, "at": .number]
     }
 

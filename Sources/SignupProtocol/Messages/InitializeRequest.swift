@@ -6,8 +6,10 @@ package struct InitializeRequest: RequestType {
     package static let method = "initialize"
     package static let parameters = ["processId", "clientInfo", "capabilities", "locale", "clientKey"]
     package static var unknownParameters: UnknownParameters { .skipped }
-    /// `clientInfo`, `capabilities` and `clientKey` (a credential) are not shown.
-    package static var parameterRoles: [String: ParameterRole] { ["processId": .number, "locale": .identifier] }
+    /// `clientKey` (whose budget, a credential of sorts) is not shown.
+    package static var parameterRoles: [String: ParameterRole] {
+        ["processId": .number, "clientInfo": .shown, "capabilities": .shown, "locale": .identifier]
+    }
 
     /// The client's process, watched so the server never outlives it; nil when it names none.
     package var processID: Int32?

@@ -31,6 +31,9 @@ package enum UnknownParameters: Sendable {
 
 /// What a param carries, as the trace and the recording need to know it.
 package enum ParameterRole: Sendable {
+    /// What the client says of itself (`clientInfo`, `capabilities`): holds no secret by its
+    /// type, so shown whole, whatever it holds.
+    case shown
     /// A name of the protocol's own (a form's id, a kind, a field, a locale): shown when a string.
     case identifier
     /// A time or a count (`at`, `by`, a process id): shown when a number.
@@ -40,6 +43,9 @@ package enum ParameterRole: Sendable {
     /// Values by field name in the form the params address (or, with no form, of their `kind`,
     /// `signup` when none is named): each a secret when its field is.
     case fieldValues(ofOpenForm: Bool)
+    /// A record to update (`form.open`'s `record`): its `id`, an identifier, and its other
+    /// members as values by field, as `fieldValues(ofOpenForm: true)`.
+    case record
 }
 
 extension RequestType {

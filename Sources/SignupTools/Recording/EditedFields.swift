@@ -10,7 +10,7 @@ final class EditedFields {
     enum Value {
         /// A secret of this field, replaced by its placeholder.
         case secret(SecretField)
-        /// A field no kind has, named like a secret: masked.
+        /// A field no kind has: masked, since no type says what it holds.
         case masked
         /// Written as it came.
         case kept
@@ -47,7 +47,7 @@ final class EditedFields {
         if let position, position >= secretNames.count { return .kept }
         // A field past the names the table holds, or one no kind has, is looked for name by name.
         guard let secret = position ?? secretNames.firstIndex(where: { $0.withUnsafeBytes { $0.hasSameBytes(as: field) } }) else {
-            return redaction.masksValue(ofFieldNamed: field) ? .masked : .kept
+            return redaction.isField(named: String(decoding: field, as: UTF8.self)) ? .kept : .masked
         }
         let kind = if let form {
             forms.kind(ofForm: form, hash: hash)

@@ -181,19 +181,19 @@ package final class SessionRecorder: BackendObserver {
         #endif
     }
 
-    /// A message that is not a plain edit: kept as it came when it names no secret; otherwise
-    /// with the secret fields its values belong to, found here, where the server can say which of
-    /// them are secret as the message comes, and redacted by the encoder.
+    /// A message that is not a plain edit: kept as it came when its types show all of it (a
+    /// `form.open` with no secret field's value, an `initialize`); otherwise with the secret
+    /// fields its values belong to, found here, where the server can say which of them are secret
+    /// as the message comes, and redacted by the encoder.
     private func recordIn(_ message: JSON, bytes: [UInt8]) {
-        let mayMentionSecret = bytes.withUnsafeBufferPointer { redaction.mayMentionSecret(inRaw: $0) }
-        guard mayMentionSecret, redaction.mentionsSecret(message) else { return note(.line(bytes)) }
         var secretFields: [SecretRedaction.Place: SecretField] = [:]
-        _ = redaction.redacting(message) { _, place in
+        let shown = redaction.redacting(message) { _, place in
             if let definition = secretField(place.form, place.kind, place.field) {
                 secretFields[place] = SecretField(definition, isAskedAbout: namesAskedAbout.contains(place.field))
             }
             return nil
         }
+        guard !secretFields.isEmpty || shown != message else { return note(.line(bytes)) }
         note(.message(message, secretFields: secretFields))
     }
 
