@@ -83,8 +83,60 @@ import CICU
         let budget = MatchBudget(stepsPerMessage: 11)
         #expect(PasswordSimilarity.isTooSimilar(huge, to: "xyz" + huge, within: budget) == true && budget.remaining == 2)
         #expect(PasswordSimilarity.isTooSimilar(huge, to: huge, within: budget) == nil && budget.remaining == 2)
-        #expect(PasswordSimilarity.editDistance(Array("kitten".unicodeScalars), Array("sitting".unicodeScalars)) == 3)
-        #expect(PasswordSimilarity.longestCommonRun(Array("xabcdy".unicodeScalars), Array("zzabcdzz".unicodeScalars)) == 4)
+    }
+
+    /// The banded edit distance and the stopping common run answer as the whole tables do, on
+    /// random pairs from a small alphabet (so that near pairs are common), of every length up to 40.
+    @Test func similarityMeasuresAnswerAsTheWholeTablesDo() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt32] = [97, 98, 99, 100, 0x4E00]
+        func word() -> [UInt32] { (0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! } }
+        var disagreements: [String] = []
+        for _ in 0..<3_000 {
+            let (left, right) = (word(), word())
+            let distance = Self.wholeEditDistance(left, right), run = Self.wholeLongestRun(left, right)
+            left.withUnsafeBufferPointer { leftBuffer in
+                right.withUnsafeBufferPointer { rightBuffer in
+                    for limit in [1, 3, 5] where PasswordSimilarity.editDistance(leftBuffer, rightBuffer, isBelow: limit) != (distance < limit) {
+                        disagreements.append("distance \(left) \(right) below \(limit)")
+                    }
+                    for length in [0, 5, left.count] where PasswordSimilarity.hasCommonRun(leftBuffer, rightBuffer, longerThanHalfOf: length) != (run * 2 > length) {
+                        disagreements.append("run \(left) \(right) over half of \(length)")
+                    }
+                }
+            }
+        }
+        #expect(disagreements == [])
+        let kitten = Array("kitten".unicodeScalars.map(\.value)), sitting = Array("sitting".unicodeScalars.map(\.value))
+        kitten.withUnsafeBufferPointer { kitten in
+            sitting.withUnsafeBufferPointer { sitting in
+                #expect(PasswordSimilarity.editDistance(kitten, sitting, isBelow: 4) && !PasswordSimilarity.editDistance(kitten, sitting, isBelow: 3))
+            }
+        }
+    }
+
+    private static func wholeEditDistance(_ left: [UInt32], _ right: [UInt32]) -> Int {
+        var previous = Array(0...right.count)
+        for (row, leftScalar) in left.enumerated() {
+            var current = [row + 1]
+            for (column, rightScalar) in right.enumerated() {
+                current.append(min(previous[column] + (leftScalar == rightScalar ? 0 : 1), previous[column + 1] + 1, current[column] + 1))
+            }
+            previous = current
+        }
+        return previous[right.count]
+    }
+
+    private static func wholeLongestRun(_ left: [UInt32], _ right: [UInt32]) -> Int {
+        var longest = 0
+        for start in left.indices {
+            for other in right.indices {
+                var length = 0
+                while start + length < left.count, other + length < right.count, left[start + length] == right[other + length] { length += 1 }
+                longest = max(longest, length)
+            }
+        }
+        return longest
     }
 
     /// The word, reversed, with digits and symbols for letters, and with anything but letters

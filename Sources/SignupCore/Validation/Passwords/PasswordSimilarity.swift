@@ -7,7 +7,9 @@
 /// The cost is bounded: each side is compared by its first `comparedScalars` code points, so a
 /// comparison is at most 256 × 256 cells, whatever the lengths; and it is paid for from the
 /// message's `MatchBudget` before it starts, a step per `cellsPerStep` cells of both candidates
-/// (the whole value, and its local part, which is shorter) and one more.
+/// (the whole value, and its local part, which is shorter) and one more. The work itself is
+/// less: the edit distance is only followed near the diagonal, where a distance under 5 can
+/// lie, and both measures stop as soon as they know.
 enum PasswordSimilarity {
     static let comparedScalars = 256
     static let minimumDistance = 5
@@ -17,48 +19,99 @@ enum PasswordSimilarity {
     /// Whether the password is too similar to the other value; nil when `budget` cannot pay.
     static func isTooSimilar(_ password: String, to other: String, within budget: MatchBudget) -> Bool? {
         // Paid for before any work, by the lengths as sent (lower case changes them little).
-        let passwordLength = password.unicodeScalars.prefix(comparedScalars).count
-        let otherLength = other.unicodeScalars.prefix(comparedScalars).count
+        let passwordLength = scalarCount(of: password), otherLength = scalarCount(of: other)
         guard otherLength >= 3 else { return false }
         guard budget.pay(passwordLength * otherLength * 2 / cellsPerStep + 1) else { return nil }
-        let secret = Array(password.lowercased().unicodeScalars.prefix(comparedScalars))
-        let whole = Array(other.lowercased().unicodeScalars.prefix(comparedScalars))
-        var candidates = [whole]
-        if let at = whole.firstIndex(of: "@") { candidates.append(Array(whole[..<at])) }
-        for candidate in candidates where candidate.count >= 3 {
-            if editDistance(secret, candidate) < minimumDistance || longestCommonRun(secret, candidate) * 2 > secret.count { return true }
+        let secret = comparedScalars(of: password)
+        let whole = comparedScalars(of: other)
+        return secret.withUnsafeBufferPointer { secret in
+            whole.withUnsafeBufferPointer { whole in
+                if isSimilar(secret, whole) { return true }
+                guard let at = whole.firstIndex(of: UInt32(("@" as Unicode.Scalar).value)) else { return false }
+                return isSimilar(secret, UnsafeBufferPointer(rebasing: whole[..<at]))
+            }
         }
-        return false
     }
 
-    /// Levenshtein distance, one row at a time.
-    static func editDistance(_ left: [Unicode.Scalar], _ right: [Unicode.Scalar]) -> Int {
-        if left.isEmpty { return right.count }
-        var previous = Array(0...right.count)
-        var current = [Int](repeating: 0, count: right.count + 1)
-        for (row, leftScalar) in left.enumerated() {
-            current[0] = row + 1
-            for (column, rightScalar) in right.enumerated() {
-                let substitution = previous[column] + (leftScalar == rightScalar ? 0 : 1)
-                current[column + 1] = min(substitution, previous[column + 1] + 1, current[column] + 1)
-            }
-            swap(&previous, &current)
+    /// How many code points `text` has, counted up to `comparedScalars`: its UTF-8 bytes that
+    /// start one.
+    private static func scalarCount(of text: String) -> Int {
+        var count = 0
+        for byte in text.utf8 where byte & 0xC0 != 0x80 {
+            count += 1
+            if count == comparedScalars { break }
         }
-        return previous[right.count]
+        return count
     }
 
-    /// The length of the longest run of code points both hold.
-    static func longestCommonRun(_ left: [Unicode.Scalar], _ right: [Unicode.Scalar]) -> Int {
-        var previous = [Int](repeating: 0, count: right.count + 1)
-        var current = previous
-        var longest = 0
-        for leftScalar in left {
-            for (column, rightScalar) in right.enumerated() {
-                current[column + 1] = leftScalar == rightScalar ? previous[column] + 1 : 0
-                longest = max(longest, current[column + 1])
-            }
-            swap(&previous, &current)
+    /// The first `comparedScalars` code points of `text` in lower case. When they are all ASCII,
+    /// they are lowered byte by byte, as `lowercased()` lowers them (one code point each, whatever
+    /// follows); otherwise `lowercased()` is asked.
+    private static func comparedScalars(of text: String) -> [UInt32] {
+        var scalars: [UInt32] = []
+        scalars.reserveCapacity(min(text.utf8.count, comparedScalars))
+        for byte in text.utf8 {
+            guard scalars.count < comparedScalars else { return scalars }
+            guard byte < 0x80 else { return text.lowercased().unicodeScalars.prefix(comparedScalars).map(\.value) }
+            scalars.append(UInt32((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte))
         }
-        return longest
+        return scalars
+    }
+
+    private static func isSimilar(_ secret: UnsafeBufferPointer<UInt32>, _ candidate: UnsafeBufferPointer<UInt32>) -> Bool {
+        candidate.count >= 3
+            && (editDistance(secret, candidate, isBelow: minimumDistance) || hasCommonRun(secret, candidate, longerThanHalfOf: secret.count))
+    }
+
+    /// Whether the Levenshtein distance of `left` and `right` is below `limit`. Only cells within
+    /// `limit - 1` of the diagonal can hold less, so only they are computed; any other counts as
+    /// `limit`, which changes no value below it. Stops when a whole row has reached `limit`.
+    static func editDistance(_ left: UnsafeBufferPointer<UInt32>, _ right: UnsafeBufferPointer<UInt32>, isBelow limit: Int) -> Bool {
+        let (rows, columns) = (left.count, right.count)
+        guard limit > 0, abs(rows - columns) < limit else { return false }
+        // One side empty: the distance is the other's length, below `limit` by the guard.
+        if rows == 0 || columns == 0 { return true }
+        let band = limit - 1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (columns + 1)) { cells in
+            var previous = UnsafeMutableBufferPointer(rebasing: cells[0...columns])
+            var current = UnsafeMutableBufferPointer(rebasing: cells[(columns + 1)...])
+            for column in 0...columns { previous[column] = min(column, limit) }
+            for row in 1...rows {
+                let low = max(1, row - band), high = min(columns, row + band)
+                current[low - 1] = low == 1 ? min(row, limit) : limit
+                var smallest = current[low - 1]
+                let leftScalar = left[row - 1]
+                for column in low...high {
+                    let substitution = previous[column - 1] + (leftScalar == right[column - 1] ? 0 : 1)
+                    let cell = min(substitution, previous[column] + 1, current[column - 1] + 1, limit)
+                    current[column] = cell
+                    smallest = min(smallest, cell)
+                }
+                if high < columns { current[high + 1] = limit }
+                if smallest >= limit { return false }
+                swap(&previous, &current)
+            }
+            return previous[columns] < limit
+        }
+    }
+
+    /// Whether both hold a run of the same code points longer than half of `length`.
+    static func hasCommonRun(_ left: UnsafeBufferPointer<UInt32>, _ right: UnsafeBufferPointer<UInt32>,
+                             longerThanHalfOf length: Int) -> Bool {
+        guard !right.isEmpty else { return false }
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (right.count + 1)) { cells in
+            cells.initialize(repeating: 0)
+            var previous = UnsafeMutableBufferPointer(rebasing: cells[0...right.count])
+            var current = UnsafeMutableBufferPointer(rebasing: cells[(right.count + 1)...])
+            for leftScalar in left {
+                for column in 0..<right.count {
+                    let run = leftScalar == right[column] ? previous[column] + 1 : 0
+                    current[column + 1] = run
+                    if run * 2 > length { return true }
+                }
+                swap(&previous, &current)
+            }
+            return false
+        }
     }
 }
