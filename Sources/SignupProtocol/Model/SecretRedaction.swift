@@ -80,11 +80,38 @@ package struct SecretRedaction: Sendable {
     /// (`token`, `accessToken`, `password_hash`).
     /// Judged on UTF-8 bytes, so a word followed by a combining mark (`token\u{301}`) still counts.
     package static func namesSecretMember(_ name: String) -> Bool {
-        let name = Array(name.lowercased().utf8)
-        return secretWords.contains { word in
-            name.count >= word.count && (0...(name.count - word.count)).contains { name[$0..<($0 + word.count)].elementsEqual(word) }
-        }
+        var name = name
+        if let found = name.withUTF8({ isASCII($0) ? holdsSecretWord(foldingASCIILettersOf: $0) : nil }) { return found }
+        return Array(name.lowercased().utf8).withUnsafeBufferPointer { holdsSecretWord(foldingASCIILettersOf: $0) }
     }
+
+    /// Whether a message's bytes may hold a member that `namesSecretMember` names: false only for
+    /// ASCII without escapes in which no word for a secret appears in any letter case (no other
+    /// text lowers to one).
+    package static func mayNameSecretMember(in message: UnsafeBufferPointer<UInt8>) -> Bool {
+        !isASCII(message) || message.contains(UInt8(ascii: "\\")) || holdsSecretWord(foldingASCIILettersOf: message)
+    }
+
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !bytes.contains { $0 >= 0x80 }
+    }
+
+    /// Whether `bytes` hold one of `secretWords` once their ASCII letters are lowered: one pass,
+    /// the words starting at a byte compared only where it is the first letter of one.
+    private static func holdsSecretWord(foldingASCIILettersOf bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func folded(_ byte: UInt8) -> UInt8 { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte }
+        for start in bytes.indices {
+            let first = folded(bytes[start])
+            guard startsSecretWord[Int(first)] else { continue }
+            for word in secretWords where word[0] == first && bytes.count - start >= word.count {
+                if (1..<word.count).allSatisfy({ folded(bytes[start + $0]) == word[$0] }) { return true }
+            }
+        }
+        return false
+    }
+
+    /// By byte: whether a word of `secretWords` starts with it.
+    private static let startsSecretWord: [Bool] = (0...255).map { byte in secretWords.contains { $0[0] == byte } }
 
     /// Words that name a secret in a member of a backend's own JSON, which has no type to say so.
     private static let secretWords = ["password", "passwd", "passphrase", "token", "secret"].map { Array($0.utf8) }

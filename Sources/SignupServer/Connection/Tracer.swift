@@ -20,8 +20,13 @@ import SignupTransport
 final class Tracer: @unchecked Sendable {
     // Guarded by `lock`: records come from the loop (in) and the writer thread (out).
     private let lock = NSLock()
+    /// Held while records taken from `pending` are written, so that they reach the file in the
+    /// order they were taken, while `lock` is free for the next records to be noted.
+    private let writeLock = NSLock()
     /// Records not yet written, in order: those of messages in since the last write.
     private var pending = JSONWriter(capacity: 1 << 14)
+    /// The last millisecond a record was timed at, and its text; under `lock`.
+    private var lastTime: (milliseconds: Int64, text: String) = (.min, "")
     /// By connection: the secret values of its forms. A form's go when it closes, a
     /// connection's when its session ends.
     private var formSecrets: [Int?: FormSecrets] = [:]
@@ -45,36 +50,78 @@ final class Tracer: @unchecked Sendable {
     /// A message as the loop takes it: its record is written with the next messages out, or at
     /// `flush()`, whichever comes first, so that it is always written before what it causes.
     func traceIn(_ item: borrowing InputItem, connection: Int? = nil) {
-        let record: Record = switch item {
-        case .message(let message, _): .message(redactedIn(message, connection: connection))
-        case .malformed(let bytes, _): bytes.withUnsafeBufferPointer(text(of:))
-        case .edit(let edit): .message(redactedIn(Self.json(of: edit), connection: connection))
-        case .oversizeLine: .oversize
+        let record: Record
+        switch item {
+        case .message(let message, _): record = .message(redactedIn(message, connection: connection))
+        case .malformed(let bytes, _): record = bytes.withUnsafeBufferPointer(text(of:))
+        case .edit(let edit): return traceIn(edit, connection: connection)
+        case .oversizeLine: record = .oversize
         }
         lock.withLock { append("in", record, connection: connection) }
     }
 
+    /// A plain `form.edit`, its record written as its message would be redacted
+    /// (`FormEditRequest.parameterRoles`), without building the message: one lock for it all.
+    private func traceIn(_ edit: borrowing FormEditLine, connection: Int?) {
+        let isSecret = redaction.isSecretField(named: edit.field)
+        let showsValue = !isSecret && redaction.isField(named: edit.field)
+        lock.withLock {
+            if isSecret {
+                formSecrets[connection, default: FormSecrets()].latest[edit.form ?? Server.defaultFormID, default: [:]][edit.field] =
+                    edit.value.isEmpty ? nil : edit.value
+            }
+            startRecord("in", connection: connection)
+            pending.key("message")
+            pending.object { message in
+                message.key("jsonrpc"); message.string(literal: "2.0")
+                if let id = edit.id { message.key("id"); id.write(&message) }
+                message.key("method"); message.string(literal: "form.edit")
+                message.key("params")
+                message.object { params in
+                    if let form = edit.form { params.key("form"); params.string(form) }
+                    params.key("field"); params.string(edit.field)
+                    params.key("value"); params.string(showsValue ? edit.value : Self.secret)
+                    if let at = edit.at { params.key("at"); params.int(at) }
+                }
+            }
+            endRecord()
+        }
+    }
+
     /// Writes the records of messages in not yet written; the loop calls it after each batch.
+    /// While the writer thread is writing records, the loop does not wait for it: the records
+    /// stay, in order, for that thread's next write, the next batch's, or the connection's end.
     func flush() {
-        lock.withLock { writePending() }
+        guard writeLock.try() else { return }
+        defer { writeLock.unlock() }
+        write(lock.withLock(takePending))
     }
 
     /// Whole messages as the writer writes them, each followed by `\n`: their records written
     /// together, in one write.
     func traceOut(_ bytes: UnsafeRawBufferPointer, connection: Int? = nil) {
+        // Before any form of the connection is submitted, a message out hides only its members
+        // that name a secret: one without such a name anywhere is traced as it was written.
+        let hidesOnlyMembers = lock.withLock { formSecrets[connection]?.hasSubmitted != true }
         var records: [Record] = []
         var start = 0
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
             let line = UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[start..<end])
-            records.append(message(in: line) { redactedOut($0, connection: connection) })
+            if hidesOnlyMembers && !SecretRedaction.mayNameSecretMember(in: line) {
+                records.append(.written(start..<end))
+            } else {
+                records.append(message(in: line) { redactedOut($0, connection: connection) })
+            }
             start = end + 1
         }
-        trace("out", records, connection: connection)
+        trace("out", records, in: bytes, connection: connection)
     }
 
     private enum Record {
         case message(JSON)
+        /// A message out as the writer wrote it, at this place in the bytes it was handed.
+        case written(Range<Int>)
         case text(String)
         case oversize
     }
@@ -94,33 +141,57 @@ final class Tracer: @unchecked Sendable {
         return .text(String(decoding: masked.prefix(1000), as: UTF8.self))
     }
 
-    /// Writes `records`, after any records in not yet written, in one write.
-    private func trace(_ direction: StaticString, _ records: [Record], connection: Int?) {
-        lock.withLock {
-            for record in records { append(direction, record, connection: connection) }
-            writePending()
+    /// Writes `records` (those `.written` being in `bytes`), after any records in not yet
+    /// written, in one write.
+    private func trace(_ direction: StaticString, _ records: [Record], in bytes: UnsafeRawBufferPointer? = nil, connection: Int?) {
+        writeLock.withLock {
+            let taken = lock.withLock {
+                for record in records { append(direction, record, in: bytes, connection: connection) }
+                return takePending()
+            }
+            write(taken)
         }
     }
 
     /// Adds a record, timed now, to those not yet written; under `lock`.
-    private func append(_ direction: StaticString, _ record: Record, connection: Int?) {
-        pending.object { body in
-            body.key("time"); body.string(UTCTimestamp(milliseconds: Self.millisecondsSince1970()).text)
-            if let connection { body.key("connection"); body.int(Int64(connection)) }
-            body.key("dir"); body.string("\(direction)")
-            switch record {
-            case .message(let json): body.key("message"); body.json(json)
-            case .text(let text): body.key("text"); body.string(text)
-            case .oversize: body.key("oversize"); body.bool(true)
-            }
+    private func append(_ direction: StaticString, _ record: Record, in bytes: UnsafeRawBufferPointer? = nil, connection: Int?) {
+        startRecord(direction, connection: connection)
+        switch record {
+        case .message(let json): pending.key("message"); pending.json(json)
+        case .written(let range): pending.key("message"); pending.verbatim(UnsafeRawBufferPointer(rebasing: bytes![range]))
+        case .text(let text): pending.key("text"); pending.string(text)
+        case .oversize: pending.key("oversize"); pending.bool(true)
         }
+        endRecord()
+    }
+
+    /// Opens a record timed now, up to its direction; under `lock`. `endRecord` closes it.
+    private func startRecord(_ direction: StaticString, connection: Int?) {
+        let now = Self.millisecondsSince1970()
+        if now != lastTime.milliseconds { lastTime = (now, UTCTimestamp(milliseconds: now).text) }
+        pending.verbatim("{")
+        pending.key("time"); pending.string(lastTime.text)
+        if let connection { pending.key("connection"); pending.int(Int64(connection)) }
+        pending.key("dir"); pending.string(literal: direction)
+    }
+
+    private func endRecord() {
+        pending.verbatim("}")
         pending.newline()
     }
 
-    /// Writes the records not yet written; under `lock`.
-    private func writePending() {
-        pending.withBytes { bytes in
-            guard !bytes.isEmpty else { return }
+    /// The records not yet written, taken; under `lock`.
+    private func takePending() -> [UInt8] {
+        guard pending.count > 0 else { return [] }
+        let taken = pending.bytes
+        pending.removeAll()
+        return taken
+    }
+
+    /// Writes records taken from `pending`; under `writeLock`, not `lock`.
+    private func write(_ records: [UInt8]) {
+        guard !records.isEmpty else { return }
+        records.withUnsafeBytes { bytes in
             for destination in destinations {
                 // Not said when stderr itself fails: the warning would go there.
                 if let reason = destination.write(bytes), destination.fd != STDERR_FILENO {
@@ -128,7 +199,6 @@ final class Tracer: @unchecked Sendable {
                 }
             }
         }
-        pending.removeAll()
     }
 
     /// The wall clock now, in whole milliseconds since 1970.
@@ -147,6 +217,9 @@ final class Tracer: @unchecked Sendable {
         var submitted: [String: WatchedSecrets] = [:]
         var asked: Set<String> = []
 
+        /// Whether a message out may carry a secret value this connection's forms were submitted with.
+        var hasSubmitted: Bool { !submitted.isEmpty || !asked.isEmpty }
+
         mutating func close(_ form: String) {
             latest[form] = nil
             submitted[form] = nil
@@ -163,6 +236,7 @@ final class Tracer: @unchecked Sendable {
     /// The connection's session has ended: its forms' secret values are kept no longer.
     func connectionEnded(_ connection: Int?) {
         lock.withLock { formSecrets[connection] = nil }
+        writeLock.withLock { write(lock.withLock(takePending)) }
     }
 
     /// A message in, redacted: a field that is secret in any kind is taken as secret.
@@ -215,23 +289,5 @@ final class Tracer: @unchecked Sendable {
         case .array(let elements): return .array(elements.map(hidingSecretMembers))
         default: return json
         }
-    }
-
-    private static func json(of edit: FormEditLine) -> JSON {
-        var params: [JSON.Member] = []
-        if let form = edit.form { params.append(.init(key: "form", value: .string(form))) }
-        params.append(.init(key: "field", value: .string(edit.field)))
-        params.append(.init(key: "value", value: .string(edit.value)))
-        if let at = edit.at { params.append(.init(key: "at", value: .number(String(at)))) }
-        var members: [JSON.Member] = [.init(key: "jsonrpc", value: .string("2.0"))]
-        switch edit.id {
-        case .string(let text)?: members.append(.init(key: "id", value: .string(text)))
-        case .number(let text)?: members.append(.init(key: "id", value: .number(text)))
-        case .null?: members.append(.init(key: "id", value: .null))
-        case nil: break
-        }
-        members.append(.init(key: "method", value: .string(FormEditRequest.method)))
-        members.append(.init(key: "params", value: .object(params)))
-        return .object(members)
     }
 }
