@@ -14,4 +14,15 @@ import Testing
         #expect(secret.filter { !SecretRedaction.namesSecretMember($0) } == [])
         #expect(plain.filter(SecretRedaction.namesSecretMember) == [])
     }
+
+    /// The trace's test before it parses a message out: only member names count, and whatever
+    /// it cannot read plainly (escapes, text beyond ASCII) may name one.
+    @Test func aMessageMayNameASecretMemberOnlyByAMemberName() {
+        let judged = [
+            #"{"method":"form.fieldChanged","params":{"field":"password","message":"Password acceptable"}}"#,
+            #"{"result":{"account":{"token":"t-1"}}}"#, #"{"PASSWORD_hash" : "x"}"#, #"{"a":"b","c":{"client_Secret":1}}"#,
+            #"{"a":"\u0074oken"}"#, #"{"name":"Zoë"}"#, #"{"a":"tokens are values here","b":["secret"]}"#, #"{"a":"unclosed"#,
+        ].map { line in Array(line.utf8).withUnsafeBufferPointer(SecretRedaction.mayNameSecretMember(in:)) }
+        #expect(judged == [false, true, true, true, true, true, false, true])
+    }
 }

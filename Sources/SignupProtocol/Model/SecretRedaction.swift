@@ -86,10 +86,23 @@ package struct SecretRedaction: Sendable {
     }
 
     /// Whether a message's bytes may hold a member that `namesSecretMember` names: false only for
-    /// ASCII without escapes in which no word for a secret appears in any letter case (no other
-    /// text lowers to one).
+    /// ASCII without escapes in which no member name (a string followed by `:`) holds a word for
+    /// a secret in any letter case (no other text lowers to one).
     package static func mayNameSecretMember(in message: UnsafeBufferPointer<UInt8>) -> Bool {
-        !isASCII(message) || message.contains(UInt8(ascii: "\\")) || holdsSecretWord(foldingASCIILettersOf: message)
+        guard isASCII(message), !message.contains(UInt8(ascii: "\\")) else { return true }
+        // Without escapes, every quote opens or closes a string.
+        var index = 0
+        while let open = message[index...].firstIndex(of: UInt8(ascii: "\"")) {
+            guard let close = message[(open + 1)...].firstIndex(of: UInt8(ascii: "\"")) else { return true }
+            var next = close + 1
+            while next < message.count, message[next] == UInt8(ascii: " ") { next += 1 }
+            if next < message.count, message[next] == UInt8(ascii: ":"),
+               holdsSecretWord(foldingASCIILettersOf: UnsafeBufferPointer(rebasing: message[(open + 1)..<close])) {
+                return true
+            }
+            index = close + 1
+        }
+        return false
     }
 
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -25,8 +25,6 @@ final class Tracer: @unchecked Sendable {
     private let writeLock = NSLock()
     /// Records not yet written, in order: those of messages in since the last write.
     private var pending = JSONWriter(capacity: 1 << 14)
-    /// The last millisecond a record was timed at, and its text; under `lock`.
-    private var lastTime: (milliseconds: Int64, text: String) = (.min, "")
     /// By connection: the secret values of its forms. A form's go when it closes, a
     /// connection's when its session ends.
     private var formSecrets: [Int?: FormSecrets] = [:]
@@ -57,34 +55,37 @@ final class Tracer: @unchecked Sendable {
         case .edit(let edit): return traceIn(edit, connection: connection)
         case .oversizeLine: record = .oversize
         }
-        lock.withLock { append("in", record, connection: connection) }
+        var records = JSONWriter(capacity: 512)
+        Self.write(record, "in", connection: connection, to: &records)
+        lock.withLock { records.withBytes { pending.verbatim($0) } }
     }
 
     /// A plain `form.edit`, its record written as its message would be redacted
-    /// (`FormEditRequest.parameterRoles`), without building the message: one lock for it all.
+    /// (`FormEditRequest.parameterRoles`), without building the message; under the lock, only
+    /// its secret value noted and its bytes added.
     private func traceIn(_ edit: borrowing FormEditLine, connection: Int?) {
         let isSecret = redaction.isSecretField(named: edit.field)
         let showsValue = !isSecret && redaction.isField(named: edit.field)
+        var record = JSONWriter(capacity: 256)
+        Self.startRecord("in", connection: connection, in: &record)
+        record.key("message")
+        record.object { message in
+            message.key("jsonrpc"); message.string(literal: "2.0")
+            if let id = edit.id { message.key("id"); id.write(&message) }
+            message.key("method"); message.string(literal: "form.edit")
+            message.key("params")
+            message.object { params in
+                if let form = edit.form { params.key("form"); params.string(form) }
+                params.key("field"); params.string(edit.field)
+                params.key("value"); params.string(showsValue ? edit.value : Self.secret)
+                if let at = edit.at { params.key("at"); params.int(at) }
+            }
+        }
+        Self.endRecord(in: &record)
+        let (form, field, value) = (edit.form ?? Server.defaultFormID, edit.field, edit.value)
         lock.withLock {
-            if isSecret {
-                formSecrets[connection, default: FormSecrets()].latest[edit.form ?? Server.defaultFormID, default: [:]][edit.field] =
-                    edit.value.isEmpty ? nil : edit.value
-            }
-            startRecord("in", connection: connection)
-            pending.key("message")
-            pending.object { message in
-                message.key("jsonrpc"); message.string(literal: "2.0")
-                if let id = edit.id { message.key("id"); id.write(&message) }
-                message.key("method"); message.string(literal: "form.edit")
-                message.key("params")
-                message.object { params in
-                    if let form = edit.form { params.key("form"); params.string(form) }
-                    params.key("field"); params.string(edit.field)
-                    params.key("value"); params.string(showsValue ? edit.value : Self.secret)
-                    if let at = edit.at { params.key("at"); params.int(at) }
-                }
-            }
-            endRecord()
+            if isSecret { formSecrets[connection, default: FormSecrets()].latest[form, default: [:]][field] = value.isEmpty ? nil : value }
+            record.withBytes { pending.verbatim($0) }
         }
     }
 
@@ -98,30 +99,36 @@ final class Tracer: @unchecked Sendable {
     }
 
     /// Whole messages as the writer writes them, each followed by `\n`: their records written
-    /// together, in one write.
+    /// together, after any records in not yet written, in one write.
     func traceOut(_ bytes: UnsafeRawBufferPointer, connection: Int? = nil) {
         // Before any form of the connection is submitted, a message out hides only its members
         // that name a secret: one without such a name anywhere is traced as it was written.
         let hidesOnlyMembers = lock.withLock { formSecrets[connection]?.hasSubmitted != true }
-        var records: [Record] = []
+        var records = JSONWriter(capacity: bytes.count + bytes.count / 2 + 256)
         var start = 0
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
             let line = UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[start..<end])
             if hidesOnlyMembers && !SecretRedaction.mayNameSecretMember(in: line) {
-                records.append(.written(start..<end))
+                Self.startRecord("out", connection: connection, in: &records)
+                records.key("message"); records.verbatim(UnsafeRawBufferPointer(line))
+                Self.endRecord(in: &records)
             } else {
-                records.append(message(in: line) { redactedOut($0, connection: connection) })
+                Self.write(message(in: line) { redactedOut($0, connection: connection) }, "out", connection: connection, to: &records)
             }
             start = end + 1
         }
-        trace("out", records, in: bytes, connection: connection)
+        writeLock.withLock {
+            let taken = lock.withLock {
+                records.withBytes { pending.verbatim($0) }
+                return takePending()
+            }
+            write(taken)
+        }
     }
 
     private enum Record {
         case message(JSON)
-        /// A message out as the writer wrote it, at this place in the bytes it was handed.
-        case written(Range<Int>)
         case text(String)
         case oversize
     }
@@ -141,43 +148,28 @@ final class Tracer: @unchecked Sendable {
         return .text(String(decoding: masked.prefix(1000), as: UTF8.self))
     }
 
-    /// Writes `records` (those `.written` being in `bytes`), after any records in not yet
-    /// written, in one write.
-    private func trace(_ direction: StaticString, _ records: [Record], in bytes: UnsafeRawBufferPointer? = nil, connection: Int?) {
-        writeLock.withLock {
-            let taken = lock.withLock {
-                for record in records { append(direction, record, in: bytes, connection: connection) }
-                return takePending()
-            }
-            write(taken)
-        }
-    }
-
-    /// Adds a record, timed now, to those not yet written; under `lock`.
-    private func append(_ direction: StaticString, _ record: Record, in bytes: UnsafeRawBufferPointer? = nil, connection: Int?) {
-        startRecord(direction, connection: connection)
+    /// A record of `record`, timed now.
+    private static func write(_ record: Record, _ direction: StaticString, connection: Int?, to records: inout JSONWriter) {
+        startRecord(direction, connection: connection, in: &records)
         switch record {
-        case .message(let json): pending.key("message"); pending.json(json)
-        case .written(let range): pending.key("message"); pending.verbatim(UnsafeRawBufferPointer(rebasing: bytes![range]))
-        case .text(let text): pending.key("text"); pending.string(text)
-        case .oversize: pending.key("oversize"); pending.bool(true)
+        case .message(let json): records.key("message"); records.json(json)
+        case .text(let text): records.key("text"); records.string(text)
+        case .oversize: records.key("oversize"); records.bool(true)
         }
-        endRecord()
+        endRecord(in: &records)
     }
 
-    /// Opens a record timed now, up to its direction; under `lock`. `endRecord` closes it.
-    private func startRecord(_ direction: StaticString, connection: Int?) {
-        let now = Self.millisecondsSince1970()
-        if now != lastTime.milliseconds { lastTime = (now, UTCTimestamp(milliseconds: now).text) }
-        pending.verbatim("{")
-        pending.key("time"); pending.string(lastTime.text)
-        if let connection { pending.key("connection"); pending.int(Int64(connection)) }
-        pending.key("dir"); pending.string(literal: direction)
+    /// Opens a record timed now, up to its direction; `endRecord` closes it.
+    private static func startRecord(_ direction: StaticString, connection: Int?, in records: inout JSONWriter) {
+        records.verbatim("{")
+        records.key("time"); records.string(UTCTimestamp(milliseconds: millisecondsSince1970()).text)
+        if let connection { records.key("connection"); records.int(Int64(connection)) }
+        records.key("dir"); records.string(literal: direction)
     }
 
-    private func endRecord() {
-        pending.verbatim("}")
-        pending.newline()
+    private static func endRecord(in records: inout JSONWriter) {
+        records.verbatim("}")
+        records.newline()
     }
 
     /// The records not yet written, taken; under `lock`.
