@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SignupCore
 
 /// What the trace and the recording may write of a message in: one redaction for both, decided
@@ -89,45 +94,63 @@ package struct SecretRedaction: Sendable {
     /// ASCII without escapes in which no member name (a string followed by `:`) holds a word for
     /// a secret in any letter case (no other text lowers to one).
     package static func mayNameSecretMember(in message: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard isASCII(message), !message.contains(UInt8(ascii: "\\")) else { return true }
-        // Without escapes, every quote opens or closes a string.
-        var index = 0
-        while let open = message[index...].firstIndex(of: UInt8(ascii: "\"")) {
-            guard let close = message[(open + 1)...].firstIndex(of: UInt8(ascii: "\"")) else { return true }
+        guard let base = message.baseAddress else { return false }
+        if !isASCII(message) || memchr(base, Int32(UInt8(ascii: "\\")), message.count) != nil { return true }
+        // Without escapes, every quote opens or closes a string; a string whose closing quote is
+        // followed (after spaces) by a colon is a member name.
+        func quote(from start: Int) -> Int? {
+            guard start < message.count, let found = memchr(base + start, Int32(UInt8(ascii: "\"")), message.count - start) else { return nil }
+            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+        }
+        var position = 0
+        while let open = quote(from: position) {
+            guard let close = quote(from: open + 1) else { return true }
             var next = close + 1
             while next < message.count, message[next] == UInt8(ascii: " ") { next += 1 }
             if next < message.count, message[next] == UInt8(ascii: ":"),
                holdsSecretWord(foldingASCIILettersOf: UnsafeBufferPointer(rebasing: message[(open + 1)..<close])) {
                 return true
             }
-            index = close + 1
+            position = close + 1
         }
         return false
     }
 
+    /// Whether every byte is below 0x80: eight bytes at a time, then one at a time.
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        !bytes.contains { $0 >= 0x80 }
+        guard let base = bytes.baseAddress else { return true }
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            if UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            offset += 8
+        }
+        return !bytes[offset...].contains { $0 >= 0x80 }
     }
 
-    /// Whether `bytes` hold one of `secretWords` once their ASCII letters are lowered: one pass,
-    /// the words starting at a byte compared only where it is the first letter of one.
+    /// Whether `bytes` hold one of `secretWords` once their ASCII letters are lowered. The words
+    /// are lower-case letters, which `byte | 0x20` matches exactly in either case.
     private static func holdsSecretWord(foldingASCIILettersOf bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        func folded(_ byte: UInt8) -> UInt8 { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte }
-        for start in bytes.indices {
-            let first = folded(bytes[start])
-            guard startsSecretWord[Int(first)] else { continue }
-            for word in secretWords where word[0] == first && bytes.count - start >= word.count {
-                if (1..<word.count).allSatisfy({ folded(bytes[start + $0]) == word[$0] }) { return true }
+        guard bytes.count >= shortestSecretWord else { return false }
+        for start in 0...(bytes.count - shortestSecretWord) {
+            let first = bytes[start] | 0x20
+            guard first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z"), secretWordInitials & (1 << (first - UInt8(ascii: "a"))) != 0 else { continue }
+            for word in secretWords where word.utf8Start.pointee == first && bytes.count - start >= word.utf8CodeUnitCount {
+                let letters = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+                var matched = 1
+                while matched < letters.count, bytes[start + matched] | 0x20 == letters[matched] { matched += 1 }
+                if matched == letters.count { return true }
             }
         }
         return false
     }
 
-    /// By byte: whether a word of `secretWords` starts with it.
-    private static let startsSecretWord: [Bool] = (0...255).map { byte in secretWords.contains { $0[0] == byte } }
+    private static let shortestSecretWord = 5
+    /// A bit for each letter a word of `secretWords` starts with, `a` the lowest.
+    private static let secretWordInitials: UInt32 = secretWords.reduce(0) { $0 | 1 << ($1.utf8Start.pointee - UInt8(ascii: "a")) }
 
-    /// Words that name a secret in a member of a backend's own JSON, which has no type to say so.
-    private static let secretWords = ["password", "passwd", "passphrase", "token", "secret"].map { Array($0.utf8) }
+    /// Words that name a secret in a member of a backend's own JSON, which has no type to say so:
+    /// lower-case ASCII letters, the shortest `shortestSecretWord` long.
+    private static let secretWords: [StaticString] = ["password", "passwd", "passphrase", "token", "secret"]
 
     /// The params as their method's type says (`RequestType.parameterRoles`): a param of no
     /// role, and every param of a method not registered, is masked.

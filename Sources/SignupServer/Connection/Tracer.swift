@@ -25,6 +25,8 @@ final class Tracer: @unchecked Sendable {
     private let writeLock = NSLock()
     /// Records not yet written, in order: those of messages in since the last write.
     private var pending = JSONWriter(capacity: 1 << 14)
+    /// Records taken from `pending` to be written, exchanged with it; guarded by `writeLock`.
+    private var taken = JSONWriter(capacity: 1 << 14)
     /// By connection: the secret values of its forms. A form's go when it closes, a
     /// connection's when its session ends.
     private var formSecrets: [Int?: FormSecrets] = [:]
@@ -56,7 +58,7 @@ final class Tracer: @unchecked Sendable {
         case .oversizeLine: record = .oversize
         }
         var records = JSONWriter(capacity: 512)
-        Self.write(record, "in", connection: connection, to: &records)
+        Self.write(record, .in, connection: connection, to: &records)
         lock.withLock { records.withBytes { pending.verbatim($0) } }
     }
 
@@ -67,20 +69,15 @@ final class Tracer: @unchecked Sendable {
         let isSecret = redaction.isSecretField(named: edit.field)
         let showsValue = !isSecret && redaction.isField(named: edit.field)
         var record = JSONWriter(capacity: 256)
-        Self.startRecord("in", connection: connection, in: &record)
-        record.key("message")
-        record.object { message in
-            message.key("jsonrpc"); message.string(literal: "2.0")
-            if let id = edit.id { message.key("id"); id.write(&message) }
-            message.key("method"); message.string(literal: "form.edit")
-            message.key("params")
-            message.object { params in
-                if let form = edit.form { params.key("form"); params.string(form) }
-                params.key("field"); params.string(edit.field)
-                params.key("value"); params.string(showsValue ? edit.value : Self.secret)
-                if let at = edit.at { params.key("at"); params.int(at) }
-            }
-        }
+        Self.startRecord(.in, connection: connection, in: &record)
+        record.verbatim(#","message":{"jsonrpc":"2.0""#)
+        if let id = edit.id { record.verbatim(#","id":"#); id.write(&record) }
+        record.verbatim(#","method":"form.edit","params":{"#)
+        if let form = edit.form { record.verbatim(#""form":"#); record.string(form); record.verbatim(",") }
+        record.verbatim(#""field":"#); record.string(edit.field)
+        record.verbatim(#","value":"#); record.string(showsValue ? edit.value : Self.secret)
+        if let at = edit.at { record.verbatim(#","at":"#); record.int(at) }
+        record.verbatim("}}")
         Self.endRecord(in: &record)
         let (form, field, value) = (edit.form ?? Server.defaultFormID, edit.field, edit.value)
         lock.withLock {
@@ -95,7 +92,8 @@ final class Tracer: @unchecked Sendable {
     func flush() {
         guard writeLock.try() else { return }
         defer { writeLock.unlock() }
-        write(lock.withLock(takePending))
+        lock.withLock(takePending)
+        writeTaken()
     }
 
     /// Whole messages as the writer writes them, each followed by `\n`: their records written
@@ -107,23 +105,24 @@ final class Tracer: @unchecked Sendable {
         var records = JSONWriter(capacity: bytes.count + bytes.count / 2 + 256)
         var start = 0
         while start < bytes.count {
-            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            let end = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start).map { bytes.baseAddress!.distance(to: UnsafeRawPointer($0)) }
+                ?? bytes.count
             let line = UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[start..<end])
             if hidesOnlyMembers && !SecretRedaction.mayNameSecretMember(in: line) {
-                Self.startRecord("out", connection: connection, in: &records)
-                records.key("message"); records.verbatim(UnsafeRawBufferPointer(line))
+                Self.startRecord(.out, connection: connection, in: &records)
+                records.verbatim(#","message":"#); records.verbatim(UnsafeRawBufferPointer(line))
                 Self.endRecord(in: &records)
             } else {
-                Self.write(message(in: line) { redactedOut($0, connection: connection) }, "out", connection: connection, to: &records)
+                Self.write(message(in: line) { redactedOut($0, connection: connection) }, .out, connection: connection, to: &records)
             }
             start = end + 1
         }
         writeLock.withLock {
-            let taken = lock.withLock {
+            lock.withLock {
                 records.withBytes { pending.verbatim($0) }
-                return takePending()
+                takePending()
             }
-            write(taken)
+            writeTaken()
         }
     }
 
@@ -149,41 +148,42 @@ final class Tracer: @unchecked Sendable {
     }
 
     /// A record of `record`, timed now.
-    private static func write(_ record: Record, _ direction: StaticString, connection: Int?, to records: inout JSONWriter) {
+    private static func write(_ record: Record, _ direction: Direction, connection: Int?, to records: inout JSONWriter) {
         startRecord(direction, connection: connection, in: &records)
         switch record {
-        case .message(let json): records.key("message"); records.json(json)
-        case .text(let text): records.key("text"); records.string(text)
-        case .oversize: records.key("oversize"); records.bool(true)
+        case .message(let json): records.verbatim(#","message":"#); records.json(json)
+        case .text(let text): records.verbatim(#","text":"#); records.string(text)
+        case .oversize: records.verbatim(#","oversize":true"#)
         }
         endRecord(in: &records)
     }
 
+    private enum Direction {
+        case `in`, out
+    }
+
     /// Opens a record timed now, up to its direction; `endRecord` closes it.
-    private static func startRecord(_ direction: StaticString, connection: Int?, in records: inout JSONWriter) {
-        records.verbatim("{")
-        records.key("time"); records.string(UTCTimestamp(milliseconds: millisecondsSince1970()).text)
-        if let connection { records.key("connection"); records.int(Int64(connection)) }
-        records.key("dir"); records.string(literal: direction)
+    private static func startRecord(_ direction: Direction, connection: Int?, in records: inout JSONWriter) {
+        records.verbatim(#"{"time":"#)
+        UTCTimestamp(milliseconds: millisecondsSince1970()).write(to: &records)
+        if let connection { records.verbatim(#","connection":"#); records.int(Int64(connection)) }
+        records.verbatim(direction == .in ? #","dir":"in""# : #","dir":"out""#)
     }
 
     private static func endRecord(in records: inout JSONWriter) {
-        records.verbatim("}")
-        records.newline()
+        records.verbatim("}\n")
     }
 
-    /// The records not yet written, taken; under `lock`.
-    private func takePending() -> [UInt8] {
-        guard pending.count > 0 else { return [] }
-        let taken = pending.bytes
-        pending.removeAll()
-        return taken
+    /// The records not yet written, taken; under `writeLock` and `lock`.
+    private func takePending() {
+        swap(&pending, &taken)
     }
 
-    /// Writes records taken from `pending`; under `writeLock`, not `lock`.
-    private func write(_ records: [UInt8]) {
-        guard !records.isEmpty else { return }
-        records.withUnsafeBytes { bytes in
+    /// Writes the records taken from `pending`, and empties them; under `writeLock`, not `lock`.
+    private func writeTaken() {
+        defer { taken.removeAll() }
+        taken.withBytes { bytes in
+            guard !bytes.isEmpty else { return }
             for destination in destinations {
                 // Not said when stderr itself fails: the warning would go there.
                 if let reason = destination.write(bytes), destination.fd != STDERR_FILENO {
@@ -228,7 +228,10 @@ final class Tracer: @unchecked Sendable {
     /// The connection's session has ended: its forms' secret values are kept no longer.
     func connectionEnded(_ connection: Int?) {
         lock.withLock { formSecrets[connection] = nil }
-        writeLock.withLock { write(lock.withLock(takePending)) }
+        writeLock.withLock {
+            lock.withLock(takePending)
+            writeTaken()
+        }
     }
 
     /// A message in, redacted: a field that is secret in any kind is taken as secret.

@@ -1,3 +1,5 @@
+import SignupProtocol
+
 /// A wall-clock instant as the trace writes it, RFC 3339 in UTC to the millisecond
 /// (`2026-11-27T11:19:02.234Z`), worked out by arithmetic rather than by a date formatter.
 struct UTCTimestamp {
@@ -5,26 +7,40 @@ struct UTCTimestamp {
     let milliseconds: Int64
 
     var text: String {
+        String(unsafeUninitializedCapacity: Self.length) { fill($0) }
+    }
+
+    /// Writes the text as a JSON string, without making a `String` of it.
+    func write(to writer: inout JSONWriter) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.length) { bytes in
+            let count = fill(bytes)
+            writer.string(utf8: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<count])))
+        }
+    }
+
+    private static let length = 24
+
+    /// Writes the text into `bytes`, which hold at least `length`; returns how many it wrote.
+    private func fill(_ bytes: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let (days, dayMilliseconds) = floorDivision(milliseconds, by: 86_400_000)
         let (year, month, day) = Self.civilDate(daysSince1970: days)
-        return String(unsafeUninitializedCapacity: 24) { bytes in
-            var end = 0
-            /// `value` in `digits` digits, then `separator`.
-            func put(_ value: Int64, _ digits: Int, _ separator: Unicode.Scalar) {
-                var value = value
-                for position in stride(from: end + digits - 1, through: end, by: -1) {
-                    bytes[position] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                }
-                bytes[end + digits] = UInt8(ascii: separator)
-                end += digits + 1
+        var end = 0
+        /// `value` in `digits` digits, then `separator`.
+        func put(_ value: Int64, _ digits: Int, _ separator: Unicode.Scalar) {
+            var value = Int(value)
+            for position in stride(from: end + digits - 1, through: end, by: -1) {
+                let (quotient, digit) = value.quotientAndRemainder(dividingBy: 10)
+                bytes[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: digit)
+                value = quotient
             }
-            // Years past 9999 and before 0 are written as 9999 and 0: the trace is read by people.
-            put(min(max(year, 0), 9_999), 4, "-"); put(month, 2, "-"); put(day, 2, "T")
-            put(dayMilliseconds / 3_600_000, 2, ":"); put(dayMilliseconds / 60_000 % 60, 2, ":")
-            put(dayMilliseconds / 1_000 % 60, 2, "."); put(dayMilliseconds % 1_000, 3, "Z")
-            return end
+            bytes[end + digits] = UInt8(ascii: separator)
+            end += digits + 1
         }
+        // Years past 9999 and before 0 are written as 9999 and 0: the trace is read by people.
+        put(min(max(year, 0), 9_999), 4, "-"); put(month, 2, "-"); put(day, 2, "T")
+        put(dayMilliseconds / 3_600_000, 2, ":"); put(dayMilliseconds / 60_000 % 60, 2, ":")
+        put(dayMilliseconds / 1_000 % 60, 2, "."); put(dayMilliseconds % 1_000, 3, "Z")
+        return end
     }
 
     /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
