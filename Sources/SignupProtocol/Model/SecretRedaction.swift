@@ -26,6 +26,8 @@ package struct SecretRedaction: Sendable {
     private let checksOfSecretFields: Set<String>
     /// Every field name of any kind.
     private let fieldNames: Set<String>
+    /// Every field name of any kind, and whether it is secret in some kind.
+    private let isSecretByFieldName: [String: Bool]
 
     /// The redaction of messages to forms of these kinds.
     package init(forms: [FormDefinition]) {
@@ -33,6 +35,7 @@ package struct SecretRedaction: Sendable {
         secretFieldNames = Set(fields.filter(\.isSecret).map(\.name))
         checksOfSecretFields = Set(fields.filter(\.isSecret).flatMap { $0.remoteChecks.map(\.name) })
         fieldNames = Set(fields.map(\.name))
+        isSecretByFieldName = Dictionary(fields.map { ($0.name, $0.isSecret) }, uniquingKeysWith: { $0 || $1 })
     }
 
     /// Whether some kind has a secret field of this name.
@@ -43,6 +46,21 @@ package struct SecretRedaction: Sendable {
     /// Whether some kind has a field of this name.
     package func isField(named name: String) -> Bool {
         fieldNames.contains(name)
+    }
+
+    /// What a value of the field of this name is, in one look-up: a secret when the field is
+    /// secret in some kind, shown when some kind has it and none keeps it secret, masked when no
+    /// kind has it.
+    package func value(ofFieldNamed name: String) -> FieldValue {
+        switch isSecretByFieldName[name] {
+        case true?: .secret
+        case false?: .shown
+        case nil: .masked
+        }
+    }
+
+    package enum FieldValue {
+        case secret, shown, masked
     }
 
     /// Whether what a remote check named `check` sends as `input` (`CheckQuestion.inputs`: `value`

@@ -66,8 +66,7 @@ final class Tracer: @unchecked Sendable {
     /// (`FormEditRequest.parameterRoles`), without building the message; under the lock, only
     /// its secret value noted and its bytes added.
     private func traceIn(_ edit: borrowing FormEditLine, connection: Int?) {
-        let isSecret = redaction.isSecretField(named: edit.field)
-        let showsValue = !isSecret && redaction.isField(named: edit.field)
+        let kind = redaction.value(ofFieldNamed: edit.field)
         var record = JSONWriter(capacity: 256)
         Self.startRecord(.in, connection: connection, in: &record)
         record.verbatim(#","message":{"jsonrpc":"2.0""#)
@@ -75,13 +74,13 @@ final class Tracer: @unchecked Sendable {
         record.verbatim(#","method":"form.edit","params":{"#)
         if let form = edit.form { record.verbatim(#""form":"#); record.string(form); record.verbatim(",") }
         record.verbatim(#""field":"#); record.string(edit.field)
-        record.verbatim(#","value":"#); record.string(showsValue ? edit.value : Self.secret)
+        record.verbatim(#","value":"#); record.string(kind == .shown ? edit.value : Self.secret)
         if let at = edit.at { record.verbatim(#","at":"#); record.int(at) }
         record.verbatim("}}")
         Self.endRecord(in: &record)
         let (form, field, value) = (edit.form ?? Server.defaultFormID, edit.field, edit.value)
         lock.withLock {
-            if isSecret { formSecrets[connection, default: FormSecrets()].latest[form, default: [:]][field] = value.isEmpty ? nil : value }
+            if kind == .secret { formSecrets[connection, default: FormSecrets()].latest[form, default: [:]][field] = value.isEmpty ? nil : value }
             record.withBytes { pending.verbatim($0) }
         }
     }

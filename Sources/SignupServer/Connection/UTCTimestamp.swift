@@ -10,11 +10,14 @@ struct UTCTimestamp {
         String(unsafeUninitializedCapacity: Self.length) { fill($0) }
     }
 
-    /// Writes the text as a JSON string, without making a `String` of it.
+    /// Writes the text as a JSON string (quoted; it has nothing to escape), without making a
+    /// `String` of it.
     func write(to writer: inout JSONWriter) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.length) { bytes in
-            let count = fill(bytes)
-            writer.string(utf8: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<count])))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.length + 2) { bytes in
+            bytes[0] = UInt8(ascii: "\"")
+            let count = fill(UnsafeMutableBufferPointer(rebasing: bytes[1...]))
+            bytes[count + 1] = UInt8(ascii: "\"")
+            writer.verbatim(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<(count + 2)])))
         }
     }
 
