@@ -53,33 +53,41 @@ struct EndToEnd {
     /// for a build that does not answer LSP framing in kind (one from before it, measured with `--rpc`).
     /// Also through `signup-rpc --record` to a file (`recorded`: median wall seconds, and median
     /// CPU seconds beside the unrecorded run's), for a build that records (nil for one from
-    /// before `--record`).
-    func throughput(edits: Int, forms: Int) throws -> (rpc: Double, echo: Double, lsp: Double?, recorded: Recorded?, lines: Int) {
+    /// before `--record`), and through `--trace` to a file (`traced`, the same way).
+    func throughput(edits: Int, forms: Int)
+        throws -> (rpc: Double, echo: Double, lsp: Double?, recorded: Recorded?, traced: Recorded?, lines: Int) {
         var workload = Workload()
         workload.open(forms)
         workload.edit(edits, forms: forms, fields: Workload.signupFields)
         let file = try workload.write(named: "throughput-\(forms)-\(edits).jsonl", in: folder)
         let framed = try workload.write(named: "throughput-\(forms)-\(edits).lsp", in: folder, lspFramed: true)
         let recording = folder.appendingPathComponent("throughput-recording.jsonl").path
-        defer { for path in [file, framed, recording] { try? FileManager.default.removeItem(atPath: path) } }
-        let records = try Self.helpText(of: rpc).contains("--record")
+        let trace = folder.appendingPathComponent("throughput-trace.jsonl").path
+        defer { for path in [file, framed, recording, trace] { try? FileManager.default.removeItem(atPath: path) } }
+        let help = try Self.helpText(of: rpc)
+        let records = help.contains("--record")
         var commands = [
             Command(executable: rpc, arguments: ["--clock", "virtual"] + rpcOptions, file: file),
             Command(executable: echo, arguments: [], file: file),
             Command(executable: rpc, arguments: ["--clock", "virtual"] + rpcOptions, file: framed),
         ]
         if records { commands.append(Command(executable: rpc, arguments: ["--clock", "virtual", "--record", recording] + rpcOptions, file: file)) }
+        let tracedAt = help.contains("--trace") ? commands.count : nil
+        if tracedAt != nil { commands.append(Command(executable: rpc, arguments: ["--clock", "virtual", "--trace", trace] + rpcOptions, file: file)) }
         let timings = try alternatingRuns(of: commands)
         // Each framed answer's header holds two line ends: the same answers, framed, say it did.
         let answeredInKind = timings.lines[2] == 2 * timings.lines[0]
         let recorded = records
             ? Recorded(seconds: median(timings.seconds[3]), cpuSeconds: median(timings.cpuSeconds[3]), plainCPUSeconds: median(timings.cpuSeconds[0]))
             : nil
+        let traced = tracedAt.map {
+            Recorded(seconds: median(timings.seconds[$0]), cpuSeconds: median(timings.cpuSeconds[$0]), plainCPUSeconds: median(timings.cpuSeconds[0]))
+        }
         return (median(timings.seconds[0]), median(timings.seconds[1]),
-                answeredInKind ? median(timings.seconds[2]) : nil, recorded, workload.lines.count)
+                answeredInKind ? median(timings.seconds[2]) : nil, recorded, traced, workload.lines.count)
     }
 
-    /// A recorded run's median wall and CPU seconds, and the same run's CPU seconds unrecorded.
+    /// A recorded (or traced) run's median wall and CPU seconds, and the same run's CPU seconds without.
     struct Recorded {
         let seconds: Double
         let cpuSeconds: Double
