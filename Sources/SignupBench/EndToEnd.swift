@@ -10,6 +10,8 @@ struct EndToEnd {
     /// benchmark session asks far more checks a minute than a person (the work then matches a
     /// build from before budgets, which `--rpc` may measure).
     let rpcOptions: [String]
+    /// The fixed baseline build (`FixedBaseline`), run beside `rpc` in figure 1, with its options.
+    var baseline: (rpc: String, options: [String])?
 
     /// A subprocess run over an input file.
     struct Command {
@@ -54,8 +56,7 @@ struct EndToEnd {
     /// Also through `signup-rpc --record` to a file (`recorded`: median wall seconds, and median
     /// CPU seconds beside the unrecorded run's), for a build that records (nil for one from
     /// before `--record`), and through `--trace` to a file (`traced`, the same way).
-    func throughput(edits: Int, forms: Int)
-        throws -> (rpc: Double, echo: Double, lsp: Double?, recorded: Recorded?, traced: Recorded?, lines: Int) {
+    func throughput(edits: Int, forms: Int) throws -> Throughput {
         var workload = Workload()
         workload.open(forms)
         workload.edit(edits, forms: forms, fields: Workload.signupFields)
@@ -74,7 +75,12 @@ struct EndToEnd {
         if records { commands.append(Command(executable: rpc, arguments: ["--clock", "virtual", "--record", recording] + rpcOptions, file: file)) }
         let tracedAt = help.contains("--trace") ? commands.count : nil
         if tracedAt != nil { commands.append(Command(executable: rpc, arguments: ["--clock", "virtual", "--trace", trace] + rpcOptions, file: file)) }
+        let baselineAt = baseline.map { _ in commands.count }
+        if let baseline { commands.append(Command(executable: baseline.rpc, arguments: ["--clock", "virtual"] + baseline.options, file: file)) }
         let timings = try alternatingRuns(of: commands)
+        if let baselineAt, timings.lines[baselineAt] != timings.lines[0] {
+            throw BenchError.unexpected("the baseline build wrote \(timings.lines[baselineAt]) lines, this build \(timings.lines[0])")
+        }
         // Each framed answer's header holds two line ends: the same answers, framed, say it did.
         let answeredInKind = timings.lines[2] == 2 * timings.lines[0]
         let recorded = records
@@ -83,8 +89,21 @@ struct EndToEnd {
         let traced = tracedAt.map {
             Recorded(seconds: median(timings.seconds[$0]), cpuSeconds: median(timings.cpuSeconds[$0]), plainCPUSeconds: median(timings.cpuSeconds[0]))
         }
-        return (median(timings.seconds[0]), median(timings.seconds[1]),
-                answeredInKind ? median(timings.seconds[2]) : nil, recorded, traced, workload.lines.count)
+        return Throughput(
+            rpc: median(timings.seconds[0]), echo: median(timings.seconds[1]), lsp: answeredInKind ? median(timings.seconds[2]) : nil,
+            recorded: recorded, traced: traced, baseline: baselineAt.map { median(timings.seconds[$0]) }, lines: workload.lines.count)
+    }
+
+    /// Figure 1's median seconds: this build, the echo, LSP framing (nil when not answered in
+    /// kind), recorded, traced, and the fixed baseline build (nil when not run); and the input lines.
+    struct Throughput {
+        let rpc: Double
+        let echo: Double
+        let lsp: Double?
+        let recorded: Recorded?
+        let traced: Recorded?
+        let baseline: Double?
+        let lines: Int
     }
 
     /// A recorded (or traced) run's median wall and CPU seconds, and the same run's CPU seconds without.

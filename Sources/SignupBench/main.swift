@@ -7,11 +7,14 @@ import Foundation
 // `--only 1,3` measures only the figures named; `--unpinned` leaves figure 2 to the scheduler.
 
 let usage = """
-    usage: signup-bench [--quick] [--runs N] [--rpc PATH] [--only LIST] [--unpinned] [--help]
+    usage: signup-bench [--quick] [--runs N] [--rpc PATH] [--baseline PATH] [--only LIST] [--unpinned] [--help]
 
       --quick       divide every size by 10: a smoke run, not a measurement
       --runs N      timed runs per figure, alternating with the baseline (median; default 5)
       --rpc PATH    measure this signup-rpc build instead of the one built beside signup-bench
+      --baseline PATH
+                    the fixed baseline build to run beside it in figure 1; by default the one
+                    Scripts/build-baseline builds, when it is there
       --only LIST   measure only these figures, such as 1,3 (1 to 8)
       --unpinned    measure figure 2 wherever the scheduler puts each process, instead of
                     keeping the benchmark and its children on one CPU
@@ -39,7 +42,7 @@ func parse(_ arguments: ArraySlice<String>) -> (quick: Bool, unpinned: Bool, val
             quick = true
         } else if argument == "--unpinned" {
             unpinned = true
-        } else if ["--runs", "--rpc", "--only"].contains(argument) {
+        } else if ["--runs", "--rpc", "--baseline", "--only"].contains(argument) {
             guard let value = rest.popFirst(), !value.hasPrefix("--") else { usageError("\(argument) needs a value") }
             values[argument] = value
         } else {
@@ -76,7 +79,14 @@ func progress(_ text: String) {
 
 let budgetsOff = try EndToEnd.helpText(of: rpc).contains("--session-checks-per-minute")
     ? ["--session-checks-per-minute", "0", "--store-checks-per-minute", "0"] : []
-let bench = EndToEnd(rpc: rpc, echo: echo, folder: folder, runs: runs, rpcOptions: budgetsOff)
+var bench = EndToEnd(rpc: rpc, echo: echo, folder: folder, runs: runs, rpcOptions: budgetsOff)
+let baselineRPC = option("--baseline") ?? FixedBaseline.defaultPath(besides: binaries)
+if FileManager.default.isExecutableFile(atPath: baselineRPC) {
+    let options = try EndToEnd.helpText(of: baselineRPC).contains("--session-checks-per-minute") ? budgetsOff : []
+    bench.baseline = (baselineRPC, options)
+} else if option("--baseline") != nil {
+    usageError("--baseline: \(baselineRPC) is not an executable")
+}
 var rows: [Row] = [] {
     didSet { if let row = rows.last { progress("  \(row.figure): \(row.measured) (\(row.baseline), \(row.ratio))") } }
 }
@@ -110,6 +120,12 @@ if wanted(1) {
         baseline: "without " + Report.rate(linesPerSecond, "lines"),
         ratio: throughput.traced.map { Report.times($0.cpuRatio) + " CPU, " + Report.times($0.seconds / throughput.rpc) + " wall" } ?? "—",
         target: "≤ 1.5× CPU", met: throughput.traced.map { $0.cpuRatio <= 1.5 }))
+    rows.append(Row(
+        figure: "1. the same, fixed baseline \(FixedBaseline.commit)",
+        measured: throughput.baseline.map { Report.rate(Double(throughput.lines) / $0, "lines") } ?? "not run (Scripts/build-baseline)",
+        baseline: "this build " + Report.rate(linesPerSecond, "lines"),
+        ratio: throughput.baseline.map { Report.times(throughput.rpc / $0) + " its time" } ?? "—",
+        target: "≤ 1× its time", met: throughput.baseline.map { throughput.rpc <= $0 }))
     let secureEdits = 200_000 / scale
     if let secure = try bench.secureThroughput(edits: secureEdits, forms: 1000) {
         rows.append(Row(

@@ -22,7 +22,7 @@ import Testing
     @Test func helpPrintsUsageAndExitsZero() throws {
         let run = try bench(["--help"])
         #expect(run.status == 0)
-        #expect(run.stdout.hasPrefix("usage: signup-bench [--quick] [--runs N] [--rpc PATH] [--only LIST] [--unpinned] [--help]\n"))
+        #expect(run.stdout.hasPrefix("usage: signup-bench [--quick] [--runs N] [--rpc PATH] [--baseline PATH] [--only LIST] [--unpinned] [--help]\n"))
         #expect(run.stderr.isEmpty)
     }
 
@@ -32,6 +32,8 @@ import Testing
         (["--runs", "0"], "signup-bench: --runs takes a whole number of 1 or more"),
         (["--quick", "extra"], "signup-bench: unknown argument 'extra'"),
         (["--unpinned", "extra"], "signup-bench: unknown argument 'extra'"),
+        (["--baseline"], "signup-bench: --baseline needs a value"),
+        (["--baseline", "/nonexistent/signup-rpc"], "signup-bench: --baseline: /nonexistent/signup-rpc is not an executable"),
     ])
     func aBadCommandLineIsAUsageErrorAndMeasuresNothing(arguments: [String], message: String) throws {
         let run = try bench(arguments)
