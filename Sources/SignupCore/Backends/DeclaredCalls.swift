@@ -7,6 +7,9 @@
 public final class DeclaredCalls: UsernameAvailabilityChecking, RemoteChecking, SubmissionSending {
     public let directory: any UsernameAvailabilityChecking
     private let scripted: (any ScriptedAnswering)?
+    /// The directory as what it also is, found once rather than cast at every check.
+    private let sharedBudgets: (any SharedCheckBudgetHolding)?
+    private let uniqueValues: (any UniqueValueChecking)?
     private let http: (any RemoteChecking)?
     private let submissions: (any SubmissionSending)?
 
@@ -14,6 +17,8 @@ public final class DeclaredCalls: UsernameAvailabilityChecking, RemoteChecking, 
     public init(directory: any UsernameAvailabilityChecking, http: (any RemoteChecking)? = nil, submissions: (any SubmissionSending)? = nil) {
         self.directory = directory
         scripted = directory as? any ScriptedAnswering
+        sharedBudgets = directory as? any SharedCheckBudgetHolding
+        uniqueValues = directory as? any UniqueValueChecking
         self.http = http
         self.submissions = submissions
     }
@@ -30,7 +35,7 @@ public final class DeclaredCalls: UsernameAvailabilityChecking, RemoteChecking, 
         if let scripted, let asked = scripted.answer(question, answer: answer) { return asked }
         switch question.checkKind.type.answerer {
         case .directoryAvailability:
-            if let shared = directory as? any SharedCheckBudgetHolding {
+            if let shared = sharedBudgets {
                 return shared.checkAvailability(of: question.value, fromAQuietClient: question.isFromAQuietClient) { result in
                     answer(result.map(CheckVerdict.init))
                 }
@@ -39,7 +44,7 @@ public final class DeclaredCalls: UsernameAvailabilityChecking, RemoteChecking, 
                 answer(result.map(CheckVerdict.init))
             }
         case .directoryFields:
-            guard let unique = directory as? any UniqueValueChecking else {
+            guard let unique = uniqueValues else {
                 answer(.failure(BackendError.unavailable(reason: "this backend keeps no fields to compare")))
                 return Disposables.empty
             }

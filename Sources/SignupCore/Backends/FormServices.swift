@@ -1,6 +1,8 @@
 /// The backends a form pipeline talks to. One object may play several roles.
 public struct FormServices {
-    public var availability: any UsernameAvailabilityChecking
+    public var availability: any UsernameAvailabilityChecking {
+        didSet { checks = Self.checks(askedOf: availability) }
+    }
     public var registration: any AccountRegistering
     /// Checks logins; nil where the backend has no login (a login then fails as unavailable).
     public var authentication: (any Authenticating)?
@@ -21,6 +23,7 @@ public struct FormServices {
     ) {
         self.friends = friends
         self.availability = availability
+        checks = Self.checks(askedOf: availability)
         self.registration = registration
         self.authentication = authentication
         self.loginLimiter = loginLimiter
@@ -38,9 +41,11 @@ public struct FormServices {
     }
 
     /// Where every remote check a field declares is asked: the availability role itself when it
-    /// answers checks (`DeclaredCalls`), otherwise a router over it. Not stored: every open form
-    /// keeps a copy of its services.
-    public var checks: any RemoteChecking {
+    /// answers checks (`DeclaredCalls`), otherwise a router over it. Found once, when the role is
+    /// set, rather than cast (and the router made) at every check asked.
+    public private(set) var checks: any RemoteChecking
+
+    private static func checks(askedOf availability: any UsernameAvailabilityChecking) -> any RemoteChecking {
         (availability as? any RemoteChecking) ?? DeclaredCalls(directory: availability)
     }
 
