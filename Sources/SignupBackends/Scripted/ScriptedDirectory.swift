@@ -110,7 +110,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     /// for a check the script does not name and for `usernameAvailability`, which
     /// `checkAvailability` answers.
     public func answer(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> (any Disposable)? {
-        if question.checkKind.type.answerer == .directoryAvailability { return nil }
+        if question.answerer == .directoryAvailability { return nil }
         if let replied = replied(BackendQuestion(question), { answer -> CheckVerdict? in
             if case .verdict(let verdict) = answer { verdict } else { nil }
         }) {

@@ -33,7 +33,7 @@ public final class DeclaredCalls: UsernameAvailabilityChecking, RemoteChecking, 
 
     public func ask(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
         if let scripted, let asked = scripted.answer(question, answer: answer) { return asked }
-        switch question.checkKind.type.answerer {
+        switch question.answerer {
         case .directoryAvailability:
             if let shared = sharedBudgets {
                 return shared.checkAvailability(of: question.value, fromAQuietClient: question.isFromAQuietClient) { result in

@@ -57,9 +57,18 @@ public struct RemoteCheck: Hashable, Sendable {
 /// A remote check kept by one reference, so that a question carries it without copying its texts.
 public final class SharedRemoteCheck: Sendable {
     public let check: RemoteCheck
+    /// What the check's kind says of it (`RemoteCheck.Kind.type`), read once rather than at
+    /// every question.
+    public let answerer: CheckAnswerer
+    public let countsAgainstBudgets: Bool
+    public let claimsTheValue: Bool
 
     public init(_ check: RemoteCheck) {
         self.check = check
+        let kind = check.kind.type
+        answerer = kind.answerer
+        countsAgainstBudgets = kind.countsAgainstBudgets
+        claimsTheValue = kind.claimsTheValue
     }
 }
 
@@ -99,6 +108,8 @@ public struct CheckQuestion: Hashable, Sendable {
     public var check: RemoteCheck { shared.check }
     /// The check's kind and name, read without copying the check.
     public var checkKind: RemoteCheck.Kind { shared.check.kind }
+    /// Who answers the check (its kind's `answerer`).
+    public var answerer: CheckAnswerer { shared.answerer }
     public var checkName: String { shared.check.name }
 
     public static func == (lhs: CheckQuestion, rhs: CheckQuestion) -> Bool {

@@ -63,17 +63,16 @@ final class FieldCheck {
         pending = (check, value, version)
         isAsking = true
         let shared = form.localized.remoteChecks[field][check].shared
-        let kind = shared.check.kind.type
         // A check that tells whether someone is registered is asked only within its budgets.
-        if form.services.checkBudgets?.isBounded == true, kind.countsAgainstBudgets, let exceeded = form.services.spendCheckBudgets() {
+        if form.services.checkBudgets?.isBounded == true, shared.countsAgainstBudgets, let exceeded = form.services.spendCheckBudgets() {
             return receive(.failure(BackendError.checkBudgetExceeded(exceeded)))
         }
         // Only a unique check compares values; the username check's path stays as it was.
-        let comparable: String? = if kind.claimsTheValue { form.localized.definition.fields[field].comparable(value) } else { nil }
+        let comparable: String? = if shared.claimsTheValue { form.localized.definition.fields[field].comparable(value) } else { nil }
         var question = CheckQuestion(
             shared: shared, value: value, otherValues: others, formKind: form.localized.definition.kind,
             field: form.localized.fieldNames[field], comparable: comparable)
-        if kind.countsAgainstBudgets { question.isFromAQuietClient = form.services.isQuietClient }
+        if shared.countsAgainstBudgets { question.isFromAQuietClient = form.services.isQuietClient }
         let request = form.services.checks.ask(question, answer: answerArrived)
         // An answer given synchronously has already cleared `isAsking`.
         if isAsking { inFlight = request }
