@@ -20,32 +20,26 @@ package struct SecretRedaction: Sendable {
     /// What a masked string reads.
     package static let mask = "[secret]"
 
-    /// Every secret field name of any kind.
-    private let secretFieldNames: Set<String>
     /// The names of the remote checks of every secret field of any kind.
     private let checksOfSecretFields: Set<String>
-    /// Every field name of any kind.
-    private let fieldNames: Set<String>
     /// Every field name of any kind, and whether it is secret in some kind.
     private let isSecretByFieldName: [String: Bool]
 
     /// The redaction of messages to forms of these kinds.
     package init(forms: [FormDefinition]) {
         let fields = forms.flatMap(\.fields)
-        secretFieldNames = Set(fields.filter(\.isSecret).map(\.name))
         checksOfSecretFields = Set(fields.filter(\.isSecret).flatMap { $0.remoteChecks.map(\.name) })
-        fieldNames = Set(fields.map(\.name))
         isSecretByFieldName = Dictionary(fields.map { ($0.name, $0.isSecret) }, uniquingKeysWith: { $0 || $1 })
     }
 
     /// Whether some kind has a secret field of this name.
     package func isSecretField(named name: String) -> Bool {
-        secretFieldNames.contains(name)
+        isSecretByFieldName[name] == true
     }
 
     /// Whether some kind has a field of this name.
     package func isField(named name: String) -> Bool {
-        fieldNames.contains(name)
+        isSecretByFieldName[name] != nil
     }
 
     /// What a value of the field of this name is, in one look-up: a secret when the field is
@@ -66,7 +60,7 @@ package struct SecretRedaction: Sendable {
     /// Whether what a remote check named `check` sends as `input` (`CheckQuestion.inputs`: `value`
     /// for the field checked, a read field by its name) is a secret field's value in some kind.
     package func isSecret(input: String, ofCheck check: String) -> Bool {
-        input == "value" ? checksOfSecretFields.contains(check) : secretFieldNames.contains(input)
+        input == "value" ? checksOfSecretFields.contains(check) : isSecretField(named: input)
     }
 
     /// Where a field's value stands: its name, and the form's id and kind as the message names them.
@@ -211,7 +205,7 @@ package struct SecretRedaction: Sendable {
     /// kept otherwise.
     private func fieldValue(_ text: String, at place: Place, _ secretValue: (String, Place) -> String?) -> String {
         if let replaced = secretValue(text, place) { return replaced }
-        return fieldNames.contains(place.field) ? text : Self.mask
+        return isField(named: place.field) ? text : Self.mask
     }
 
     /// Every string in `json` masked and every number made `0`; names, booleans and nulls kept.
