@@ -6,52 +6,13 @@ import Foundation
 // `--rpc PATH` measures another signup-rpc build (such as one linked with --static-swift-stdlib);
 // `--only 1,3` measures only the figures named; `--unpinned` leaves figure 2 to the scheduler.
 
-let usage = """
-    usage: signup-bench [--quick] [--runs N] [--rpc PATH] [--baseline PATH] [--only LIST] [--unpinned] [--help]
-
-      --quick       divide every size by 10: a smoke run, not a measurement
-      --runs N      timed runs per figure, alternating with the baseline (median; default 5)
-      --rpc PATH    measure this signup-rpc build instead of the one built beside signup-bench
-      --baseline PATH
-                    the fixed baseline build to run beside it in figure 1; by default the one
-                    Scripts/build-baseline builds, when it is there
-      --only LIST   measure only these figures, such as 1,3 (1 to 8)
-      --unpinned    measure figure 2 wherever the scheduler puts each process, instead of
-                    keeping the benchmark and its children on one CPU
-      --help        print this and exit
-
-    """
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.contains("--help") || arguments.contains("-h") {
-    FileHandle.standardOutput.write(Data(usage.utf8))
+    FileHandle.standardOutput.write(Data(BenchCommandLine.usage.utf8))
     exit(0)
 }
-/// Every argument must be a known flag or the value of one; anything else is a usage error, not a run.
-func usageError(_ problem: String) -> Never {
-    FileHandle.standardError.write(Data("signup-bench: \(problem)\n\n\(usage)".utf8))
-    exit(64)
-}
-/// `--quick`, and the value of each option given.
-func parse(_ arguments: ArraySlice<String>) -> (quick: Bool, unpinned: Bool, values: [String: String]) {
-    var quick = false
-    var unpinned = false
-    var values: [String: String] = [:]
-    var rest = arguments
-    while let argument = rest.popFirst() {
-        if argument == "--quick" {
-            quick = true
-        } else if argument == "--unpinned" {
-            unpinned = true
-        } else if ["--runs", "--rpc", "--baseline", "--only"].contains(argument) {
-            guard let value = rest.popFirst(), !value.hasPrefix("--") else { usageError("\(argument) needs a value") }
-            values[argument] = value
-        } else {
-            usageError("unknown argument '\(argument)'")
-        }
-    }
-    return (quick, unpinned, values)
-}
-let (quick, unpinned, values) = parse(arguments)
+func usageError(_ problem: String) -> Never { BenchCommandLine.usageError(problem) }
+let (quick, unpinned, values) = BenchCommandLine.parse(arguments)
 if let runs = values["--runs"], (Int(runs) ?? 0) < 1 { usageError("--runs takes a whole number of 1 or more") }
 let scale = quick ? 10 : 1
 
@@ -108,18 +69,14 @@ if wanted(1) {
         measured: throughput.lsp.map { Report.rate(Double(throughput.lines) / $0, "messages") } ?? "not framed in kind by this build",
         baseline: "line framing " + Report.rate(linesPerSecond, "lines"),
         ratio: throughput.lsp.map { Report.times($0 / throughput.rpc) + " line time" } ?? "—", target: "", met: nil))
-    rows.append(Row(
-        figure: "1. the same with --record to a file",
-        measured: throughput.recorded.map { Report.rate(Double(throughput.lines) / $0.seconds, "lines") } ?? "not recorded by this build",
-        baseline: "without " + Report.rate(linesPerSecond, "lines"),
-        ratio: throughput.recorded.map { Report.times($0.cpuRatio) + " CPU, " + Report.times($0.seconds / throughput.rpc) + " wall" } ?? "—",
-        target: "≤ 2× CPU", met: throughput.recorded.map { $0.cpuRatio <= 2 }))
-    rows.append(Row(
-        figure: "1. the same with --trace to a file",
-        measured: throughput.traced.map { Report.rate(Double(throughput.lines) / $0.seconds, "lines") } ?? "not traced by this build",
-        baseline: "without " + Report.rate(linesPerSecond, "lines"),
-        ratio: throughput.traced.map { Report.times($0.cpuRatio) + " CPU, " + Report.times($0.seconds / throughput.rpc) + " wall" } ?? "—",
-        target: "≤ 1.5× CPU", met: throughput.traced.map { $0.cpuRatio <= 1.5 }))
+    for (option, run, limit) in [("--record", throughput.recorded, "2"), ("--trace", throughput.traced, "1.5")] {
+        rows.append(Row(
+            figure: "1. the same with \(option) to a file",
+            measured: run.map { Report.rate(Double(throughput.lines) / $0.seconds, "lines") } ?? "not offered by this build",
+            baseline: "without " + Report.rate(linesPerSecond, "lines"),
+            ratio: run.map { Report.times($0.cpuRatio) + " CPU, " + Report.times($0.seconds / throughput.rpc) + " wall" } ?? "—",
+            target: "≤ \(limit)× CPU", met: run.map { $0.cpuRatio <= Double(limit)! }))
+    }
     rows.append(Row(
         figure: "1. the same, fixed baseline \(FixedBaseline.commit)",
         measured: throughput.baseline.map { Report.rate(Double(throughput.lines) / $0, "lines") } ?? "not run (Scripts/build-baseline)",
