@@ -35,9 +35,12 @@ let package = Package(
         // The protocol's model and codec: messages to typed requests and results to bytes, with
         // no I/O of its own.
         .target(name: "SignupProtocol", dependencies: ["SignupCore"]),
+        // Linux's epoll for `--listen`'s sockets, without its packed event struct (see EventPoll.h).
+        .target(name: "CEventPoll"),
         // Bytes and framing: cutting messages out of a byte stream (lines or LSP's base protocol),
-        // writing whole buffers to a descriptor. Knows nothing of messages or forms.
-        .target(name: "SignupTransport"),
+        // writing whole buffers to a descriptor, and every socket on one poller thread. Knows
+        // nothing of messages or forms.
+        .target(name: "SignupTransport", dependencies: ["CEventPoll"]),
         // JSON Schema (draft 2020-12 and draft-07): a registry of schemas by URI, and a validator
         // whose output is the specification's; reads the protocol's JSON, no I/O of its own.
         .target(name: "SignupSchema", dependencies: ["SignupCore", "SignupProtocol", "CICU"]),
@@ -59,7 +62,7 @@ let package = Package(
         .executableTarget(name: "SignupMarbles", dependencies: ["SignupServer", "SignupProtocol", "SignupTools"]),
         // Depends on the two executables it runs, so `swift run -c release signup-bench` builds them.
         .target(name: "CProcessPlacement"),
-        .executableTarget(name: "SignupBench", dependencies: ["SignupCore", "SignupBackends", "SignupRPC", "SignupEcho", "CProcessPlacement"]),
+        .executableTarget(name: "SignupBench", dependencies: ["SignupCore", "SignupBackends", "SignupRPC", "SignupEcho", "CProcessPlacement", "CEventPoll"]),
         .target(name: "SignupTestSupport", path: "Tests/SignupTestSupport"),
         .testTarget(name: "SignupCoreTests", dependencies: ["SignupCore", "SignupBackends", "SignupTestSupport"]),
         .testTarget(name: "SignupSchemaTests", dependencies: ["SignupSchema", "SignupProtocol", "SignupCore"]),

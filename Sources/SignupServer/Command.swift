@@ -122,13 +122,21 @@ package enum SignupRPCCommand {
                               recordings: RecordingFiles?, tools: ServerTools) -> Never {
         _ = StdoutGuard.takeOverStdout()
         let listener: Listener
+        let poller: SocketPoller
         do throws(Listener.Problem) {
             listener = try Listener(address)
         } catch {
             fail(error.description, exitCode: 69)
         }
+        do throws(SocketPoller.PollerError) {
+            poller = try SocketPoller()
+        } catch {
+            fail(error.description, exitCode: 69)
+        }
         FileHandle.standardError.write(Data("signup-rpc: listening on \(listener.address)\n".utf8))
-        run(configuration, sessionsHaveTheirOwnClock: true, tools: tools) { $0.serve(listener, recordings: recordings) }
+        run(configuration, sessionsHaveTheirOwnClock: true, tools: tools) {
+            $0.serve(listener, polledBy: poller, recordings: recordings)
+        }
     }
 
     /// Opens the store and starts serving on the loop; the process ends by exit() from the loop.

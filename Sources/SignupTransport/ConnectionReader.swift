@@ -1,8 +1,10 @@
 import Foundation
+import Synchronization
 
-/// Reads a connection's descriptor on its own thread with blocking `read(2)`, cuts what it reads
-/// into messages in the framing chosen (`InputFramer`), and hands each read's messages on, in a
-/// receiver made for that read, as one batch. At most a few batches wait at once: when their
+/// Reads a connection's descriptor, cuts what it reads into messages in the framing chosen
+/// (`InputFramer`), and hands each read's messages on, in a receiver made for that read, as one
+/// batch: on its own thread with blocking `read(2)` (stdio), or on a `SocketPoller`'s thread
+/// whenever its socket is readable (`--listen`). At most a few batches wait at once: when their
 /// taker falls behind, reading pauses instead of buffering without bound.
 package final class ConnectionReader<Receiver: MessageReceiver>: Sendable {
     private let fd: Int32
@@ -30,6 +32,43 @@ package final class ConnectionReader<Receiver: MessageReceiver>: Sendable {
         let thread = Thread { [self] in run() }
         thread.name = "signup-rpc.stdin"
         thread.start()
+    }
+
+    /// Reads on `socket`'s poller thread instead of a thread of its own.
+    package func start(polledBy socket: PolledSocket) {
+        let framer = PolledFramer(InputFramer(choice: framing, maxLineBytes: maxLineBytes))
+        socket.startReading { [self] buffer in readAvailable(from: socket, into: buffer, framer: framer) }
+    }
+
+    /// One read of a readable socket, on the poller's thread; its messages are handed on in one batch.
+    private func readAvailable(from socket: PolledSocket, into buffer: UnsafeMutableRawBufferPointer,
+                               framer: PolledFramer) {
+        var count: Int
+        repeat { count = read(fd, buffer.baseAddress, buffer.count) } while count < 0 && errno == EINTR
+        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
+        var read = Counted(makeReceiver(max(count, 0)))
+        let isEnd = count <= 0
+        framer.state.withLock { framer in
+            if isEnd {
+                framer.finish(into: &read)
+            } else {
+                framer.feed(UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count),
+                            into: &read)
+            }
+        }
+        if isEnd {
+            socket.stopReading()
+            deliver(read.receiver, true) {}
+        } else if read.count > 0 {
+            socket.takeReadSlot()
+            deliver(read.receiver, false) { socket.giveBackReadSlot() }
+        }
+    }
+
+    /// The framer of a polled socket: touched on the poller's thread only, so its lock is never contended.
+    private final class PolledFramer: Sendable {
+        let state: Mutex<InputFramer>
+        init(_ framer: sending InputFramer) { state = Mutex(framer) }
     }
 
     private func run() {

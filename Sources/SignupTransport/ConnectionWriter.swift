@@ -6,28 +6,30 @@ import Musl
 import Foundation
 import Synchronization
 
-/// The one writer of a connection's messages: a thread that writes each message whole, followed
-/// by `\n` (or framed as LSP), so two messages can never interleave and a client that stops
-/// reading blocks only this thread, never the sender. What waits is held by an `OutgoingQueue`;
-/// messages may also come unencoded (`DeferredOutput`), encoded here as they are written.
+/// The one writer of a connection's messages, each whole, followed by `\n` (or framed as LSP), so
+/// two messages can never interleave and a client that stops reading stalls only itself, never
+/// the sender: a thread of its own that blocks in `write(2)` (stdio), or, on a polled socket
+/// (`--listen`), the poller's thread whenever the socket has room, what it could not take yet
+/// kept in an outbox. What waits is held by an `OutgoingQueue`; messages may also come unencoded
+/// (`DeferredOutput`), encoded here as they are written.
 package final class ConnectionWriter: Sendable {
     /// Above this many waiting bytes, the connection stops reading until the queue drains.
     package static let highWater = 4 << 20
     package static let lowWater = 1 << 20
 
     package let queue: OutgoingQueue
-    private let fd: Int32
+    let fd: Int32
     /// Whether a sender's small messages are written by the sender when the writer is idle.
     package let writesDirectlyWhenIdle: Bool
     /// Set once a write finds the client gone: from then on messages are taken and mirrored as
     /// before but not written, so that everything waiting on the writer still goes on while the
     /// connection's owner ends it. Written by whichever thread writes (the writer, or a sender
     /// writing directly with the writer's claim), hence atomic.
-    private let isClientGone = Atomic<Bool>(false)
+    let isClientGone = Atomic<Bool>(false)
     /// Runs of messages written so far, for `flush` to tell a slow client from one that reads nothing.
     private let runsWritten = Atomic<Int>(0)
     /// What `whenStopped` was given: run on the writer thread as it ends, after `close()`.
-    private let stoppedAction = Mutex<(@Sendable () -> Void)?>(nil)
+    let stoppedAction = Mutex<(@Sendable () -> Void)?>(nil)
     /// What `whenClientGone` was given, taken out when it runs, so it runs once.
     private let clientGoneAction = Mutex<(@Sendable () -> Void)?>(nil)
     /// One message per line, or each with LSP's `Content-Length` header instead of its newline.
@@ -35,19 +37,31 @@ package final class ConnectionWriter: Sendable {
     /// The connection's one mirror of what it writes: every run of whole lines, before it is
     /// written (after the client has gone too), on the thread that writes it.
     private let mirror: (@Sendable (UnsafeRawBufferPointer) -> Void)?
+    /// The polled socket written on the poller's thread, or nil for a thread of its own.
+    let socket: PolledSocket?
+    /// On a polled socket, what it has not taken yet; its lock is held for every write to it,
+    /// so writes by a sender and by the poller never interleave.
+    let outbox = Mutex(Outbox())
     /// Conflating, field events are conflated while more than `lowWater` bytes wait; otherwise
     /// nothing is dropped and messages may be deferred. Writing directly when idle, a small
     /// message that finds nothing waiting is written at once by its sender when the descriptor
     /// can take it, sparing the writer thread's wake-up. `deferWake` runs a wake-up later on the
     /// sender's executor (see `OutgoingQueue`).
-    package init(fd: Int32, conflates: Bool, writesDirectlyWhenIdle: Bool, framing: FramingChoice,
-                 mirror: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil,
+    /// Given a `socket`, it is written on its poller's thread; otherwise `fd` on a thread of its own.
+    package init(fd: Int32, polledBy socket: PolledSocket? = nil, conflates: Bool, writesDirectlyWhenIdle: Bool,
+                 framing: FramingChoice, mirror: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil,
                  deferWake: (@Sendable (@escaping @Sendable () -> Void) -> Void)?) {
         self.fd = fd
+        self.socket = socket
         self.framing = framing
         self.mirror = mirror
         self.writesDirectlyWhenIdle = writesDirectlyWhenIdle
         queue = OutgoingQueue(conflationThreshold: conflates ? Self.lowWater : nil, deferWake: deferWake)
+        if let socket {
+            queue.wakesWriter { socket.watchWriting(true) }
+            socket.whenWritable { [self] in writeWhatWaits() }
+            return
+        }
         let thread = Thread { [self] in
             run()
             stoppedAction.withLock { $0.take() }?()
@@ -83,15 +97,24 @@ package final class ConnectionWriter: Sendable {
     /// Runs `writeNow` (which writes and says whether the client took it) when nothing waits, nothing
     /// is being written and the descriptor can take more, sparing the writer thread's wake-up;
     /// whether it ran.
-    private func writeIfIdle(_ writeNow: () -> Bool) -> Bool {
+    private func writeIfIdle(_ writeNow: () -> Written) -> Bool {
         guard queue.claimIdleWriter() else { return false }
-        guard canWriteWithoutBlocking() else {
+        // A polled socket takes what it has room for, and its outbox keeps the rest.
+        guard socket != nil || canWriteWithoutBlocking() else {
             queue.releaseClaim()
             return false
         }
-        let written = writeNow()
-        queue.didWrite()
-        if !written { clientHasGone() }
+        switch writeNow() {
+        case .all:
+            queue.didWrite()
+        case .clientGone:
+            queue.didWrite()
+            clientHasGone()
+        case .restWaiting:
+            // The claim passes to the poller's thread, which gives it back once the rest is written.
+            outbox.withLock { $0.holdsSendersClaim = true }
+            socket?.watchWriting(true)
+        }
         return true
     }
 
@@ -151,7 +174,7 @@ package final class ConnectionWriter: Sendable {
         scratch.reserveCapacity(OutgoingBatch.gatheredRunBytes)
         while let batch = queue.takeAll() {
             batch.forEachRun(gatheringIn: &scratch) { run in
-                if !write(run) { clientHasGone() }
+                if write(run) == .clientGone { clientHasGone() }
             }
             queue.didWrite(returning: batch.buffer)
         }
@@ -165,7 +188,7 @@ package final class ConnectionWriter: Sendable {
     }
 
     /// Stops writing, and says so.
-    private func clientHasGone() {
+    func clientHasGone() {
         isClientGone.store(true, ordering: .releasing)
         runClientGoneAction()
     }
@@ -176,11 +199,11 @@ package final class ConnectionWriter: Sendable {
 
     /// Writes whole messages, each followed by `\n`, in the framing in use; false when the
     /// client has gone (and nothing once it is known to have). Every run is mirrored first.
-    private func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    func write(_ bytes: UnsafeRawBufferPointer) -> Written {
         mirror?(bytes)
-        guard !isClientGone.load(ordering: .acquiring) else { return true }
+        guard !isClientGone.load(ordering: .acquiring) else { return .all }
         defer { runsWritten.add(1, ordering: .relaxed) }
-        guard framing.current == .lsp else { return writeAll(bytes, to: fd) }
+        guard framing.current == .lsp else { return put(bytes) }
         // A message never holds a raw newline (JSON escapes it), so the newlines cut the messages.
         // The run is framed whole into one buffer and written at once, not a write per message.
         var framed: [UInt8] = []
@@ -194,7 +217,7 @@ package final class ConnectionWriter: Sendable {
             framed.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
             start = end + 1
         }
-        return framed.withUnsafeBytes { writeAll($0, to: fd) }
+        return framed.withUnsafeBytes { put($0) }
     }
 
     private static let contentLength = Array("Content-Length: ".utf8)

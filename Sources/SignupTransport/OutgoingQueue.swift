@@ -31,6 +31,8 @@ package final class OutgoingQueue: @unchecked Sendable {
     /// Threads in `waitUntilWritten`: only they wait for a write to end, so only they are woken
     /// when one does. The writer thread waits for messages, and a write ending brings none.
     private var writtenWaiters = 0
+    /// How a writer without a thread is woken (`wakesWriter(by:)`); nil for a thread's.
+    private var wake: (@Sendable () -> Void)?
 
     /// Above this many waiting bytes an idle writer is woken at once rather than deferred.
     package static let wakeAtOnceBytes = 64 << 10
@@ -91,7 +93,7 @@ package final class OutgoingQueue: @unchecked Sendable {
         condition.withLock {
             deferred.append((pending.count, output))
             bytes += output.count * Self.deferredMessageBytes
-            if writerIsWaiting { condition.signal() }
+            if writerIsWaiting { signalWriter() }
         }
     }
 
@@ -127,15 +129,57 @@ package final class OutgoingQueue: @unchecked Sendable {
     private func wakeWriterIfIdle() {
         guard writerIsWaiting, !wakeIsScheduled else { return }
         guard let deferWake, bytes < Self.wakeAtOnceBytes else {
-            condition.signal()
+            signalWriter()
             return
         }
         wakeIsScheduled = true
         deferWake { [self] in
             condition.withLock {
                 wakeIsScheduled = false
-                condition.signal()
+                signalWriter()
             }
+        }
+    }
+
+    /// Wakes the writer: its thread's condition, or, for a writer without a thread, what
+    /// `wakesWriter(by:)` was given. Called with the lock held.
+    private func signalWriter() {
+        if let wake { wake() } else { condition.signal() }
+    }
+
+    /// How a writer without a thread of its own (a polled socket's) is woken, under the queue's
+    /// lock: such a writer takes with `takeAvailable`, and counts as waiting whenever it has
+    /// found nothing to take. Set once, before anything is enqueued.
+    package func wakesWriter(by wake: @escaping @Sendable () -> Void) {
+        condition.withLock {
+            self.wake = wake
+            writerIsWaiting = true
+        }
+    }
+
+    /// What a writer without a thread finds: a batch, nothing yet, or the end.
+    package enum Available {
+        case batch(OutgoingBatch)
+        case nothing
+        case closed
+    }
+
+    /// Takes what waits without waiting, for a writer without a thread. Finding nothing (or a
+    /// sender's message being written by the sender), it counts as waiting, and `whenNothing`
+    /// runs under the lock, before any sender can wake it again.
+    package func takeAvailable(whenNothing: () -> Void) -> Available {
+        condition.withLock {
+            if isEmpty && isClosed && !isWriting {
+                whenNothing()
+                return .closed
+            }
+            guard !isEmpty, !isWriting else {
+                writerIsWaiting = true
+                whenNothing()
+                return .nothing
+            }
+            writerIsWaiting = false
+            return .batch(takeBatch())
         }
     }
 
@@ -149,19 +193,24 @@ package final class OutgoingQueue: @unchecked Sendable {
                 writerIsWaiting = false
             }
             if isEmpty { return nil }
-            let batch = OutgoingBatch(
-                buffer: pending, dropped: dropped.sorted { $0.lowerBound < $1.lowerBound }, deferred: deferred)
-            pending = spare ?? OutgoingBuffer()
-            spare = nil
-            dropped.removeAll(keepingCapacity: true)
-            // Not keeping capacity: the batch holds this storage until written, and storage kept
-            // at a backlog's size would stay resident after it (figure 4's "no growth").
-            deferred = []
-            positions.removeAll(keepingCapacity: true)
-            bytes = 0
-            isWriting = true
-            return batch
+            return takeBatch()
         }
+    }
+
+    /// Everything waiting, as a batch being written. Called with the lock held.
+    private func takeBatch() -> OutgoingBatch {
+        let batch = OutgoingBatch(
+            buffer: pending, dropped: dropped.sorted { $0.lowerBound < $1.lowerBound }, deferred: deferred)
+        pending = spare ?? OutgoingBuffer()
+        spare = nil
+        dropped.removeAll(keepingCapacity: true)
+        // Not keeping capacity: the batch holds this storage until written, and storage kept
+        // at a backlog's size would stay resident after it (figure 4's "no growth").
+        deferred = []
+        positions.removeAll(keepingCapacity: true)
+        bytes = 0
+        isWriting = true
+        return batch
     }
 
     /// Claims the writer's turn when nothing is waiting and nothing is being written, so the
@@ -193,6 +242,9 @@ package final class OutgoingQueue: @unchecked Sendable {
     package func didWrite() {
         let ready: [@Sendable () -> Void] = condition.withLock {
             isWriting = false
+            // What came while a sender wrote found the writer's turn taken; a writer without a
+            // thread is woken for it now (a thread's own would be already).
+            if wake != nil && writerIsWaiting && (!isEmpty || isClosed) { signalWriter() }
             let ready = drainWaiters.filter { bytes <= $0.limit }
             drainWaiters.removeAll { bytes <= $0.limit }
             if writtenWaiters > 0 { condition.broadcast() }
@@ -215,7 +267,7 @@ package final class OutgoingQueue: @unchecked Sendable {
     /// something that waits on the writer, behind which a deferred wake-up would never run.
     package func wakeWriterNow() {
         condition.withLock {
-            if writerIsWaiting && !isEmpty { condition.broadcast() }
+            if writerIsWaiting && !isEmpty { if let wake { wake() } else { condition.broadcast() } }
         }
     }
 
@@ -224,6 +276,7 @@ package final class OutgoingQueue: @unchecked Sendable {
         condition.withLock {
             // A deferred wake-up may be queued behind the caller; wake the writer now.
             condition.broadcast()
+            if writerIsWaiting && !isEmpty, let wake { wake() }
             writtenWaiters += 1
             defer { writtenWaiters -= 1 }
             while !isEmpty || isWriting {
@@ -237,6 +290,7 @@ package final class OutgoingQueue: @unchecked Sendable {
         condition.withLock {
             isClosed = true
             condition.broadcast()
+            if writerIsWaiting, let wake { wake() }
         }
     }
 }

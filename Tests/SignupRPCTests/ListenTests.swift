@@ -89,6 +89,45 @@ import SignupTestSupport
         #expect(server.terminate() == 0)
     }
 
+    /// The server's threads by name (`/proc/PID/task/*/comm`, cut at 15 bytes as Linux keeps them).
+    private static func threadNames(of pid: Int32) throws -> [String] {
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+        return try tasks.map {
+            try String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8)
+                .trimmingCharacters(in: .newlines)
+        }.sorted()
+    }
+
+    /// Every connection is read and written on the one poller thread: no thread of its own, so
+    /// the threads of the process are as many with 200 clients as with 2.
+    @Test func connectionsShareOneThreadForTheirSockets() throws {
+        let server = try ListeningServer("tcp:127.0.0.1:0", ["--debounce-ms", "0"])
+        var clients: [SocketClient] = []
+        func connect(upTo count: Int) throws {
+            while clients.count < count {
+                let client = try server.connect()
+                client.send([Self.request(1, "form.open", #"{"form":"f","kind":"login"}"#)])
+                #expect(client.readLines { $0.contains(#""id":1"#) }.last
+                    == #"{"jsonrpc":"2.0","id":1,"result":{"form":"f","kind":"login","version":0,"locale":"en"}}"#)
+                clients.append(client)
+            }
+        }
+        try connect(upTo: 2)
+        let few = try Self.threadNames(of: server.process.pid)
+        try connect(upTo: 200)
+        let many = try Self.threadNames(of: server.process.pid)
+        #expect(few.filter { $0 == "signup.sockets" }.count == 1)
+        #expect(many.filter { $0 == "signup.sockets" }.count == 1)
+        // Dispatch's own workers come and go with load, never one a connection.
+        #expect(many.count <= few.count + 4, "\(few.count) threads with 2 clients, \(many.count) with 200: \(many)")
+        // Each is still served, the first as the last.
+        for client in [clients[0], clients[199]] {
+            client.send([Self.request(2, "form.snapshot", #"{"form":"f"}"#)])
+            #expect(client.readLines { $0.contains(#""id":2"#) }.last?.hasPrefix(#"{"jsonrpc":"2.0","id":2,"result":{"form":"f""#) == true)
+        }
+        #expect(server.terminate() == 0)
+    }
+
     @Test func aSignalEndsEverySessionOnceItsSubmissionHasFinished() throws {
         let folder = try TemporaryDirectory()
         let socket = folder.path("signup.sock")

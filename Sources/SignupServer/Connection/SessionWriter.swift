@@ -33,7 +33,7 @@ final class SessionWriter: MessageSink, @unchecked Sendable {
     /// the writer thread, off the loop. Other messages sent on `loop` wake the writer once that
     /// loop's current work is done. `tee`, given only where the clock has every message written
     /// in order, is handed every run of lines before it is written; `tracer` too (`Tracer.traceOut`).
-    init(fd: Int32, clock: ClockMode, framing: FramingChoice = FramingChoice(.lines),
+    init(fd: Int32, polledBy socket: PolledSocket? = nil, clock: ClockMode, framing: FramingChoice = FramingChoice(.lines),
          tracer: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil,
          tee: OutputTee? = nil, loop: EventLoop) {
         precondition(tee == nil || clock.writesEveryMessageInOrder, "a tee sees every message written")
@@ -45,7 +45,7 @@ final class SessionWriter: MessageSink, @unchecked Sendable {
         case (let tee?, let tracer?): { run in tee.publish(run); tracer(run) }
         }
         connection = ConnectionWriter(
-            fd: fd, conflates: clock.conflatesOutput, writesDirectlyWhenIdle: clock.writesDirectlyWhenIdle,
+            fd: fd, polledBy: socket, conflates: clock.conflatesOutput, writesDirectlyWhenIdle: clock.writesDirectlyWhenIdle,
             framing: framing, mirror: mirror, deferWake: { loop.execute($0) })
     }
 

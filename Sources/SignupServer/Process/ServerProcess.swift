@@ -1,6 +1,7 @@
 import Foundation
 import SignupBackends
 import SignupCore
+import SignupTransport
 
 /// The process: the store and the backends every session shares, the clock, signals, start-up and
 /// exit. It serves one client on stdio, or every client that connects to a socket (`--listen`),
@@ -78,7 +79,7 @@ final class ServerProcess {
     /// the code its `exit` asked for.
     func serveStdio(messageFD: Int32) {
         let configuration = environment.configuration
-        let endpoint = ClientSession.Endpoint(readFD: STDIN_FILENO, writeFD: messageFD, isSocket: false,
+        let endpoint = ClientSession.Endpoint(readFD: STDIN_FILENO, writeFD: messageFD, socket: nil,
                                               recordFile: configuration.recordFile)
         let session = ClientSession(environment: environment, endpoint: endpoint) { [self] _, code in exit(code) }
         sessions[ObjectIdentifier(session)] = session
@@ -89,9 +90,10 @@ final class ServerProcess {
         session.start()
     }
 
-    /// Serves every client that connects to `listener`, each a session of its own, until a signal.
-    /// `recordings`, when given, names each connection's recording by its number.
-    func serve(_ listener: Listener, recordings: RecordingFiles?) {
+    /// Serves every client that connects to `listener`, each a session of its own whose socket
+    /// `poller` reads and writes, until a signal. `recordings`, when given, names each
+    /// connection's recording by its number.
+    func serve(_ listener: Listener, polledBy poller: SocketPoller, recordings: RecordingFiles?) {
         self.listener = listener
         let parent = environment.configuration.parentProcessID
         watchForTheEnd { [self] _ in
@@ -100,12 +102,12 @@ final class ServerProcess {
         }
         let bound = LoopBound(self, loop: loop)
         listener.acceptConnections { fd, number in
-            bound.execute { $0.open(fd, number: number, recordings: recordings) }
+            bound.execute { $0.open(fd, number: number, polledBy: poller, recordings: recordings) }
         }
     }
 
     /// A new connection's session, or none when the process is stopping or the recording cannot be created.
-    private func open(_ fd: Int32, number: Int, recordings: RecordingFiles?) {
+    private func open(_ fd: Int32, number: Int, polledBy poller: SocketPoller, recordings: RecordingFiles?) {
         guard !isStopping else { close(fd); return }
         guard sessions.count < environment.configuration.maxConnections else {
             logger.warning("connection \(number) refused: \(sessions.count) clients are connected, the most --max-connections allows")
@@ -117,8 +119,8 @@ final class ServerProcess {
             guard let file = recordings.create(number: number, logger: logger) else { close(fd); return }
             recordFile = file
         }
-        let endpoint = ClientSession.Endpoint(readFD: fd, writeFD: fd, isSocket: true, recordFile: recordFile, number: number,
-                                              peer: PeerAddress.budgetKey(of: fd))
+        let endpoint = ClientSession.Endpoint(readFD: fd, writeFD: fd, socket: PolledSocket(fd, poller: poller),
+                                              recordFile: recordFile, number: number, peer: PeerAddress.budgetKey(of: fd))
         let session = ClientSession(environment: environment, endpoint: endpoint) { [self] session, _ in
             if let recordFile { close(recordFile) }
             sessionEnded(session)

@@ -16,9 +16,11 @@ final class ClientSession {
     package struct Endpoint {
         var readFD: Int32
         var writeFD: Int32
-        /// A socket is shut down to wake its reader and writer as the session ends, and closed once
-        /// both have stopped; stdio belongs to the process, which exits instead.
-        var isSocket: Bool
+        /// A socket (`--listen`), read and written on its poller's thread; it is shut down to wake
+        /// its reader and writer as the session ends, and closed once both have stopped. Nil for
+        /// stdio, which belongs to the process (it exits instead) and has a thread each way.
+        var socket: PolledSocket?
+        var isSocket: Bool { socket != nil }
         /// Where `--record` writes this client's session.
         var recordFile: Int32?
         /// The connection's number under `--listen`, from 1 as they connect; nil on stdio.
@@ -76,8 +78,8 @@ final class ClientSession {
         let connection = endpoint.number
         var traceOut: (@Sendable (UnsafeRawBufferPointer) -> Void)?
         if let tracer { traceOut = { tracer.traceOut($0, connection: connection) } }
-        writer = SessionWriter(fd: endpoint.writeFD, clock: configuration.clock, framing: framing, tracer: traceOut, tee: tee,
-                              loop: loop)
+        writer = SessionWriter(fd: endpoint.writeFD, polledBy: endpoint.socket, clock: configuration.clock, framing: framing,
+                               tracer: traceOut, tee: tee, loop: loop)
         let clock = environment.makeSessionClock()
         var services = environment.servicesForOneSession(clientKey: endpoint.clientKey)
         var sink: any MessageSink = writer
@@ -127,7 +129,7 @@ final class ClientSession {
             }
             if handsOverSynchronously { bound.loop.sync(receive) } else { bound.loop.execute(receive) }
         }
-        reader.start()
+        if let socket = endpoint.socket { reader.start(polledBy: socket) } else { reader.start() }
     }
 
     // MARK: Input
@@ -275,6 +277,7 @@ final class ClientSession {
     private func partStopped() {
         stoppedParts += 1
         guard stoppedParts == 2, isFinished else { return }
+        endpoint.socket?.forget()
         close(endpoint.readFD)
         tracer?.connectionEnded(endpoint.number)
         ended(self, exitCode)
