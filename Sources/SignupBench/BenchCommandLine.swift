@@ -4,7 +4,8 @@ import Foundation
 /// a usage error (exit 64), not a run.
 enum BenchCommandLine {
     static let usage = """
-        usage: signup-bench [--quick] [--runs N] [--rpc PATH] [--baseline PATH] [--only LIST] [--unpinned] [--help]
+        usage: signup-bench [--quick] [--runs N] [--rpc PATH] [--baseline PATH] [--listen-baseline PATH]
+                            [--only LIST] [--unpinned] [--help]
 
           --quick       divide every size by 10: a smoke run, not a measurement
           --runs N      timed runs per figure, alternating with the baseline (median; default 5)
@@ -12,7 +13,10 @@ enum BenchCommandLine {
           --baseline PATH
                         the fixed baseline build to run beside it in figure 1; by default the one
                         Scripts/build-baseline builds, when it is there
-          --only LIST   measure only these figures, such as 1,3 (1 to 8)
+          --listen-baseline PATH
+                        a signup-rpc build to run figure 9's ten thousand connections on too,
+                        side by side (the figure takes about four minutes a build)
+          --only LIST   measure only these figures, such as 1,3 (1 to 9)
           --unpinned    measure figure 2 wherever the scheduler puts each process, instead of
                         keeping the benchmark and its children on one CPU
           --help        print this and exit
@@ -35,7 +39,7 @@ enum BenchCommandLine {
                 quick = true
             } else if argument == "--unpinned" {
                 unpinned = true
-            } else if ["--runs", "--rpc", "--baseline", "--only"].contains(argument) {
+            } else if ["--runs", "--rpc", "--baseline", "--listen-baseline", "--only"].contains(argument) {
                 guard let value = rest.popFirst(), !value.hasPrefix("--") else { usageError("\(argument) needs a value") }
                 values[argument] = value
             } else {

@@ -280,6 +280,26 @@ if wanted(8) {
     rows += figure.rows(try figure.run())
 }
 
+// 9. Ten thousand connections (issue 58) on one `--listen` process, typing in waves and
+// registering; beside the build given by --listen-baseline, when one is.
+if wanted(9) {
+    progress("ten thousand connections")
+    if try EndToEnd.helpText(of: rpc).contains("--listen") {
+        let count = 10_000 / scale
+        let figure = ManyConnections(rpc: rpc, folder: folder, connections: count, rpcOptions: budgetsOff)
+        let measured = try figure.run()
+        var before: ManyConnections.Outcome?
+        if let other = option("--listen-baseline") {
+            progress("ten thousand connections, \(other)")
+            let options = try EndToEnd.helpText(of: other).contains("--session-checks-per-minute") ? budgetsOff : []
+            before = try ManyConnections(rpc: other, folder: folder, connections: count, rpcOptions: options).run()
+        }
+        rows += ManyConnections.rows(measured, beside: before, connections: count)
+    } else {
+        rows.append(Row(figure: "9. ten thousand connections", measured: "no --listen in this build", baseline: "", ratio: "—", target: "", met: nil))
+    }
+}
+
 let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
     .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
 Report.print(rows, machine: "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores; signup-rpc: \(rpc); runs per timed figure: \(runs)\(quick ? "; --quick (sizes ÷ 10)" : "")")
