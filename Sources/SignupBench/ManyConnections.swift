@@ -64,12 +64,14 @@ struct ManyConnections {
         let port = try ManyClients.freePort()
         // A store of its own each run: names registered by an earlier build's run would be taken.
         let store = folder.appendingPathComponent("connections-\(connections)-\(UUID().uuidString).sqlite").path
-        let server = try ChildProcess(rpc, ["--listen", "tcp:127.0.0.1:\(port)", "--store", store, "--debounce-ms", "300"] + rpcOptions)
+        let server = try ChildProcess(rpc, ["--listen", "tcp:127.0.0.1:\(port)", "--store", store, "--debounce-ms", "300",
+                                                   "--max-connections", "\(connections)"] + rpcOptions)
         defer { kill(server.pid, SIGTERM); server.wait() }
         try ManyClients.waitForListener(port)
         var outcome = Outcome()
         outcome.idleRSS = ManyClients.memory(of: [server.pid]).rss
         var driver = try Driver(port: port, count: connections, keyInterval: Self.keyInterval, wavePeriod: wavePeriod)
+        defer { driver.closeAll() }
         let cpuBefore = Self.cpuSeconds()
         let started = now()
         try driver.connect(upTo: connections / 10)
@@ -154,6 +156,12 @@ struct ManyConnections {
             poll = signup_poll_create()
             guard poll >= 0 else { throw BenchError.system("epoll_create1", errno) }
             clients.reserveCapacity(count)
+        }
+
+        /// Closes every client's socket and the epoll instance.
+        func closeAll() {
+            for client in clients { close(client.fd) }
+            close(poll)
         }
 
         /// Connects clients until there are `total`, each opening its form; waits until every

@@ -133,10 +133,28 @@ package enum SignupRPCCommand {
         } catch {
             fail(error.description, exitCode: 69)
         }
+        raiseDescriptorLimit(toServe: configuration.maxConnections)
         FileHandle.standardError.write(Data("signup-rpc: listening on \(listener.address)\n".utf8))
         run(configuration, sessionsHaveTheirOwnClock: true, tools: tools) {
             $0.serve(listener, polledBy: poller, recordings: recordings)
         }
+    }
+
+    /// Raises the soft descriptor limit to the hard one, as a connection takes a descriptor; says
+    /// on stderr when even that leaves too few for `connections` (more then wait to be accepted).
+    private static func raiseDescriptorLimit(toServe connections: Int) {
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0 else { return }
+        if limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            if setrlimit(resource, &limit) != 0 { _ = getrlimit(resource, &limit) }
+        }
+        // The store, the trace, recordings and libcurl's sockets take some besides.
+        let needed = rlim_t(connections) + 64
+        guard limit.rlim_cur != rlim_t.max, limit.rlim_cur < needed else { return }
+        FileHandle.standardError.write(Data(
+            "signup-rpc: warning: the descriptor limit (\(limit.rlim_cur), ulimit -n) is too low for --max-connections \(connections); connections past it wait to be accepted until others close\n".utf8))
     }
 
     /// Opens the store and starts serving on the loop; the process ends by exit() from the loop.

@@ -48,7 +48,7 @@ package enum Options {
           --listen unix:PATH|tcp:HOST:PORT
                                    serve every client that connects there, each its own session
                                    sharing the store, instead of one client on stdin/stdout
-          --max-connections N      most clients connected at once under --listen (default 2048)
+          --max-connections N      most clients connected at once under --listen (default 16384)
           --trace FILE             write every message in and out to FILE, timed, secrets hidden
           --record FILE            record the session to FILE for `signup-rpc replay` and
                                    signup-marbles: messages and backend answers, timed, secrets

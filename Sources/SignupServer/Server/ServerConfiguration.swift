@@ -81,7 +81,7 @@ package struct ServerConfiguration {
     var recordFile: Int32?
     package var debounce: TimeSpan = .milliseconds(300)
     /// Under `--listen`, the most clients connected at once; one more is closed as it connects.
-    var maxConnections = 2048
+    var maxConnections = 16_384
     /// How many availability checks a session, and the store (every session of the process, or of
     /// every process on PostgreSQL), may ask per minute (`CheckBudget`); 0 for no bound.
     package var checkBudget = CheckBudgetLimits()
