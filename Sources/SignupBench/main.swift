@@ -48,6 +48,9 @@ if FileManager.default.isExecutableFile(atPath: baselineRPC) {
 } else if option("--baseline") != nil {
     usageError("--baseline: \(baselineRPC) is not an executable")
 }
+if let other = option("--listen-baseline"), !FileManager.default.isExecutableFile(atPath: other) {
+    usageError("--listen-baseline: \(other) is not an executable")
+}
 var rows: [Row] = [] {
     didSet { if let row = rows.last { progress("  \(row.figure): \(row.measured) (\(row.baseline), \(row.ratio))") } }
 }

@@ -22,7 +22,11 @@ import Testing
     @Test func helpPrintsUsageAndExitsZero() throws {
         let run = try bench(["--help"])
         #expect(run.status == 0)
-        #expect(run.stdout.hasPrefix("usage: signup-bench [--quick] [--runs N] [--rpc PATH] [--baseline PATH] [--only LIST] [--unpinned] [--help]\n"))
+        #expect(run.stdout.hasPrefix("""
+            usage: signup-bench [--quick] [--runs N] [--rpc PATH] [--baseline PATH] [--listen-baseline PATH]
+                                [--only LIST] [--unpinned] [--help]
+
+            """))
         #expect(run.stderr.isEmpty)
     }
 
@@ -34,6 +38,7 @@ import Testing
         (["--unpinned", "extra"], "signup-bench: unknown argument 'extra'"),
         (["--baseline"], "signup-bench: --baseline needs a value"),
         (["--baseline", "/nonexistent/signup-rpc"], "signup-bench: --baseline: /nonexistent/signup-rpc is not an executable"),
+        (["--listen-baseline", "/nonexistent/signup-rpc"], "signup-bench: --listen-baseline: /nonexistent/signup-rpc is not an executable"),
     ])
     func aBadCommandLineIsAUsageErrorAndMeasuresNothing(arguments: [String], message: String) throws {
         let run = try bench(arguments)
