@@ -33,20 +33,28 @@ enum PasswordPatterns {
         return true
     }
 
-    /// Whether the value is a stretch of one of `runs`, forwards or backwards.
+    /// Whether the value is a stretch of one of `runs`, forwards or backwards: read along each run
+    /// from every place its first code point stands (`places`), rather than slid along them all.
     private static func isKeyboardRun(_ scalars: [Unicode.Scalar]) -> Bool {
-        guard scalars.count <= longestRun else { return false }
-        let reversed = Array(scalars.reversed())
-        return runScalars.contains { run in contains(run, scalars) || contains(run, reversed) }
-    }
-
-    private static func contains(_ run: [Unicode.Scalar], _ part: [Unicode.Scalar]) -> Bool {
-        guard part.count <= run.count else { return false }
-        return (0...(run.count - part.count)).contains { start in run[start..<(start + part.count)].elementsEqual(part) }
+        guard scalars.count <= longestRun, let first = scalars.first else { return false }
+        for (run, start) in places[first] ?? [] {
+            let keys = runScalars[run]
+            if start + scalars.count <= keys.count && zip(keys[start...], scalars).allSatisfy(==) { return true }
+            if start + 1 >= scalars.count && zip(keys[...start].reversed(), scalars).allSatisfy(==) { return true }
+        }
+        return false
     }
 
     private static let runScalars = runs.map { Array($0.unicodeScalars) }
     private static let longestRun = runScalars.map(\.count).max() ?? 0
+    /// Where each code point stands in the runs: which run, and where in it.
+    private static let places: [Unicode.Scalar: [(run: Int, start: Int)]] = {
+        var places: [Unicode.Scalar: [(run: Int, start: Int)]] = [:]
+        for (run, keys) in runScalars.enumerated() {
+            for (start, key) in keys.enumerated() { places[key, default: []].append((run, start)) }
+        }
+        return places
+    }()
 
     /// Rows and columns of QWERTY, QWERTZ and AZERTY keyboards, and the digits wrapping round.
     static let runs = [

@@ -19,13 +19,16 @@ enum PasswordSimilarity {
     /// Whether the password is too similar to the other value; nil when `budget` cannot pay.
     static func isTooSimilar(_ password: String, to other: String, within budget: MatchBudget) -> Bool? {
         // Paid for before any work, by the lengths as sent (lower case changes them little).
-        let passwordLength = scalarCount(of: password), otherLength = scalarCount(of: other)
-        guard otherLength >= 3 else { return false }
-        guard budget.pay(passwordLength * otherLength * 2 / cellsPerStep + 1) else { return nil }
-        let secret = comparedScalars(of: password)
-        let whole = comparedScalars(of: other)
-        return secret.withUnsafeBufferPointer { secret in
-            whole.withUnsafeBufferPointer { whole in
+        // Values whose bytes make less than one step cost one, however many code points they
+        // hold, and are not counted.
+        let passwordBytes = password.utf8.count, otherBytes = other.utf8.count
+        // Fewer than 3 code points: under 12 bytes (4 at most each), they are counted.
+        guard otherBytes >= 12 || (otherBytes >= 3 && scalarCount(of: other) >= 3) else { return false }
+        let steps = passwordBytes * otherBytes * 2 < cellsPerStep ? 1
+            : scalarCount(of: password) * scalarCount(of: other) * 2 / cellsPerStep + 1
+        guard budget.pay(steps) else { return nil }
+        return withComparedScalars(of: password) { secret in
+            withComparedScalars(of: other) { whole in
                 if isSimilar(secret, whole) { return true }
                 guard let at = whole.firstIndex(of: UInt32(("@" as Unicode.Scalar).value)) else { return false }
                 return isSimilar(secret, UnsafeBufferPointer(rebasing: whole[..<at]))
@@ -44,18 +47,28 @@ enum PasswordSimilarity {
         return count
     }
 
-    /// The first `comparedScalars` code points of `text` in lower case. When they are all ASCII,
-    /// they are lowered byte by byte, as `lowercased()` lowers them (one code point each, whatever
-    /// follows); otherwise `lowercased()` is asked.
-    private static func comparedScalars(of text: String) -> [UInt32] {
-        var scalars: [UInt32] = []
-        scalars.reserveCapacity(min(text.utf8.count, comparedScalars))
-        for byte in text.utf8 {
-            guard scalars.count < comparedScalars else { return scalars }
-            guard byte < 0x80 else { return text.lowercased().unicodeScalars.prefix(comparedScalars).map(\.value) }
-            scalars.append(UInt32((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte))
+    /// Calls `body` with the first `comparedScalars` code points of `text` in lower case, in a
+    /// buffer of the stack's. When they are all ASCII, they are lowered byte by byte, as
+    /// `lowercased()` lowers them (one code point each, whatever follows); otherwise
+    /// `lowercased()` is asked.
+    private static func withComparedScalars<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt32>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: comparedScalars) { buffer in
+            var count = 0
+            for byte in text.utf8 {
+                guard count < comparedScalars else { break }
+                guard byte < 0x80 else {
+                    count = 0
+                    for scalar in text.lowercased().unicodeScalars.prefix(comparedScalars) {
+                        buffer[count] = scalar.value
+                        count += 1
+                    }
+                    break
+                }
+                buffer[count] = UInt32((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte)
+                count += 1
+            }
+            return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
-        return scalars
     }
 
     private static func isSimilar(_ secret: UnsafeBufferPointer<UInt32>, _ candidate: UnsafeBufferPointer<UInt32>) -> Bool {
@@ -98,7 +111,8 @@ enum PasswordSimilarity {
     /// Whether both hold a run of the same code points longer than half of `length`.
     static func hasCommonRun(_ left: UnsafeBufferPointer<UInt32>, _ right: UnsafeBufferPointer<UInt32>,
                              longerThanHalfOf length: Int) -> Bool {
-        guard !right.isEmpty else { return false }
+        // A common run is no longer than the shorter side: too short a side settles it unread.
+        guard min(left.count, right.count) * 2 > length else { return false }
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (right.count + 1)) { cells in
             cells.initialize(repeating: 0)
             var previous = UnsafeMutableBufferPointer(rebasing: cells[0...right.count])
