@@ -53,20 +53,28 @@ enum PasswordSimilarity {
     /// `lowercased()` is asked.
     private static func withComparedScalars<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt32>) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: comparedScalars) { buffer in
-            var count = 0
-            for byte in text.utf8 {
-                guard count < comparedScalars else { break }
-                guard byte < 0x80 else {
-                    count = 0
-                    for scalar in text.lowercased().unicodeScalars.prefix(comparedScalars) {
-                        buffer[count] = scalar.value
-                        count += 1
-                    }
-                    break
+            // Lowers ASCII bytes into `buffer`; nil at the first byte that is not ASCII.
+            func lowerASCII(_ bytes: some Sequence<UInt8>) -> Int? {
+                var count = 0
+                for byte in bytes {
+                    guard count < comparedScalars else { break }
+                    guard byte < 0x80 else { return nil }
+                    buffer[count] = UInt32((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte)
+                    count += 1
                 }
-                buffer[count] = UInt32((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte)
-                count += 1
+                return count
             }
+            // Any text: its lowered code points into `buffer`.
+            func lowerAll() -> Int {
+                var count = 0
+                for scalar in text.lowercased().unicodeScalars.prefix(comparedScalars) {
+                    buffer[count] = scalar.value
+                    count += 1
+                }
+                return count
+            }
+            // A native string's bytes are read in place, without the view's index checks.
+            let count = (text.utf8.withContiguousStorageIfAvailable(lowerASCII) ?? lowerASCII(text.utf8)) ?? lowerAll()
             return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
     }
