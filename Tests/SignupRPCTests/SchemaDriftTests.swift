@@ -4,9 +4,10 @@ import Foundation
 @testable import SignupServer
 import Testing
 
-/// The OpenRPC document in `schemas/` is held to the message types registered in `Messages`:
-/// every method's params, by name and in order, and every notification's members, in the order
-/// the server writes them (`clock.advance`'s `exclusive` drifted once).
+/// The OpenRPC document and `messages.schema.json` in `schemas/` are held to the message types
+/// registered in `Messages`: every method's params, by name and in order, with the JSON types and
+/// requiredness the decoding takes, and every notification's members, in the order the server
+/// writes them (`clock.advance`'s `exclusive` drifted once).
 @Suite struct SchemaDriftTests {
     static func document() throws -> [String: Any] {
         let data = try #require(FileManager.default.contents(atPath: "schemas/signup-rpc.openrpc.json"))
@@ -24,6 +25,33 @@ import Testing
         #expect(documented.keys.sorted() == Messages.requests.map { $0.method }.sorted())
         for type in Messages.requests {
             #expect(documented[type.method] == type.parameters, "\(type.method): the type takes \(type.parameters), the document names \(documented[type.method] ?? [])")
+        }
+    }
+
+    /// `messages.schema.json`, the schema clients check their messages with, gives every request
+    /// type a `request.METHOD`, whose params object holds exactly the type's params (through
+    /// `$ref`s into either document), and has no request the types do not register.
+    @Test func theMessagesSchemaGivesEachRequestItsTypesParams() throws {
+        let data = try #require(FileManager.default.contents(atPath: "schemas/messages.schema.json"))
+        let messages = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let definitions = try #require(messages["$defs"] as? [String: Any])
+        let components = try #require((try Self.document()["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        func resolved(_ schema: [String: Any]) throws -> [String: Any] {
+            guard let reference = schema["$ref"] as? String else { return schema }
+            let name = try #require(reference.split(separator: "/").last.map(String.init))
+            let target = reference.hasPrefix("#/$defs/") ? definitions[name] : components[name]
+            return try resolved(try #require(target as? [String: Any], "\(reference) is not defined"))
+        }
+        let documented = definitions.keys.filter { $0.hasPrefix("request.") && $0 != "request.lspNotification" }
+            .map { String($0.dropFirst("request.".count)) }
+        #expect(documented.sorted() == Messages.requests.map { $0.method }.sorted())
+        for type in Messages.requests {
+            let request = try #require(definitions["request.\(type.method)"] as? [String: Any], "no request.\(type.method)")
+            let params = try #require((request["properties"] as? [String: Any])?["params"] as? [String: Any])
+            let objects = try (params["oneOf"] as? [[String: Any]] ?? [params]).map(resolved)
+                .filter { $0["type"] as? String == "object" }
+            let names = Set(objects.flatMap { ($0["properties"] as? [String: Any] ?? [:]).keys })
+            #expect(names == Set(type.parameters), "\(type.method): the schema's params are \(names.sorted()), the type takes \(type.parameters)")
         }
     }
 
