@@ -1,5 +1,6 @@
 import Foundation
 import SignupCore
+import SignupProtocol
 import Testing
 @testable import SignupServer
 
@@ -20,6 +21,28 @@ import Testing
         #expect(differing == [])
         #expect(UTCTimestamp(milliseconds: 951_782_400_000).text == "2000-02-29T00:00:00.000Z")
         #expect(UTCTimestamp(milliseconds: 1_798_370_342_234).text == "2026-12-27T11:19:02.234Z")
+    }
+
+    /// The trace writes its times through a cache of the last second's text: the same bytes as
+    /// `write(to:)`, whether the stamps stay in one second, cross into the next, go back, or fall
+    /// before the epoch.
+    @Test func theCacheWritesWhatTheStampWrites() {
+        var instants: [Int64] = [-1_001, -1_000, -999, -1, 0, 1, 999, 1_000, 1_001, 59_999, 60_000, 86_399_999, 86_400_000, 86_399_999]
+        var random = SeededGenerator(seed: 58)
+        var time: Int64 = 1_798_370_342_000
+        for _ in 0..<2_000 {
+            // Mostly steps within a second, now and then a jump either way.
+            time += random.next() % 10 == 0 ? Int64(random.next() % 200_000) - 100_000 : Int64(random.next() % 7)
+            instants.append(time)
+        }
+        var cache = UTCTimestampCache()
+        let differing = instants.filter { milliseconds in
+            var direct = JSONWriter(), cached = JSONWriter()
+            UTCTimestamp(milliseconds: milliseconds).write(to: &direct)
+            cache.write(UTCTimestamp(milliseconds: milliseconds), to: &cached)
+            return direct.bytes != cached.bytes
+        }
+        #expect(differing.isEmpty, "\(differing.count) differ, the first: \(differing.prefix(5))")
     }
 
     @Test func daysBeforeTheEpochCountBack() {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SignupCore
 import SignupProtocol
 import SignupTransport
@@ -36,6 +37,9 @@ final class Tracer: @unchecked Sendable {
     private let logger: Logger?
     private let redaction: SecretRedaction
     private let maxDepth: Int
+    /// The time's text by direction: records in are made on the loop, records out where they are
+    /// written, so each cache has one user at a time.
+    private let inStamps = Mutex(UTCTimestampCache()), outStamps = Mutex(UTCTimestampCache())
 
     static let secret = SecretRedaction.mask
 
@@ -58,7 +62,7 @@ final class Tracer: @unchecked Sendable {
         case .oversizeLine: record = .oversize
         }
         var records = JSONWriter(capacity: 512)
-        Self.write(record, .in, connection: connection, to: &records)
+        write(record, .in, connection: connection, to: &records)
         lock.withLock { records.withBytes { pending.verbatim($0) } }
     }
 
@@ -68,7 +72,7 @@ final class Tracer: @unchecked Sendable {
     private func traceIn(_ edit: borrowing FormEditLine, connection: Int?) {
         let kind = redaction.value(ofFieldNamed: edit.field)
         var record = JSONWriter(capacity: 256)
-        Self.startRecord(.in, connection: connection, in: &record)
+        startRecord(.in, connection: connection, in: &record)
         record.verbatim(#","message":{"jsonrpc":"2.0""#)
         if let id = edit.id { record.verbatim(#","id":"#); id.write(&record) }
         record.verbatim(#","method":"form.edit","params":{"#)
@@ -108,11 +112,11 @@ final class Tracer: @unchecked Sendable {
                 ?? bytes.count
             let line = UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[start..<end])
             if hidesOnlyMembers && !SecretRedaction.mayNameSecretMember(in: line) {
-                Self.startRecord(.out, connection: connection, in: &records)
+                startRecord(.out, connection: connection, in: &records)
                 records.verbatim(#","message":"#); records.verbatim(UnsafeRawBufferPointer(line))
                 Self.endRecord(in: &records)
             } else {
-                Self.write(message(in: line) { redactedOut($0, connection: connection) }, .out, connection: connection, to: &records)
+                write(message(in: line) { redactedOut($0, connection: connection) }, .out, connection: connection, to: &records)
             }
             start = end + 1
         }
@@ -147,14 +151,14 @@ final class Tracer: @unchecked Sendable {
     }
 
     /// A record of `record`, timed now.
-    private static func write(_ record: Record, _ direction: Direction, connection: Int?, to records: inout JSONWriter) {
+    private func write(_ record: Record, _ direction: Direction, connection: Int?, to records: inout JSONWriter) {
         startRecord(direction, connection: connection, in: &records)
         switch record {
         case .message(let json): records.verbatim(#","message":"#); records.json(json)
         case .text(let text): records.verbatim(#","text":"#); records.string(text)
         case .oversize: records.verbatim(#","oversize":true"#)
         }
-        endRecord(in: &records)
+        Self.endRecord(in: &records)
     }
 
     private enum Direction {
@@ -162,9 +166,13 @@ final class Tracer: @unchecked Sendable {
     }
 
     /// Opens a record timed now, up to its direction; `endRecord` closes it.
-    private static func startRecord(_ direction: Direction, connection: Int?, in records: inout JSONWriter) {
+    private func startRecord(_ direction: Direction, connection: Int?, in records: inout JSONWriter) {
         records.verbatim(#"{"time":"#)
-        UTCTimestamp(milliseconds: millisecondsSince1970()).write(to: &records)
+        let now = UTCTimestamp(milliseconds: Self.millisecondsSince1970())
+        switch direction {
+        case .in: inStamps.withLock { $0.write(now, to: &records) }
+        case .out: outStamps.withLock { $0.write(now, to: &records) }
+        }
         if let connection { records.verbatim(#","connection":"#); records.int(Int64(connection)) }
         records.verbatim(direction == .in ? #","dir":"in""# : #","dir":"out""#)
     }

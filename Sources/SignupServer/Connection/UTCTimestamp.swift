@@ -21,10 +21,10 @@ struct UTCTimestamp {
         }
     }
 
-    private static let length = 24
+    static let length = 24
 
     /// Writes the text into `bytes`, which hold at least `length`; returns how many it wrote.
-    private func fill(_ bytes: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    fileprivate func fill(_ bytes: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let (days, dayMilliseconds) = floorDivision(milliseconds, by: 86_400_000)
         let (year, month, day) = Self.civilDate(daysSince1970: days)
         var end = 0
@@ -55,6 +55,30 @@ struct UTCTimestamp {
         let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
         let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+/// What `UTCTimestamp.write` writes, worked out once a second: the text up to the second is kept
+/// (under load nearly every record of a second shares it), and each stamp adds its milliseconds.
+struct UTCTimestampCache {
+    private var second: Int64?
+    /// The opening quote and `YYYY-MM-DDTHH:MM:SS.` of `second`.
+    private var prefix: [UInt8] = []
+
+    mutating func write(_ stamp: UTCTimestamp, to writer: inout JSONWriter) {
+        let (second, millisecond) = floorDivision(stamp.milliseconds, by: 1_000)
+        if second != self.second {
+            self.second = second
+            prefix = [UInt8](unsafeUninitializedCapacity: UTCTimestamp.length + 1) { bytes, count in
+                bytes[0] = UInt8(ascii: "\"")
+                _ = stamp.fill(UnsafeMutableBufferPointer(rebasing: bytes[1...]))
+                count = UTCTimestamp.length + 1 - 4
+            }
+        }
+        prefix.withUnsafeBytes { writer.verbatim($0) }
+        func digit(_ value: Int64) -> UInt8 { UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value) }
+        let tail = (digit(millisecond / 100), digit(millisecond / 10 % 10), digit(millisecond % 10), UInt8(ascii: "Z"), UInt8(ascii: "\""))
+        withUnsafeBytes(of: tail) { writer.verbatim($0) }
     }
 }
 
