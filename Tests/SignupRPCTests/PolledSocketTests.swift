@@ -54,6 +54,33 @@ import Testing
         close(server)
     }
 
+    /// In LSP framing each message goes with its own header, whole, however the socket cuts the
+    /// writes: read back, the stream is every header and body in order.
+    @Test func aWriterInLSPFramingFramesEveryMessageThoughTheSocketTakesPartOfIt() throws {
+        let poller = try SocketPoller()
+        let (server, client) = try socketPair()
+        defer { close(client) }
+        let socket = PolledSocket(server, poller: poller)
+        let writer = ConnectionWriter(fd: server, polledBy: socket, conflates: false, writesDirectlyWhenIdle: true,
+                                      framing: FramingChoice(.lsp), deferWake: nil)
+        let messages = (0..<200).map { #"{"n":\#($0),"pad":""# + String(repeating: "z", count: 1500 + $0) + #""}"# }
+        for message in messages {
+            Array(message.utf8).withUnsafeBytes { writer.send($0, conflationKey: nil) }
+        }
+        let expected = messages.map { "Content-Length: \($0.utf8.count)\r\n\r\n\($0)" }.joined()
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while received.count < expected.utf8.count {
+            let read = buffer.withUnsafeMutableBytes { Glibc.read(client, $0.baseAddress, $0.count) }
+            if read <= 0 { break }
+            received += buffer[..<read]
+        }
+        #expect(String(decoding: received, as: UTF8.self) == expected)
+        writer.close()
+        socket.forget()
+        close(server)
+    }
+
     @Test func aWriterWhoseClientHasGoneDropsWhatWaitsAndStops() throws {
         let poller = try SocketPoller()
         let (server, client) = try socketPair()
