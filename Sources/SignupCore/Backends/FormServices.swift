@@ -10,8 +10,9 @@ public struct FormServices {
     public var friends: (any FriendSaving)?
     /// Shared by every form of a process; nil means logins are never rate limited.
     public var loginLimiter: LoginRateLimiter?
-    /// Bound the availability checks (`CheckBudget.counts`) asked: the client's, then the
-    /// store's as this process counts it; nil for none.
+    /// Bound the checks asked whose kind counts against budgets (`CheckKind.countsAgainstBudgets`,
+    /// read once into `SharedRemoteCheck`): the client's, then the store's as this process counts
+    /// it; nil for none.
     public var checkBudgets: CheckBudgets?
     /// Whose budget this session's checks spend: the client's key (`CheckBudgets`).
     public var clientKey = "stdio"

@@ -58,11 +58,6 @@ public final class CheckBudget {
         }
         return now
     }
-
-    /// Whether checks of this kind are counted: those that tell whether a value is registered.
-    public static func counts(_ kind: RemoteCheck.Kind) -> Bool {
-        kind.type.countsAgainstBudgets
-    }
 }
 
 /// A process's check budgets: one per client, by the client's key, and one for the store. A client

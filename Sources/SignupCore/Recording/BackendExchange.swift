@@ -13,7 +13,7 @@ public enum BackendQuestion: Hashable, Sendable {
 
     /// The question a remote check makes.
     public init(_ question: CheckQuestion) {
-        if question.checkKind.type.answerer == .directoryAvailability {
+        if question.answerer == .directoryAvailability {
             self = .availability(username: question.value)
         } else {
             self = .check(name: question.checkName, inputs: question.inputs)

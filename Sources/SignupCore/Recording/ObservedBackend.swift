@@ -34,7 +34,7 @@ public final class ObservedBackend: UsernameAvailabilityChecking, RemoteChecking
 
     /// Every kind of check, observed as the question it makes (`BackendQuestion.init(_:)`).
     public func ask(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
-        if question.checkKind.type.answerer == .directoryAvailability {
+        if question.answerer == .directoryAvailability {
             return checkAvailability(of: question.value) { answer($0.map(CheckVerdict.init)) }
         }
         return observedCall(BackendQuestion(question), answer: answer, recorded: BackendAnswer.verdict) { heard in
