@@ -10,17 +10,6 @@ struct UTCTimestamp {
         String(unsafeUninitializedCapacity: Self.length) { fill($0) }
     }
 
-    /// Writes the text as a JSON string (quoted; it has nothing to escape), without making a
-    /// `String` of it.
-    func write(to writer: inout JSONWriter) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.length + 2) { bytes in
-            bytes[0] = UInt8(ascii: "\"")
-            let count = fill(UnsafeMutableBufferPointer(rebasing: bytes[1...]))
-            bytes[count + 1] = UInt8(ascii: "\"")
-            writer.verbatim(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<(count + 2)])))
-        }
-    }
-
     static let length = 24
 
     /// Writes the text into `bytes`, which hold at least `length`; returns how many it wrote.
@@ -58,11 +47,12 @@ struct UTCTimestamp {
     }
 }
 
-/// What `UTCTimestamp.write` writes, worked out once a second: the text up to the second is kept
-/// (under load nearly every record of a second shares it), and each stamp adds its milliseconds.
+/// Writes stamps as JSON strings (`text`, quoted; it has nothing to escape), worked out once a
+/// second: the text up to the second is kept (under load nearly every record of a second shares
+/// it), and each stamp adds its milliseconds.
 struct UTCTimestampCache {
     private var second: Int64?
-    /// The opening quote and `YYYY-MM-DDTHH:MM:SS.` of `second`.
+    /// The opening quote and `YYYY-MM-DDTHH:MM:SS.` of `second`: the text less its milliseconds and `Z`.
     private var prefix: [UInt8] = []
 
     mutating func write(_ stamp: UTCTimestamp, to writer: inout JSONWriter) {
@@ -72,7 +62,7 @@ struct UTCTimestampCache {
             prefix = [UInt8](unsafeUninitializedCapacity: UTCTimestamp.length + 1) { bytes, count in
                 bytes[0] = UInt8(ascii: "\"")
                 _ = stamp.fill(UnsafeMutableBufferPointer(rebasing: bytes[1...]))
-                count = UTCTimestamp.length + 1 - 4
+                count = 1 + UTCTimestamp.length - "000Z".utf8.count
             }
         }
         prefix.withUnsafeBytes { writer.verbatim($0) }
