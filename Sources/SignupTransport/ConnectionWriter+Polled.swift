@@ -82,7 +82,7 @@ extension ConnectionWriter {
             case .nothing:
                 return
             case .closed:
-                stoppedAction.withLock { $0.take() }?()
+                hasStopped()
                 return
             case .batch(let batch):
                 var scratch: [UInt8] = []

@@ -29,7 +29,7 @@ package final class ConnectionWriter: Sendable {
     /// Runs of messages written so far, for `flush` to tell a slow client from one that reads nothing.
     private let runsWritten = Atomic<Int>(0)
     /// What `whenStopped` was given: run on the writer thread as it ends, after `close()`.
-    let stoppedAction = Mutex<(@Sendable () -> Void)?>(nil)
+    private let stoppedAction = Mutex<(@Sendable () -> Void)?>(nil)
     /// What `whenClientGone` was given, taken out when it runs, so it runs once.
     private let clientGoneAction = Mutex<(@Sendable () -> Void)?>(nil)
     /// One message per line, or each with LSP's `Content-Length` header instead of its newline.
@@ -46,8 +46,8 @@ package final class ConnectionWriter: Sendable {
     /// nothing is dropped and messages may be deferred. Writing directly when idle, a small
     /// message that finds nothing waiting is written at once by its sender when the descriptor
     /// can take it, sparing the writer thread's wake-up. `deferWake` runs a wake-up later on the
-    /// sender's executor (see `OutgoingQueue`).
-    /// Given a `socket`, it is written on its poller's thread; otherwise `fd` on a thread of its own.
+    /// sender's executor (see `OutgoingQueue`). Given a `socket`, the writer is its poller's
+    /// thread; otherwise `fd` is written on a thread of its own.
     package init(fd: Int32, polledBy socket: PolledSocket? = nil, conflates: Bool, writesDirectlyWhenIdle: Bool,
                  framing: FramingChoice, mirror: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil,
                  deferWake: (@Sendable (@escaping @Sendable () -> Void) -> Void)?) {
@@ -64,7 +64,7 @@ package final class ConnectionWriter: Sendable {
         }
         let thread = Thread { [self] in
             run()
-            stoppedAction.withLock { $0.take() }?()
+            hasStopped()
         }
         thread.name = "signup-rpc.stdout"
         thread.start()
@@ -142,6 +142,11 @@ package final class ConnectionWriter: Sendable {
         stoppedAction.withLock { $0 = action }
     }
 
+    /// The writer has written everything after `close()`: runs what `whenStopped` was given, once.
+    func hasStopped() {
+        stoppedAction.withLock { $0.take() }?()
+    }
+
     /// Writes what was sent so far, then ends the writer thread. A message sent after this is dropped.
     package func close() {
         queue.close()
@@ -197,8 +202,8 @@ package final class ConnectionWriter: Sendable {
         clientGoneAction.withLock { $0.take() }?()
     }
 
-    /// Writes whole messages, each followed by `\n`, in the framing in use; false when the
-    /// client has gone (and nothing once it is known to have). Every run is mirrored first.
+    /// Writes whole messages, each followed by `\n`, in the framing in use, and says how it went
+    /// (nothing is written once the client is known to have gone). Every run is mirrored first.
     func write(_ bytes: UnsafeRawBufferPointer) -> Written {
         mirror?(bytes)
         guard !isClientGone.load(ordering: .acquiring) else { return .all }
