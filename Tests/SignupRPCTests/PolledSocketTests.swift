@@ -8,7 +8,7 @@ import Testing
 @Suite struct PolledSocketTests {
     /// A connected pair of Unix stream sockets, the first with a small send buffer, so that it
     /// fills after a few messages.
-    private func socketPair() throws -> (Int32, Int32) {
+    private static func socketPair() throws -> (Int32, Int32) {
         var fds: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else { throw POSIXError(.EIO) }
         var size: Int32 = 4096
@@ -16,88 +16,83 @@ import Testing
         return (fds[0], fds[1])
     }
 
-    /// Reads `fd` (blocking) until `count` lines have come.
-    private func readLines(_ count: Int, from fd: Int32) -> [String] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        var lines = 0
-        while lines < count {
-            let read = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if read <= 0 { break }
-            lines += buffer[..<read].count(where: { $0 == 0x0A })
-            bytes += buffer[..<read]
+    /// A polled writer on the server's end of a socket pair, and the client's end, which reads.
+    private struct PolledWriter {
+        let server: Int32, client: Int32
+        let socket: PolledSocket
+        let writer: ConnectionWriter
+
+        init(conflates: Bool = false, framing: Framing = .lines) throws {
+            (server, client) = try socketPair()
+            socket = PolledSocket(server, poller: try SocketPoller())
+            writer = ConnectionWriter(fd: server, polledBy: socket, conflates: conflates, writesDirectlyWhenIdle: true,
+                                      framing: FramingChoice(framing), deferWake: nil)
         }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+
+        func send(_ message: String) {
+            Array(message.utf8).withUnsafeBytes { writer.send($0, conflationKey: nil) }
+        }
+
+        /// What the client reads (blocking) until `count` bytes have come, or the end.
+        func clientReads(_ count: Int) -> String {
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while bytes.count < count {
+                let read = buffer.withUnsafeMutableBytes { Glibc.read(client, $0.baseAddress, $0.count) }
+                if read <= 0 { break }
+                bytes += buffer[..<read]
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// Stops watching the socket and closes the server's end (the client's, unless closed).
+        func end(closingClient: Bool = true) {
+            socket.forget()
+            close(server)
+            if closingClient { close(client) }
+        }
     }
 
     @Test func aWriterWithoutRoomKeepsTheRestAndWritesEverythingInOrderOnceTheClientReads() throws {
-        let poller = try SocketPoller()
-        let (server, client) = try socketPair()
-        defer { close(client) }
-        let socket = PolledSocket(server, poller: poller)
-        let writer = ConnectionWriter(fd: server, polledBy: socket, conflates: false, writesDirectlyWhenIdle: true,
-                                      framing: FramingChoice(.lines), deferWake: nil)
+        let polled = try PolledWriter()
         let stopped = DispatchSemaphore(value: 0)
-        writer.whenStopped { stopped.signal() }
+        polled.writer.whenStopped { stopped.signal() }
         // 300 messages of 3 000 bytes, each short enough to be written directly when the writer
         // is idle: the first fill the socket, one is cut short, the rest wait in the queue. No
         // send blocks, though the client reads nothing yet.
         let messages = (0..<300).map { String(format: "%04d", $0) + String(repeating: "x", count: 2996) }
-        for message in messages {
-            Array(message.utf8).withUnsafeBytes { writer.send($0, conflationKey: nil) }
-        }
-        #expect(writer.queue.queuedBytes > 0)
-        #expect(readLines(300, from: client) == messages)
-        writer.close()
+        messages.forEach(polled.send)
+        #expect(polled.writer.queue.queuedBytes > 0)
+        let expected = messages.map { $0 + "\n" }.joined()
+        #expect(polled.clientReads(expected.utf8.count) == expected)
+        polled.writer.close()
         #expect(stopped.wait(timeout: .now() + 10) == .success)
-        socket.forget()
-        close(server)
+        polled.end()
     }
 
     /// In LSP framing each message goes with its own header, whole, however the socket cuts the
     /// writes: read back, the stream is every header and body in order.
     @Test func aWriterInLSPFramingFramesEveryMessageThoughTheSocketTakesPartOfIt() throws {
-        let poller = try SocketPoller()
-        let (server, client) = try socketPair()
-        defer { close(client) }
-        let socket = PolledSocket(server, poller: poller)
-        let writer = ConnectionWriter(fd: server, polledBy: socket, conflates: false, writesDirectlyWhenIdle: true,
-                                      framing: FramingChoice(.lsp), deferWake: nil)
+        let polled = try PolledWriter(framing: .lsp)
         let messages = (0..<200).map { #"{"n":\#($0),"pad":""# + String(repeating: "z", count: 1500 + $0) + #""}"# }
-        for message in messages {
-            Array(message.utf8).withUnsafeBytes { writer.send($0, conflationKey: nil) }
-        }
+        messages.forEach(polled.send)
         let expected = messages.map { "Content-Length: \($0.utf8.count)\r\n\r\n\($0)" }.joined()
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while received.count < expected.utf8.count {
-            let read = buffer.withUnsafeMutableBytes { Glibc.read(client, $0.baseAddress, $0.count) }
-            if read <= 0 { break }
-            received += buffer[..<read]
-        }
-        #expect(String(decoding: received, as: UTF8.self) == expected)
-        writer.close()
-        socket.forget()
-        close(server)
+        #expect(polled.clientReads(expected.utf8.count) == expected)
+        polled.writer.close()
+        polled.end()
     }
 
     @Test func aWriterWhoseClientHasGoneDropsWhatWaitsAndStops() throws {
-        let poller = try SocketPoller()
-        let (server, client) = try socketPair()
-        let socket = PolledSocket(server, poller: poller)
-        let writer = ConnectionWriter(fd: server, polledBy: socket, conflates: true, writesDirectlyWhenIdle: true,
-                                      framing: FramingChoice(.lines), deferWake: nil)
+        let polled = try PolledWriter(conflates: true)
         let gone = DispatchSemaphore(value: 0), stopped = DispatchSemaphore(value: 0)
-        writer.whenClientGone { gone.signal() }
-        writer.whenStopped { stopped.signal() }
-        let message = Array(String(repeating: "y", count: 3000).utf8)
-        for _ in 0..<50 { message.withUnsafeBytes { writer.send($0, conflationKey: nil) } }
-        close(client)
+        polled.writer.whenClientGone { gone.signal() }
+        polled.writer.whenStopped { stopped.signal() }
+        for _ in 0..<50 { polled.send(String(repeating: "y", count: 3000)) }
+        close(polled.client)
         #expect(gone.wait(timeout: .now() + 10) == .success)
-        writer.close()
+        polled.writer.close()
         #expect(stopped.wait(timeout: .now() + 10) == .success)
-        socket.forget()
-        close(server)
+        polled.end(closingClient: false)
     }
 
     /// Each message read, as text.
@@ -108,10 +103,9 @@ import Testing
     }
 
     @Test func aReaderPausesWhileFourBatchesWaitAndGoesOnWhenOneIsTaken() throws {
-        let poller = try SocketPoller()
-        let (server, client) = try socketPair()
+        let (server, client) = try Self.socketPair()
         defer { close(client) }
-        let socket = PolledSocket(server, poller: poller)
+        let socket = PolledSocket(server, poller: try SocketPoller())
         let batches = LockedValue<[(lines: [String], done: @Sendable () -> Void)]>()
         batches.set([])
         let delivered = DispatchSemaphore(value: 0)
