@@ -71,8 +71,28 @@ struct ManyConnections {
         return outcome
     }
 
+    /// The figure: `rpc` measured, beside `other` when given, each with `budgetsOff` when it has
+    /// check budgets; one row saying so for a build without `--listen`.
+    static func figure(rpc: String, beside other: String?, connections: Int, folder: URL, budgetsOff: [String],
+                       progress: (String) -> Void) throws -> [Row] {
+        guard try EndToEnd.helpText(of: rpc).contains("--listen") else {
+            return [Row(figure: "9. ten thousand connections", measured: "no --listen in this build", baseline: "", ratio: "—", target: "", met: nil)]
+        }
+        func measure(_ build: String) throws -> Outcome {
+            let options = try EndToEnd.helpText(of: build).contains("--session-checks-per-minute") ? budgetsOff : []
+            return try ManyConnections(rpc: build, folder: folder, connections: connections, rpcOptions: options).run()
+        }
+        let measured = try measure(rpc)
+        var before: Outcome?
+        if let other {
+            progress("ten thousand connections, \(other)")
+            before = try measure(other)
+        }
+        return rows(measured, beside: before, connections: connections)
+    }
+
     /// The figure's rows: this build's outcome, beside `before`'s when it was run.
-    static func rows(_ outcome: Outcome, beside before: Outcome?, connections: Int) -> [Row] {
+    private static func rows(_ outcome: Outcome, beside before: Outcome?, connections: Int) -> [Row] {
         func latency(_ samples: [UInt64]) -> String {
             guard !samples.isEmpty else { return "no keys" }
             return "p50 " + Report.duration(percentile(samples, 0.5)) + ", p99 " + Report.duration(percentile(samples, 0.99))

@@ -287,20 +287,8 @@ if wanted(8) {
 // registering; beside the build given by --listen-baseline, when one is.
 if wanted(9) {
     progress("ten thousand connections")
-    if try EndToEnd.helpText(of: rpc).contains("--listen") {
-        let count = 10_000 / scale
-        let figure = ManyConnections(rpc: rpc, folder: folder, connections: count, rpcOptions: budgetsOff)
-        let measured = try figure.run()
-        var before: ManyConnections.Outcome?
-        if let other = option("--listen-baseline") {
-            progress("ten thousand connections, \(other)")
-            let options = try EndToEnd.helpText(of: other).contains("--session-checks-per-minute") ? budgetsOff : []
-            before = try ManyConnections(rpc: other, folder: folder, connections: count, rpcOptions: options).run()
-        }
-        rows += ManyConnections.rows(measured, beside: before, connections: count)
-    } else {
-        rows.append(Row(figure: "9. ten thousand connections", measured: "no --listen in this build", baseline: "", ratio: "—", target: "", met: nil))
-    }
+    rows += try ManyConnections.figure(rpc: rpc, beside: option("--listen-baseline"), connections: 10_000 / scale, folder: folder,
+                                       budgetsOff: budgetsOff, progress: progress)
 }
 
 let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
