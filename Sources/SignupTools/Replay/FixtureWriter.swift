@@ -18,7 +18,9 @@ enum FixtureWriter {
         return message["method"] == .string(ShutdownRequest.method)
     }
 
-    static func write(_ recording: Recording, to path: String) throws(Problem) {
+    /// Writes the fixture with each input placed against its millisecond's due work as
+    /// `inputsBeforeDueWork` says: by default as a replay finds it (`Replayer.runFindingOrder`).
+    static func write(_ recording: Recording, inputsBeforeDueWork: [Bool]? = nil, to path: String) throws(Problem) {
         let name = (path as NSString).lastPathComponent
         var input = JSONWriter(capacity: 1 << 16)
         var time: Int64 = 0
@@ -26,7 +28,9 @@ enum FixtureWriter {
         var isShutDown = false
         // An input that came before the work due in its millisecond is written after an
         // exclusive advance; the work waits until the next advance.
-        let inputsBeforeDueWork = recording.inputsBeforeDueWork
+        let inputsBeforeDueWork = inputsBeforeDueWork
+            ?? (try? Replayer(recording: recording).runFindingOrder().inputsBeforeDueWork)
+            ?? recording.inputsBeforeDueWork
         var inputNumber = 0
         var isHoldingDueWork = false
         for entry in recording.entries {

@@ -9,8 +9,17 @@ extension Recording {
     /// anything of its millisecond was. A replay then runs only the work due before the input's
     /// time, and the rest after it. In a virtual-clock session the inputs moved the clock, so
     /// what fell due came first: none came before.
-    var inputsBeforeDueWork: [Bool] {
+    var inputsBeforeDueWork: [Bool] { inputOrder.beforeDueWork }
+
+    /// The inputs (by position among the inputs) whose place in `inputsBeforeDueWork` is a guess:
+    /// an input after another of its millisecond with only messages out (or withdrawn questions)
+    /// between them. Those messages may be the earlier input's own answers, or a quiet period's
+    /// end that fell due between the two; only a replay tells (`Replayer.runFindingOrder`).
+    var inputsPlacedByGuess: [Int] { inputOrder.guessed }
+
+    private var inputOrder: (beforeDueWork: [Bool], guessed: [Int]) {
         var order: [Bool] = []
+        var guessed: [Int] = []
         let isRealTime = header.clock == .real
         var previousInput: Int64?
         // Entries come in time order, so the latest since the last input tells whether any fell
@@ -20,7 +29,11 @@ extension Recording {
         for entry in entries {
             switch entry {
             case .input(let time, _):
-                let workFirst = latestExchange == time || (latestEntry == time && (previousInput ?? -1) < time)
+                let afterInputOfItsMillisecond = previousInput == time
+                let workFirst = latestExchange == time || (latestEntry == time && !afterInputOfItsMillisecond)
+                if isRealTime && !workFirst && afterInputOfItsMillisecond && latestEntry == time {
+                    guessed.append(order.count)
+                }
                 order.append(isRealTime && !workFirst)
                 previousInput = time
                 latestExchange = nil
@@ -33,6 +46,6 @@ extension Recording {
             case .end: break
             }
         }
-        return order
+        return (order, guessed)
     }
 }

@@ -19,14 +19,15 @@ package enum ReplayCommand {
             SignupRPCCommand.fail("\(path): \(error.description)", exitCode: 65)
         }
         let outcome: Replayer.Outcome
+        let inputsBeforeDueWork: [Bool]
         do throws(FormFile.Problem) {
-            outcome = try Replayer(recording: recording).run()
+            (outcome, inputsBeforeDueWork) = try Replayer(recording: recording).runFindingOrder()
         } catch {
             SignupRPCCommand.fail("\(path): \(error.description)", exitCode: 65)
         }
         if let fixture {
             do throws(FixtureWriter.Problem) {
-                try FixtureWriter.write(recording, to: fixture)
+                try FixtureWriter.write(recording, inputsBeforeDueWork: inputsBeforeDueWork, to: fixture)
             } catch {
                 SignupRPCCommand.fail(error.description, exitCode: 73)
             }

@@ -44,7 +44,10 @@ struct Replayer {
         return configuration
     }
 
-    func run() throws(FormFile.Problem) -> Outcome {
+    /// Replays the recording with each input placed against its millisecond's due work as
+    /// `inputsBeforeDueWork` says (by default, as the recorded order tells).
+    func run(inputsBeforeDueWork: [Bool]? = nil) throws(FormFile.Problem) -> Outcome {
+        let inputsBeforeDueWork = inputsBeforeDueWork ?? recording.inputsBeforeDueWork
         let configuration = try Self.configuration(for: recording.header)
         var backend: ReplayedBackend?
         let header = recording.header
@@ -60,7 +63,6 @@ struct Replayer {
         var inputs = 0
         var answers = 0
         var end: (time: Int64, reason: String)?
-        let inputsBeforeDueWork = recording.inputsBeforeDueWork
         var inputNumber = 0
         for entry in recording.entries {
             switch entry {
@@ -91,6 +93,33 @@ struct Replayer {
             replayed: replayed, divergence: Self.firstDifference(recording: recording, replayed: replayed),
             unrecordedQuestions: backend?.unrecordedQuestions ?? [], inputs: inputs, answers: answers,
             endTime: end?.time ?? session.scheduler.now.milliseconds)
+    }
+
+    /// Replays the recording, and where it differs, places the inputs whose order the recording
+    /// leaves open (`Recording.inputsPlacedByGuess`) the other way, one at a time from the
+    /// first, keeping each change that brings the first difference later: at most
+    /// `maxReplays` replays, and none for an input recorded after the difference. Returns the
+    /// last outcome and the order it was replayed in.
+    func runFindingOrder(maxReplays: Int = 64) throws(FormFile.Problem) -> (outcome: Outcome, inputsBeforeDueWork: [Bool]) {
+        var order = recording.inputsBeforeDueWork
+        var outcome = try run(inputsBeforeDueWork: order)
+        var replays = 1
+        let inputTimes = recording.entries.compactMap { entry -> Int64? in
+            if case .input(let time, _) = entry { time } else { nil }
+        }
+        for input in recording.inputsPlacedByGuess {
+            guard let divergence = outcome.divergence, replays < maxReplays,
+                  inputTimes[input] <= divergence.time ?? .max else { break }
+            order[input].toggle()
+            let other = try run(inputsBeforeDueWork: order)
+            replays += 1
+            if let later = other.divergence, later.index <= divergence.index {
+                order[input].toggle()
+            } else {
+                outcome = other
+            }
+        }
+        return (outcome, order)
     }
 
     /// The input as the server takes it from its connection, decoded by `decoder`.
