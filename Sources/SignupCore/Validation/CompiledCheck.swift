@@ -94,6 +94,19 @@ enum CompiledCheck: Sendable {
         }
     }
 
+    /// Whether what this check says depends on its field's value alone, and spends no budget: its
+    /// outcome for a value can be kept (`OwnValueOutcomes`) until the value changes.
+    var readsOnlyItsValue: Bool {
+        switch self {
+        case .pattern, .equalsField, .notSimilarTo: false
+        case .anyOf(let alternatives): alternatives.allSatisfy { $0.allSatisfy(\.readsOnlyItsValue) }
+        case .minLength, .maxLength, .allowedCharacters, .notOneOf, .emailAddress, .minCodePoints, .maxCodePoints,
+             .notCommonPassword, .notRepetitiveOrSequential, .notDictionaryWord, .scriptRestriction, .oneOf, .number,
+             .format, .cannotRun:
+            true
+        }
+    }
+
     /// Whether `value` passes, judged with a budget of its own.
     func passes(_ value: String, valueAt: (Int) -> String) -> Bool {
         judge(value, valueAt: valueAt, budget: MatchBudget()) == .passes

@@ -8,6 +8,9 @@ struct LocalVerdict: Equatable {
     var needsRemoteCheck: Bool
     /// The normalised value the rules judged, which a remote check asks about.
     var value: String
+    /// What the field's checks that read only its value said of `value`, to reuse when the
+    /// field is judged again with the same value.
+    var kept = OwnValueOutcomes.none
 }
 
 /// Runs each field's local rules over a form's values.
@@ -34,8 +37,9 @@ final class LocalValidator: Sendable {
     /// field's definition (and retaining every message in it).
     private final class Field: Sendable {
         let normalization: FieldDefinition.Normalization
-        /// The field's rules, in order, each with the result shown when it is the first to fail.
-        let checks: [(check: CompiledCheck, failure: ResultID)]
+        /// The field's rules, in order, each with the result shown when it is the first to fail,
+        /// and whether its outcome may be kept (`CompiledCheck.readsOnlyItsValue`).
+        let checks: [(check: CompiledCheck, failure: ResultID, isKept: Bool)]
         /// What an empty value shows as the definition declares the field; `requiredEmpty` is what
         /// it shows while the form's conditions require it.
         let empty: ResultID
@@ -47,6 +51,10 @@ final class LocalValidator: Sendable {
         /// rules failing at once, by a mask of their positions less one; the first failing rule's code,
         /// with `params.unmet` listing every failing rule's code. Empty for any other field.
         let checklist: [ResultID]
+        /// Whether the field keeps what its checks that read only its value said
+        /// (`OwnValueOutcomes`): when it has such checks and is judged again for other fields'
+        /// edits.
+        let keepsOutcomes: Bool
 
         init(_ field: FieldDefinition, in definition: FormDefinition, localizer: Localizer, results: inout ResultTable) {
             normalization = field.normalization
@@ -58,8 +66,10 @@ final class LocalValidator: Sendable {
                 return results.add(localizer.result(missing[rule] == nil ? field.rules[rule].failure : LocalValidator.cannotRunMessage, .failed, params))
             }
             checks = field.rules.indices.map { rule in
-                (missing[rule] == nil ? CompiledCheck(field.rules[rule].check, in: definition) : .cannotRun, failure(rule))
+                let check = missing[rule] == nil ? CompiledCheck(field.rules[rule].check, in: definition) : .cannotRun
+                return (check, failure(rule), check.readsOnlyItsValue)
             }
+            keepsOutcomes = !field.dependencies.isEmpty && checks.contains(where: \.isKept)
             // Every failing set of a checklist's rules, rendered up front (2^`maxRequirements` at most).
             checklist = !field.hasChecklist ? [] : (1..<(1 << field.rules.count)).map { mask in
                 let failing = field.rules.indices.filter { mask & (1 << $0) != 0 }
@@ -86,6 +96,33 @@ final class LocalValidator: Sendable {
                     case .passes: continue
                     case .fails where checklist.isEmpty: return checks[position].failure
                     // A checklist has at most `FieldDefinition.maxRequirements` rules.
+                    case .fails: failing |= 1 << position
+                    case .tooCostly: return tooCostly
+                    }
+                }
+                return failing == 0 ? nil : checklist[failing - 1]
+            }
+        }
+
+        /// `failure(of:…)` for a field that `keepsOutcomes`: a check whose outcome `kept` holds
+        /// is not run again, and `kept` takes what the others say. Apart, so that the fields that
+        /// keep nothing judge as before.
+        @inline(never)
+        func failure(of value: String, valueAt: (Int) -> String, budget: MatchBudget, tooCostly: ResultID,
+                     kept: inout OwnValueOutcomes) -> ResultID? {
+            checks.withUnsafeBufferPointer { checks -> ResultID? in
+                var failing = 0
+                for position in checks.indices {
+                    let outcome: CheckOutcome
+                    if let known = kept.outcome(ofCheckAt: position) {
+                        outcome = known
+                    } else {
+                        outcome = checks[position].check.judge(value, valueAt: valueAt, budget: budget)
+                        if checks[position].isKept { kept.keep(outcome, ofCheckAt: position) }
+                    }
+                    switch outcome {
+                    case .passes: continue
+                    case .fails where checklist.isEmpty: return checks[position].failure
                     case .fails: failing |= 1 << position
                     case .tooCostly: return tooCostly
                     }
@@ -124,20 +161,28 @@ final class LocalValidator: Sendable {
     /// through `valueAt`; `version` is the edit version the verdict carries, and patterns spend
     /// `budget`.
     /// `required`, when given, is the form's conditions' word on whether the field must be filled.
-    func verdict(forField index: Int, version: Int, budget: MatchBudget, required: Bool? = nil, valueAt valueOf: (Int) -> String) -> LocalVerdict {
+    /// `kept` is what the field's own-value checks said of this value before (the last verdict's
+    /// `kept`, while the value has not changed); the verdict carries what they say now.
+    func verdict(
+        forField index: Int, version: Int, budget: MatchBudget, required: Bool? = nil, kept: OwnValueOutcomes = .none,
+        valueAt valueOf: (Int) -> String
+    ) -> LocalVerdict {
         fields.withUnsafeBufferPointer { fields in
             // In place, through the buffer of a `let` array this validator holds: a field bound
             // as usual was retained, with its checks, around every call out.
             let value = valueOf(index)
+            var kept = kept
             func verdict(_ result: ResultID, remote: Bool = false) -> LocalVerdict {
-                LocalVerdict(result: result, version: version, needsRemoteCheck: remote, value: value)
+                LocalVerdict(result: result, version: version, needsRemoteCheck: remote, value: value, kept: kept)
             }
 
             if value.isEmpty {
                 guard let required else { return verdict(fields[index].empty) }
                 return verdict(required ? fields[index].requiredEmpty : fields[index].success)
             }
-            let failure = fields[index].failure(of: value, valueAt: valueOf, budget: budget, tooCostly: tooCostly)
+            let failure = fields[index].keepsOutcomes
+                ? fields[index].failure(of: value, valueAt: valueOf, budget: budget, tooCostly: tooCostly, kept: &kept)
+                : fields[index].failure(of: value, valueAt: valueOf, budget: budget, tooCostly: tooCostly)
             if let failure { return verdict(failure) }
             if let validating = fields[index].validating { return verdict(validating, remote: true) }
             return verdict(fields[index].success)

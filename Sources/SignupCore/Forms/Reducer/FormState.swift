@@ -5,7 +5,8 @@
 /// glitch in `submitEnabled`).
 struct FormState {
     // In this order the members pack into 48 bytes (two strings, then the 8-byte version, the
-    // 5-byte result and the flag): a form's fields fill fewer cache lines.
+    // 5-byte result, the flag and the two bytes of kept outcomes): a form's fields fill fewer
+    // cache lines.
     struct Field {
         var value: String
         /// `value` normalised as the field's rules read it: normalised once per edit, however many
@@ -17,6 +18,9 @@ struct FormState {
         var result: ResultID
         /// Whether the field passed its local rules and waits for a remote check of `version`.
         var awaitingRemote: Bool
+        /// What its checks that read only its value said of `judged` (`OwnValueOutcomes`), from
+        /// its last verdict; forgotten when the value changes.
+        var kept: OwnValueOutcomes
     }
 
     /// Each field's value and result together, so that an edit finds both in one place.
@@ -61,7 +65,7 @@ struct FormState {
         self.presence = presence
         fields = values.indices.map { index in
             Field(value: values[index], judged: judged[index], version: 0, result: verdicts[index].result,
-                  awaitingRemote: verdicts[index].needsRemoteCheck)
+                  awaitingRemote: verdicts[index].needsRemoteCheck, kept: verdicts[index].kept)
         }
         notOK = fields.count { $0.result.state != .ok }
         validating = fields.count { $0.result.state == .validating }
@@ -139,13 +143,14 @@ struct FormState {
         isSubmitted = false
         fields[index].value = value
         fields[index].judged = form.validator.normalized(value, ofField: index)
+        fields[index].kept = .none
         // By position: the list bound whole was retained around the calls out.
         for position in 0..<form.validator.dependents[index].count {
             let field = form.validator.dependents[index][position]
             // A hidden field is never judged.
             guard isShown(field) else { continue }
             let verdict = form.validator.verdict(forField: field, version: version, budget: budget, required: presence.isEmpty ? nil : presence[field].required,
-                                                 valueAt: { fields[$0].judged })
+                                                 kept: fields[field].kept, valueAt: { fields[$0].judged })
             if apply(verdict, toField: field) { change.append(.fieldChanged(update(ofField: field, in: form))) }
             judged(field, verdict)
         }
@@ -170,7 +175,7 @@ struct FormState {
             change.append(.presenceChanged(PresenceUpdate(field: form.fieldNames[field], presence: next[field])))
             if next[field].shown {
                 let verdict = form.validator.verdict(forField: field, version: version, budget: budget, required: next[field].required,
-                                                     valueAt: { fields[$0].judged })
+                                                     kept: fields[field].kept, valueAt: { fields[$0].judged })
                 if apply(verdict, toField: field) || !wasShown { change.append(.fieldChanged(update(ofField: field, in: form))) }
                 judged(field, verdict)
             } else {
@@ -193,6 +198,7 @@ struct FormState {
     mutating func apply(_ verdict: LocalVerdict, toField index: Int) -> Bool {
         fields[index].version = verdict.version
         fields[index].awaitingRemote = verdict.needsRemoteCheck
+        fields[index].kept = verdict.kept
         return setResult(verdict.result, ofField: index)
     }
 
