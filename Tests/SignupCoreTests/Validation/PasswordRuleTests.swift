@@ -49,6 +49,13 @@ import CICU
         #expect(Rule.Check.notCommonPassword(list).missingRequirement == nil)
     }
 
+    @Test func aListsLinesEndWhereACharacterIsANewline() {
+        let text = "a\nb\r\nc\rd\u{0B}e\u{0C}f\u{85}g\u{2028}h\u{2029}i\n\n\u{301}j\r\n\u{2028}k é l\t"
+        #expect(PasswordList.lines(of: text) == ["a", "b", "c", "d", "e", "f", "g", "h", "i", "\u{301}j", "k é l\t"])
+        #expect(PasswordList.lines(of: text) == text.split(whereSeparator: \.isNewline).map(String.init))
+        #expect(PasswordList.lines(of: "\n\r\n") == [])
+    }
+
     @Test func theShippedListNeedsNothingInstalled() throws {
         let shipped = PasswordList.shipped
         #expect(shipped.problem == nil && Rule.Check.notCommonPassword(shipped).missingRequirement == nil)
