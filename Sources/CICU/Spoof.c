@@ -32,6 +32,10 @@ static const USpoofChecker *checker(int index) {
     return index >= 0 && index < 6 ? checkers[index] : NULL;
 }
 
+int signup_restriction_checker_is_ready(signup_restriction_level level) {
+    return checker((int)level) != NULL;
+}
+
 int signup_exceeds_restriction_level(const uint8_t *text, int32_t length, signup_restriction_level level) {
     const USpoofChecker *made = checker((int)level);
     if (made == NULL || length < 0) return -1;

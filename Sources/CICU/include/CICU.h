@@ -65,6 +65,10 @@ typedef enum {
 /// not, -1 when ICU cannot be loaded or fails.
 int signup_exceeds_restriction_level(const uint8_t *text, int32_t length, signup_restriction_level level);
 
+/// Whether the spoof checker of `level` is made (ICU is loaded on the first call): 1 when it is,
+/// 0 when ICU cannot be loaded.
+int signup_restriction_checker_is_ready(signup_restriction_level level);
+
 /// The UTS #39 confusable skeleton of `text` (`length` bytes of UTF-8): two strings look alike
 /// when their skeletons are equal. Returns the skeleton's length in bytes, which `*skeleton` then
 /// holds (release it with free()); -1, with `*skeleton` NULL, when ICU cannot be loaded or fails.

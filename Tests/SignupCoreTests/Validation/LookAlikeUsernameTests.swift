@@ -1,3 +1,4 @@
+import CICU
 import Testing
 @testable import SignupBackends
 @testable import SignupCore
@@ -38,6 +39,20 @@ import Testing
         #expect(level.admits(name) == admitted)
     }
 
+    /// ASCII is judged without ICU's checker: every level admits it, as the checker says of each
+    /// ASCII code point, controls and space included, alone and between letters.
+    @Test(arguments: ScriptRestriction.allCases)
+    func asciiIsWithinEveryLevelAsICUSays(level: ScriptRestriction) {
+        for byte in UInt8(0)..<0x80 {
+            for name in [String(UnicodeScalar(byte)), "a\(UnicodeScalar(byte))b"] {
+                var bytes = Array(name.utf8)
+                let checker = signup_exceeds_restriction_level(&bytes, Int32(bytes.count), level.cLevel)
+                #expect(checker == 0, "ICU: \(byte)")
+                #expect(level.admits(name) == true)
+            }
+        }
+    }
+
     @Test(arguments: [
         ("Ann", "ann"), ("ＪＯＥ", "joe"), ("ｊｏｅ", "joe"), ("cafe\u{0301}", "café"), ("ΣΟΦΙΑ", "σοφια"), ("张伟", "张伟"), ("ｶ", "カ"),
     ])
@@ -57,6 +72,8 @@ import Testing
         ("ア・イ", true), ("a・b", false),
         // Unassigned, controls, default ignorables, old Hangul jamo.
         ("a\u{0378}", false), ("a\u{0007}", false), ("a\u{00AD}b", false), ("\u{1100}\u{1161}", false),
+        // An ASCII space or control refuses a name with letters beyond ASCII too, wherever it stands.
+        ("张 伟", false), ("张伟\u{7F}", false), ("\tné", false), ("né\n", false),
     ])
     func precisIdentifierClass(name: String, admitted: Bool) {
         #expect(CharacterClass.precisIdentifier.admits(name) == admitted)

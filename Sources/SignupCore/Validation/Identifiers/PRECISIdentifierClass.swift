@@ -26,8 +26,14 @@ enum PRECISIdentifierClass {
     }
 
     static func admits(_ value: String) -> Bool {
-        // The common case, a name in ASCII: printable and not a space.
-        if value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) { return true }
+        // The common case, a name in ASCII: printable and not a space. Any other ASCII code point
+        // (a space, a control) is disallowed wherever it stands, and a UTF-8 byte below 0x80 is
+        // always a whole code point, so one such byte refuses the name.
+        var isASCII = true
+        for byte in value.utf8 {
+            if byte >= 0x80 { isASCII = false } else if !(0x21...0x7E).contains(byte) { return false }
+        }
+        if isASCII { return true }
         let scalars = Array(value.unicodeScalars)
         for index in scalars.indices {
             switch property(of: scalars[index]) {

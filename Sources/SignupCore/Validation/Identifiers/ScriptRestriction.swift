@@ -14,15 +14,19 @@ public enum ScriptRestriction: String, Hashable, Sendable, CaseIterable {
 
     /// Whether `value` keeps within this level; nil when ICU cannot be loaded.
     public func admits(_ value: String) -> Bool? {
+        // ASCII is within every level, ICU's `ascii` the strictest, and holds no invisible
+        // character: the checker need not be asked.
+        if value.utf8.allSatisfy({ $0 < 0x80 }) { return signup_restriction_checker_is_ready(cLevel) == 1 ? true : nil }
         var value = value
         let outcome = value.withUTF8 { bytes -> Int32 in
             guard bytes.count < Int(Int32.max) else { return -1 }
-            return signup_exceeds_restriction_level(bytes.baseAddress, Int32(bytes.count), level)
+            return signup_exceeds_restriction_level(bytes.baseAddress, Int32(bytes.count), cLevel)
         }
         return outcome < 0 ? nil : outcome == 0
     }
 
-    private var level: signup_restriction_level {
+    /// This level as the C shim names it.
+    var cLevel: signup_restriction_level {
         switch self {
         case .ascii: signup_restriction_ascii
         case .singleScript: signup_restriction_single_script
