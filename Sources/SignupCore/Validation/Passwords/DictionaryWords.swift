@@ -1,3 +1,5 @@
+import Foundation
+
 /// Passwords built on a dictionary word (NIST SP 800-63B rev. 4 §3.1.1.2): the word itself,
 /// reversed, with digits or symbols standing for letters, or with digits, symbols or spaces
 /// before or after it. The dictionary ships inside the binary (`DictionaryWordList.swift`,
@@ -11,6 +13,7 @@ enum DictionaryWords {
     /// digits and symbols that stand for letters next to it (`3l3phant`); either, lower-cased,
     /// with 0 1 3 4 5 7 @ $ read as o i|l e a s t a s, forwards or backwards, may be the word.
     static func contain(_ password: String) -> Bool {
+        if let answer = password.utf8.withContiguousStorageIfAvailable(containASCII), let answer { return answer }
         let scalars = password.unicodeScalars
         guard let first = scalars.firstIndex(where: \.properties.isAlphabetic),
               let last = scalars.lastIndex(where: \.properties.isAlphabetic) else { return false }
@@ -22,18 +25,47 @@ enum DictionaryWords {
         return isWord(scalars[first...last]) || (widenedFirst...widenedLast != first...last && isWord(scalars[widenedFirst...widenedLast]))
     }
 
+    /// `contain` for a password all in ASCII, read in place byte by byte, where a letter is
+    /// exactly what `isAlphabetic` calls one; nil for a password that is not ASCII.
+    private static func containASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
+        guard let first = bytes.firstIndex(where: isLetter), let last = bytes.lastIndex(where: isLetter) else { return false }
+        var widenedFirst = first, widenedLast = last
+        while widenedFirst > 0, letter(standingFor: Unicode.Scalar(bytes[widenedFirst - 1])) != nil { widenedFirst -= 1 }
+        while widenedLast + 1 < bytes.count, letter(standingFor: Unicode.Scalar(bytes[widenedLast + 1])) != nil { widenedLast += 1 }
+        return isWord(UnsafeBufferPointer(rebasing: bytes[first...last]))
+            || ((widenedFirst, widenedLast) != (first, last) && isWord(UnsafeBufferPointer(rebasing: bytes[widenedFirst...widenedLast])))
+    }
+
     /// Whether `core`, read as `contain` says, is a word forwards or backwards.
     private static func isWord(_ core: Substring.UnicodeScalarView) -> Bool {
-        var letters: [UInt8] = []
-        for scalar in core {
-            guard letters.count < words.longest, let letter = letter(standingFor: scalar) else { return false }
-            letters.append(letter)
+        // Only ASCII stands for a letter.
+        guard core.allSatisfy(\.isASCII) else { return false }
+        let bytes = core.map { UInt8($0.value) }
+        return bytes.withUnsafeBufferPointer(isWord)
+    }
+
+    /// Whether `core` (ASCII), read as `contain` says, is a word forwards or backwards.
+    private static func isWord(_ core: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard core.count <= words.longest else { return false }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * core.count) { buffer in
+            let forwards = UnsafeMutableBufferPointer(rebasing: buffer[..<core.count])
+            let backwards = UnsafeMutableBufferPointer(rebasing: buffer[core.count...])
+            for index in core.indices {
+                guard let letter = letter(standingFor: Unicode.Scalar(core[index])) else { return false }
+                forwards[index] = letter
+                backwards[core.count - 1 - index] = letter
+            }
+            if words.contains(UnsafeBufferPointer(forwards)) || words.contains(UnsafeBufferPointer(backwards)) { return true }
+            // A 1 read as l as well as i (letter(standingFor:) reads it as i).
+            guard core.contains(UInt8(ascii: "1")) else { return false }
+            for index in core.indices where core[index] == UInt8(ascii: "1") {
+                forwards[index] = UInt8(ascii: "l")
+                backwards[core.count - 1 - index] = UInt8(ascii: "l")
+            }
+            return words.contains(UnsafeBufferPointer(forwards)) || words.contains(UnsafeBufferPointer(backwards))
         }
-        if words.contains(letters) || words.contains(letters.reversed()) { return true }
-        // A 1 read as l as well as i (letter(standingFor:) reads it as i).
-        guard core.contains("1") else { return false }
-        for (index, scalar) in core.enumerated() where scalar == "1" { letters[index] = UInt8(ascii: "l") }
-        return words.contains(letters) || words.contains(letters.reversed())
     }
 
     /// The lower-case ASCII letter `scalar` is or stands for; nil for any other.
@@ -87,15 +119,23 @@ struct SortedLines: Sendable {
     var count: Int { starts.count - 1 }
 
     /// Whether `line` is one of the lines.
-    func contains<Line: Collection<UInt8>>(_ line: Line) -> Bool {
+    func contains(_ line: [UInt8]) -> Bool {
+        line.withUnsafeBufferPointer(contains)
+    }
+
+    /// Whether `line` is one of the lines: a binary search, comparing bytes in place.
+    func contains(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         guard line.count <= longest else { return false }
         return text.utf8.withContiguousStorageIfAvailable { bytes in
             var low = 0, high = count
             while low < high {
                 let middle = (low + high) / 2
-                let entry = bytes[Int(starts[middle])..<Int(starts[middle + 1]) - 1]
-                if entry.elementsEqual(line) { return true }
-                if entry.lexicographicallyPrecedes(line) { low = middle + 1 } else { high = middle }
+                let start = Int(starts[middle]), length = Int(starts[middle + 1]) - 1 - start
+                let shared = min(length, line.count)
+                var order = shared == 0 ? 0 : memcmp(bytes.baseAddress! + start, line.baseAddress!, shared)
+                if order == 0 { order = length == line.count ? 0 : length < line.count ? -1 : 1 }
+                if order == 0 { return true }
+                if order < 0 { low = middle + 1 } else { high = middle }
             }
             return false
         } ?? false
