@@ -82,6 +82,19 @@ import CICU
         #expect(judge(.notSimilarTo("other"), password, others: [other]) == (refused ? .fails : .passes))
     }
 
+    /// Similarity lowers each code point by its `lowercaseMapping`, as `lowercased()` lowers a
+    /// string: every code point's mapping is its lowered string, and a string's is theirs in turn.
+    @Test func similarityLowersAsLowercasedDoes() {
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            if String(scalar).lowercased() != scalar.properties.lowercaseMapping { Issue.record("U+\(String(value, radix: 16))") }
+        }
+        let mixed = "ΣΟΦΊΑ İstanbul ǅemal ＡＮＮ Straße ΣΑΣ"
+        #expect(mixed.unicodeScalars.map(\.properties.lowercaseMapping).joined() == mixed.lowercased())
+        #expect(judge(.notSimilarTo("other"), "İSTANBUL-ǄEMAL-1", others: ["i̇stanbul-ǆemal"]) == .fails)
+        #expect(judge(.notSimilarTo("other"), "ΣΟΦΊΑ-ΣΟΦΊΑ", others: ["σοφία-σοφία"]) == .fails)
+    }
+
     @Test func similarityCostIsBoundedWhateverTheLengths() {
         // Each side is read by its first 256 code points: a megabyte costs no more than that.
         let huge = String(repeating: "ab", count: 1 << 19)

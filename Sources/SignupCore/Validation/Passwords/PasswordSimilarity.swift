@@ -49,8 +49,9 @@ enum PasswordSimilarity {
 
     /// Calls `body` with the first `comparedScalars` code points of `text` in lower case, in a
     /// buffer of the stack's. When they are all ASCII, they are lowered byte by byte, as
-    /// `lowercased()` lowers them (one code point each, whatever follows); otherwise
-    /// `lowercased()` is asked.
+    /// `lowercased()` lowers them (one code point each, whatever follows); otherwise each code
+    /// point is replaced by its `lowercaseMapping`, which is how `lowercased()` lowers a string,
+    /// without building the lowered string.
     private static func withComparedScalars<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt32>) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: comparedScalars) { buffer in
             // Lowers ASCII bytes into `buffer`; nil at the first byte that is not ASCII.
@@ -67,9 +68,18 @@ enum PasswordSimilarity {
             // Any text: its lowered code points into `buffer`.
             func lowerAll() -> Int {
                 var count = 0
-                for scalar in text.lowercased().unicodeScalars.prefix(comparedScalars) {
-                    buffer[count] = scalar.value
-                    count += 1
+                for scalar in text.unicodeScalars {
+                    if scalar.isASCII {
+                        guard count < comparedScalars else { break }
+                        buffer[count] = (0x41...0x5A).contains(scalar.value) ? scalar.value | 0x20 : scalar.value
+                        count += 1
+                        continue
+                    }
+                    for lowered in scalar.properties.lowercaseMapping.unicodeScalars {
+                        guard count < comparedScalars else { return count }
+                        buffer[count] = lowered.value
+                        count += 1
+                    }
                 }
                 return count
             }
