@@ -120,7 +120,7 @@ import CICU
                     for limit in [1, 3, 5] where PasswordSimilarity.editDistance(leftBuffer, rightBuffer, isBelow: limit) != (distance < limit) {
                         disagreements.append("distance \(left) \(right) below \(limit)")
                     }
-                    for length in [0, 5, left.count] where PasswordSimilarity.hasCommonRun(leftBuffer, rightBuffer, longerThanHalfOf: length) != (run * 2 > length) {
+                    for length in [0, 1, 5, 9, left.count, right.count, left.count + right.count] where PasswordSimilarity.hasCommonRun(leftBuffer, rightBuffer, longerThanHalfOf: length) != (run * 2 > length) {
                         disagreements.append("run \(left) \(right) over half of \(length)")
                     }
                 }

@@ -126,24 +126,27 @@ enum PasswordSimilarity {
         }
     }
 
-    /// Whether both hold a run of the same code points longer than half of `length`.
+    /// Whether both hold a run of the same code points longer than half of `length`. Along each
+    /// diagonal (a fixed shift between the sides) a window of the run's length is read from its
+    /// end: a mismatch at `q` rules out every window over `q`, so the next starts after it, and
+    /// most cells are never read.
     static func hasCommonRun(_ left: UnsafeBufferPointer<UInt32>, _ right: UnsafeBufferPointer<UInt32>,
                              longerThanHalfOf length: Int) -> Bool {
+        // The shortest run longer than half: `run * 2 > length`.
+        let needed = length / 2 + 1
         // A common run is no longer than the shorter side: too short a side settles it unread.
-        guard min(left.count, right.count) * 2 > length else { return false }
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (right.count + 1)) { cells in
-            cells.initialize(repeating: 0)
-            var previous = UnsafeMutableBufferPointer(rebasing: cells[0...right.count])
-            var current = UnsafeMutableBufferPointer(rebasing: cells[(right.count + 1)...])
-            for leftScalar in left {
-                for column in 0..<right.count {
-                    let run = leftScalar == right[column] ? previous[column] + 1 : 0
-                    current[column + 1] = run
-                    if run * 2 > length { return true }
-                }
-                swap(&previous, &current)
+        guard min(left.count, right.count) >= needed else { return false }
+        // `shift` is where in `right` the cell of `left[0]`'s diagonal falls.
+        for shift in (needed - left.count)...(right.count - needed) {
+            let end = min(left.count, right.count - shift)
+            var start = max(0, -shift)
+            while start + needed <= end {
+                var last = start + needed - 1
+                while last >= start && left[last] == right[last + shift] { last -= 1 }
+                if last < start { return true }
+                start = last + 1
             }
-            return false
         }
+        return false
     }
 }
