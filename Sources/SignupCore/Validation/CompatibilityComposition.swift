@@ -7,7 +7,7 @@ import Foundation
 enum CompatibilityComposition {
     static func normalize(_ value: String) -> String {
         // ASCII is its own normal form.
-        if value.utf8.allSatisfy({ $0 < 0x80 }) { return value }
+        if value.isASCII { return value }
         var value = value
         return value.withUTF8(normalizedByICU) ?? value.precomposedStringWithCompatibilityMapping
     }

@@ -98,7 +98,7 @@ package struct SecretRedaction: Sendable {
     /// Judged on UTF-8 bytes, so a word followed by a combining mark (`token\u{301}`) still counts.
     package static func namesSecretMember(_ name: String) -> Bool {
         var name = name
-        if let found = name.withUTF8({ isASCII($0) ? holdsSecretWord(foldingASCIILettersOf: $0) : nil }) { return found }
+        if let found = name.withUTF8({ $0.isASCII ? holdsSecretWord(foldingASCIILettersOf: $0) : nil }) { return found }
         return Array(name.lowercased().utf8).withUnsafeBufferPointer { holdsSecretWord(foldingASCIILettersOf: $0) }
     }
 
@@ -107,7 +107,7 @@ package struct SecretRedaction: Sendable {
     /// a secret in any letter case (no other text lowers to one).
     package static func mayNameSecretMember(in message: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = message.baseAddress else { return false }
-        if !isASCII(message) || memchr(base, Int32(UInt8(ascii: "\\")), message.count) != nil { return true }
+        if !message.isASCII || memchr(base, Int32(UInt8(ascii: "\\")), message.count) != nil { return true }
         // Without escapes, every quote opens or closes a string; a string whose closing quote is
         // followed (after spaces) by a colon is a member name.
         func quote(from start: Int) -> Int? {
@@ -126,17 +126,6 @@ package struct SecretRedaction: Sendable {
             position = close + 1
         }
         return false
-    }
-
-    /// Whether every byte is below 0x80: eight bytes at a time, then one at a time.
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            if UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-            offset += 8
-        }
-        return !bytes[offset...].contains { $0 >= 0x80 }
     }
 
     /// Whether `bytes` hold one of `secretWords` once their ASCII letters are lowered. The words

@@ -16,7 +16,7 @@ public enum ScriptRestriction: String, Hashable, Sendable, CaseIterable {
     public func admits(_ value: String) -> Bool? {
         // ASCII is within every level, ICU's `ascii` the strictest, and holds no invisible
         // character: the checker need not be asked.
-        if value.utf8.allSatisfy({ $0 < 0x80 }) { return signup_restriction_checker_is_ready(cLevel) == 1 ? true : nil }
+        if value.isASCII { return signup_restriction_checker_is_ready(cLevel) == 1 ? true : nil }
         var value = value
         let outcome = value.withUTF8 { bytes -> Int32 in
             guard bytes.count < Int(Int32.max) else { return -1 }

@@ -6,7 +6,7 @@ import Foundation
 /// the `precisIdentifier` character class's to say, so that the person is told.
 enum UsernameCaseMapped {
     static func normalize(_ value: String) -> String {
-        if value.utf8.allSatisfy({ $0 < 0x80 }) { return value.lowercased() }
+        if value.isASCII { return value.lowercased() }
         var mapped = String.UnicodeScalarView()
         for scalar in value.unicodeScalars {
             if isWidthVariant(scalar) {

@@ -28,7 +28,7 @@ enum DictionaryWords {
     /// `contain` for a password all in ASCII, read in place byte by byte, where a letter is
     /// exactly what `isAlphabetic` calls one; nil for a password that is not ASCII.
     private static func containASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        guard bytes.isASCII else { return nil }
         func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
         guard let first = bytes.firstIndex(where: isLetter), let last = bytes.lastIndex(where: isLetter) else { return false }
         var widenedFirst = first, widenedLast = last

@@ -39,12 +39,16 @@ enum PasswordSimilarity {
     /// How many code points `text` has, counted up to `comparedScalars`: its UTF-8 bytes that
     /// start one.
     private static func scalarCount(of text: String) -> Int {
-        var count = 0
-        for byte in text.utf8 where byte & 0xC0 != 0x80 {
-            count += 1
-            if count == comparedScalars { break }
+        func count(_ bytes: some Sequence<UInt8>) -> Int {
+            var count = 0
+            for byte in bytes where byte & 0xC0 != 0x80 {
+                count += 1
+                if count == comparedScalars { break }
+            }
+            return count
         }
-        return count
+        // A native string's bytes are read in place.
+        return text.utf8.withContiguousStorageIfAvailable(count) ?? count(text.utf8)
     }
 
     /// Calls `body` with the first `comparedScalars` code points of `text` in lower case, in a
@@ -54,16 +58,16 @@ enum PasswordSimilarity {
     /// without building the lowered string.
     private static func withComparedScalars<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt32>) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: comparedScalars) { buffer in
-            // Lowers ASCII bytes into `buffer`; nil at the first byte that is not ASCII.
-            func lowerASCII(_ bytes: some Sequence<UInt8>) -> Int? {
-                var count = 0
-                for byte in bytes {
-                    guard count < comparedScalars else { break }
-                    guard byte < 0x80 else { return nil }
-                    buffer[count] = UInt32((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte)
-                    count += 1
+            // Lowers the first `comparedScalars` bytes into `buffer` when they are all ASCII;
+            // nil when one is not.
+            func lowerASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+                let compared = UnsafeBufferPointer(rebasing: bytes.prefix(comparedScalars))
+                guard compared.isASCII else { return nil }
+                for index in compared.indices {
+                    let byte = compared[index]
+                    buffer[index] = UInt32(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte)
                 }
-                return count
+                return compared.count
             }
             // Any text: its lowered code points into `buffer`.
             func lowerAll() -> Int {
@@ -83,8 +87,10 @@ enum PasswordSimilarity {
                 }
                 return count
             }
-            // A native string's bytes are read in place, without the view's index checks.
-            let count = (text.utf8.withContiguousStorageIfAvailable(lowerASCII) ?? lowerASCII(text.utf8)) ?? lowerAll()
+            // A native string's bytes are read in place, without the view's index checks; any
+            // other is lowered as text that is not ASCII is, which lowers ASCII alike.
+            let lowered: Int?? = text.utf8.withContiguousStorageIfAvailable(lowerASCII)
+            let count = lowered.flatMap { $0 } ?? lowerAll()
             return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
     }
