@@ -80,10 +80,11 @@ enum PRECISIdentifierClass {
         (0x1100...0x11FF).contains(value) || (0xA960...0xA97F).contains(value) || (0xD7B0...0xD7FF).contains(value)
     }
 
-    /// RFC 8264 §9.17: the code point is not its own NFKC.
+    /// RFC 8264 §9.17: the code point is not its own NFKC, as the values' own normalisation
+    /// (`CompatibilityComposition`, by ICU) gives it.
     private static func hasCompatibilityDecomposition(_ scalar: Unicode.Scalar) -> Bool {
         let alone = String(scalar)
-        return alone.precomposedStringWithCompatibilityMapping.unicodeScalars.elementsEqual(alone.unicodeScalars) == false
+        return CompatibilityComposition.normalize(alone).unicodeScalars.elementsEqual(alone.unicodeScalars) == false
     }
 
     /// RFC 5892 Appendix A's rule for the CONTEXTJ or CONTEXTO code point at `index`.
