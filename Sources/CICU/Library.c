@@ -33,6 +33,7 @@ static void load(void) {
     *(void **)&functions.regex_find = dlsym(library, SIGNUP_SYMBOL(uregex_find));
     *(void **)&functions.regex_set_match_callback = dlsym(library, SIGNUP_SYMBOL(uregex_setMatchCallback));
     *(void **)&functions.nfkc_instance = dlsym(library, SIGNUP_SYMBOL(unorm2_getNFKCInstance));
+    *(void **)&functions.nfc_instance = dlsym(library, SIGNUP_SYMBOL(unorm2_getNFCInstance));
     *(void **)&functions.span_quick_check_yes = dlsym(library, SIGNUP_SYMBOL(unorm2_spanQuickCheckYes));
     *(void **)&functions.normalize = dlsym(library, SIGNUP_SYMBOL(unorm2_normalize));
     *(void **)&functions.from_utf8 = dlsym(library, SIGNUP_SYMBOL(u_strFromUTF8));
@@ -47,7 +48,7 @@ static void load(void) {
     loaded = functions.spoof_open && functions.spoof_set_checks && functions.spoof_set_restriction_level
         && functions.spoof_check2_utf8 && functions.spoof_get_skeleton_utf8
         && functions.idna_open_uts46 && functions.idna_name_to_ascii_utf8 && functions.regex_open && functions.regex_close && functions.regex_set_text && functions.regex_matches && functions.regex_find
-        && functions.regex_set_match_callback && functions.nfkc_instance && functions.span_quick_check_yes
+        && functions.regex_set_match_callback && functions.nfkc_instance && functions.nfc_instance && functions.span_quick_check_yes
         && functions.normalize && functions.from_utf8 && functions.to_utf8;
 }
 

@@ -16,6 +16,7 @@ typedef struct {
     UBool (*regex_find)(URegularExpression *, int32_t, UErrorCode *);
     void (*regex_set_match_callback)(URegularExpression *, URegexMatchCallback *, const void *, UErrorCode *);
     const UNormalizer2 *(*nfkc_instance)(UErrorCode *);
+    const UNormalizer2 *(*nfc_instance)(UErrorCode *);
     int32_t (*span_quick_check_yes)(const UNormalizer2 *, const UChar *, int32_t, UErrorCode *);
     int32_t (*normalize)(const UNormalizer2 *, const UChar *, int32_t, UChar *, int32_t, UErrorCode *);
     UChar *(*from_utf8)(UChar *, int32_t, int32_t *, const char *, int32_t, UErrorCode *);

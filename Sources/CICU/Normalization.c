@@ -4,12 +4,13 @@
 
 #include <stdlib.h>
 
-int32_t signup_nfkc(const uint8_t *text, int32_t length, uint8_t **normalized) {
+// `text` in the normal form of the normaliser `instance` of `icu` gives, as signup_nfkc says.
+static int32_t normalized_by(const signup_icu_functions *icu, const UNormalizer2 *(*instance)(UErrorCode *),
+                             const uint8_t *text, int32_t length, uint8_t **normalized) {
     *normalized = NULL;
-    const signup_icu_functions *icu = signup_icu();
-    if (icu == NULL || length < 0 || length == INT32_MAX) return -1;
+    if (length < 0 || length == INT32_MAX) return -1;
     UErrorCode status = U_ZERO_ERROR;
-    const UNormalizer2 *nfkc = icu->nfkc_instance(&status);
+    const UNormalizer2 *normalizer = instance(&status);
     if (U_FAILURE(status)) return -1;
     // UTF-16 never needs more units than UTF-8 has bytes.
     UChar *units = malloc(sizeof(UChar) * ((size_t)length + 1));
@@ -19,7 +20,7 @@ int32_t signup_nfkc(const uint8_t *text, int32_t length, uint8_t **normalized) {
     int32_t result = -1;
     UChar *normal = NULL;
     if (U_FAILURE(status)) goto done;
-    if (icu->span_quick_check_yes(nfkc, units, count, &status) == count && U_SUCCESS(status)) {
+    if (icu->span_quick_check_yes(normalizer, units, count, &status) == count && U_SUCCESS(status)) {
         result = 0;
         goto done;
     }
@@ -29,7 +30,7 @@ int32_t signup_nfkc(const uint8_t *text, int32_t length, uint8_t **normalized) {
     for (int attempt = 0; attempt < 2; attempt++) {
         normal = malloc(sizeof(UChar) * (size_t)capacity);
         if (normal == NULL) goto done;
-        int32_t needed = icu->normalize(nfkc, units, count, normal, capacity, &status);
+        int32_t needed = icu->normalize(normalizer, units, count, normal, capacity, &status);
         if (status == U_BUFFER_OVERFLOW_ERROR && attempt == 0) {
             free(normal);
             normal = NULL;
@@ -58,4 +59,16 @@ done:
     free(units);
     free(normal);
     return result;
+}
+
+int32_t signup_nfkc(const uint8_t *text, int32_t length, uint8_t **normalized) {
+    *normalized = NULL;
+    const signup_icu_functions *icu = signup_icu();
+    return icu == NULL ? -1 : normalized_by(icu, icu->nfkc_instance, text, length, normalized);
+}
+
+int32_t signup_nfc(const uint8_t *text, int32_t length, uint8_t **normalized) {
+    *normalized = NULL;
+    const signup_icu_functions *icu = signup_icu();
+    return icu == NULL ? -1 : normalized_by(icu, icu->nfc_instance, text, length, normalized);
 }

@@ -41,6 +41,9 @@ signup_match_outcome signup_pattern_finds(
 /// `*normalized` NULL, when `text` is in NFKC already; -1 when ICU cannot be loaded or fails.
 int32_t signup_nfkc(const uint8_t *text, int32_t length, uint8_t **normalized);
 
+/// `text` in Unicode normalisation form C, as `signup_nfkc` gives form KC.
+int32_t signup_nfc(const uint8_t *text, int32_t length, uint8_t **normalized);
+
 /// A domain name (`length` bytes of UTF-8) as UTS #46 processing for lookup turns it into ASCII
 /// (non-transitional, STD3 rules, with the bidi and CONTEXTJ checks): the length of the ASCII form
 /// written to `ascii` (at most `capacity` bytes, not terminated); -1 when the name breaks a rule

@@ -55,6 +55,8 @@ import Testing
 
     @Test(arguments: [
         ("Ann", "ann"), ("ＪＯＥ", "joe"), ("ｊｏｅ", "joe"), ("cafe\u{0301}", "café"), ("ΣΟΦΙΑ", "σοφια"), ("张伟", "张伟"), ("ｶ", "カ"),
+        // An ideograph beyond the BMP keeps the marks after it (Foundation's NFC made U+01D1 of it).
+        ("\u{2004F}\u{030C}\u{030B}", "\u{2004F}\u{030C}\u{030B}"),
     ])
     func usernameCaseMapped(input: String, mapped: String) {
         #expect(FieldDefinition.Normalization.usernameCaseMapped.apply(to: input) == mapped)

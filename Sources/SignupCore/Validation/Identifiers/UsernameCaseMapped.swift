@@ -11,12 +11,12 @@ enum UsernameCaseMapped {
         for scalar in value.unicodeScalars {
             if isWidthVariant(scalar) {
                 // A width variant's compatibility decomposition is its usual form.
-                mapped.append(contentsOf: String(scalar).precomposedStringWithCompatibilityMapping.unicodeScalars)
+                mapped.append(contentsOf: CompatibilityComposition.normalize(String(scalar)).unicodeScalars)
             } else {
                 mapped.append(scalar)
             }
         }
-        return String(mapped).lowercased().precomposedStringWithCanonicalMapping
+        return CanonicalComposition.normalize(String(mapped).lowercased())
     }
 
     /// The Halfwidth and Fullwidth Forms block, and the ideographic space, whose decomposition
