@@ -110,15 +110,25 @@ import CICU
     @Test func similarityMeasuresAnswerAsTheWholeTablesDo() {
         var generator = SystemRandomNumberGenerator()
         let alphabet: [UInt32] = [97, 98, 99, 100, 0x4E00]
-        func word() -> [UInt32] { (0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! } }
+        // Up to 70 code points, half of them ASCII alone: both the word-wide measure (up to 64
+        // ASCII) and the banded table.
+        func word() -> [UInt32] {
+            let letters = Bool.random(using: &generator) ? alphabet : Array(alphabet.prefix(4))
+            return (0..<Int.random(in: 0...70, using: &generator)).map { _ in letters.randomElement(using: &generator)! }
+        }
+        var measuredByWords = 0
         var disagreements: [String] = []
         for _ in 0..<3_000 {
             let (left, right) = (word(), word())
             let distance = Self.wholeEditDistance(left, right), run = Self.wholeLongestRun(left, right)
             left.withUnsafeBufferPointer { leftBuffer in
                 right.withUnsafeBufferPointer { rightBuffer in
-                    for limit in [1, 3, 5] where PasswordSimilarity.editDistance(leftBuffer, rightBuffer, isBelow: limit) != (distance < limit) {
+                    for limit in [1, 3, 5, 80] where PasswordSimilarity.editDistance(leftBuffer, rightBuffer, isBelow: limit) != (distance < limit) {
                         disagreements.append("distance \(left) \(right) below \(limit)")
+                    }
+                    if let measured = PasswordSimilarity.bitParallelDistance(leftBuffer, rightBuffer) {
+                        measuredByWords += 1
+                        if measured != distance { disagreements.append("distance \(left) \(right) measured \(measured)") }
                     }
                     for length in [0, 1, 5, 9, left.count, right.count, left.count + right.count] where PasswordSimilarity.hasCommonRun(leftBuffer, rightBuffer, longerThanHalfOf: length) != (run * 2 > length) {
                         disagreements.append("run \(left) \(right) over half of \(length)")
@@ -127,6 +137,7 @@ import CICU
             }
         }
         #expect(disagreements == [])
+        #expect(measuredByWords > 1_000)
         let kitten = Array("kitten".unicodeScalars.map(\.value)), sitting = Array("sitting".unicodeScalars.map(\.value))
         kitten.withUnsafeBufferPointer { kitten in
             sitting.withUnsafeBufferPointer { sitting in

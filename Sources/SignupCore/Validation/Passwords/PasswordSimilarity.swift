@@ -100,14 +100,16 @@ enum PasswordSimilarity {
             && (editDistance(secret, candidate, isBelow: minimumDistance) || hasCommonRun(secret, candidate, longerThanHalfOf: secret.count))
     }
 
-    /// Whether the Levenshtein distance of `left` and `right` is below `limit`. Only cells within
-    /// `limit - 1` of the diagonal can hold less, so only they are computed; any other counts as
-    /// `limit`, which changes no value below it. Stops when a whole row has reached `limit`.
+    /// Whether the Levenshtein distance of `left` and `right` is below `limit`: by the bits of a
+    /// word when `bitParallelDistance` can tell; otherwise only cells within `limit - 1` of the
+    /// diagonal can hold less, so only they are computed, any other counting as `limit`, which
+    /// changes no value below it, and it stops when a whole row has reached `limit`.
     static func editDistance(_ left: UnsafeBufferPointer<UInt32>, _ right: UnsafeBufferPointer<UInt32>, isBelow limit: Int) -> Bool {
         let (rows, columns) = (left.count, right.count)
         guard limit > 0, abs(rows - columns) < limit else { return false }
         // One side empty: the distance is the other's length, below `limit` by the guard.
         if rows == 0 || columns == 0 { return true }
+        if let distance = bitParallelDistance(left, right) { return distance < limit }
         let band = limit - 1
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (columns + 1)) { cells in
             var previous = UnsafeMutableBufferPointer(rebasing: cells[0...columns])
@@ -129,6 +131,38 @@ enum PasswordSimilarity {
                 swap(&previous, &current)
             }
             return previous[columns] < limit
+        }
+    }
+
+    /// The Levenshtein distance of `left` and `right`, a column of the table at a time in the bits
+    /// of a word (Myers 1999, as Hyyrö 2001 gives it for the whole distance): for a `left` of at
+    /// most 64 ASCII code points, whose positions are looked up in a table of 128 words; nil for
+    /// any other, which the banded table measures.
+    static func bitParallelDistance(_ left: UnsafeBufferPointer<UInt32>, _ right: UnsafeBufferPointer<UInt32>) -> Int? {
+        guard (1...UInt64.bitWidth).contains(left.count), left.allSatisfy({ $0 < 128 }) else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 128) { positions in
+            // Where each ASCII code point stands in `left`, as bits.
+            positions.initialize(repeating: 0)
+            for index in left.indices { positions[Int(left[index])] |= 1 << index }
+            let last: UInt64 = 1 << (left.count - 1)
+            // The vertical deltas of the current column, +1 and -1; bits above `left.count` are
+            // never read (carries only run upwards).
+            var plus = UInt64.max, minus: UInt64 = 0
+            var distance = left.count
+            for scalar in right {
+                let equal = scalar < 128 ? positions[Int(scalar)] : 0
+                let vertical = equal | minus
+                let horizontal = (((equal & plus) &+ plus) ^ plus) | equal
+                var horizontalPlus = minus | ~(horizontal | plus)
+                var horizontalMinus = plus & horizontal
+                if horizontalPlus & last != 0 { distance += 1 } else if horizontalMinus & last != 0 { distance -= 1 }
+                // The first row grows by one a column: a +1 comes in at the bottom.
+                horizontalPlus = horizontalPlus << 1 | 1
+                horizontalMinus <<= 1
+                plus = horizontalMinus | ~(vertical | horizontalPlus)
+                minus = horizontalPlus & vertical
+            }
+            return distance
         }
     }
 
