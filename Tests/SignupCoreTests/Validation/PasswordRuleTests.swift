@@ -83,11 +83,16 @@ import CICU
     }
 
     /// Similarity lowers each code point by its `lowercaseMapping`, as `lowercased()` lowers a
-    /// string: every code point's mapping is its lowered string, and a string's is theirs in turn.
+    /// string: every code point's mapping is its lowered string, and a string's is theirs in turn;
+    /// one that does not change when lowercased maps to itself.
     @Test func similarityLowersAsLowercasedDoes() {
         for value in UInt32(0)...0x10FFFF {
             guard let scalar = Unicode.Scalar(value) else { continue }
             if String(scalar).lowercased() != scalar.properties.lowercaseMapping { Issue.record("U+\(String(value, radix: 16))") }
+            // A code point that does not change when lowercased is taken as it is.
+            if !scalar.properties.changesWhenLowercased && scalar.properties.lowercaseMapping != String(scalar) {
+                Issue.record("U+\(String(value, radix: 16)) changes")
+            }
         }
         let mixed = "ΣΟΦΊΑ İstanbul ǅemal ＡＮＮ Straße ΣΑΣ"
         #expect(mixed.unicodeScalars.map(\.properties.lowercaseMapping).joined() == mixed.lowercased())

@@ -79,6 +79,13 @@ enum PasswordSimilarity {
                         count += 1
                         continue
                     }
+                    // Most code points are their own lower case: no mapping is built for them.
+                    guard scalar.properties.changesWhenLowercased else {
+                        guard count < comparedScalars else { break }
+                        buffer[count] = scalar.value
+                        count += 1
+                        continue
+                    }
                     for lowered in scalar.properties.lowercaseMapping.unicodeScalars {
                         guard count < comparedScalars else { return count }
                         buffer[count] = lowered.value
