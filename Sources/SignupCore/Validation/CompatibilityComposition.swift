@@ -7,8 +7,27 @@ import Foundation
 enum CompatibilityComposition {
     static func normalize(_ value: String) -> String {
         // ASCII is its own normal form.
-        if value.isASCII { return value }
+        value.isASCII ? value : normalizeBeyondASCII(value)
+    }
+
+    /// Apart, so that the ASCII case stays small where it is inlined.
+    @inline(never)
+    private static func normalizeBeyondASCII(_ value: String) -> String {
+        if isNormalOnSight(value) { return value }
         return ICUNormalizer.normalize(value, by: signup_nfkc) ?? value.precomposedStringWithCompatibilityMapping
+    }
+
+    /// Whether `value` is its own NFKC (and so its own NFC) on sight: every code point is ASCII,
+    /// a CJK unified ideograph of the main block, a Hangul syllable or a basic Cyrillic letter
+    /// (А–я). Each is its own NFKC, and none composes with any of them after it (composition
+    /// takes a mark, a conjoining jamo or a vowel sign second), so neither ICU nor a copy is asked.
+    static func isNormalOnSight(_ value: String) -> Bool {
+        value.unicodeScalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0...0x7F, 0x0410...0x044F, 0x4E00...0x9FFF, 0xAC00...0xD7A3: true
+            default: false
+            }
+        }
     }
 }
 
@@ -16,7 +35,7 @@ enum CompatibilityComposition {
 /// is the fallback when ICU cannot be loaded.
 enum CanonicalComposition {
     static func normalize(_ value: String) -> String {
-        if value.isASCII { return value }
+        if value.isASCII || CompatibilityComposition.isNormalOnSight(value) { return value }
         return ICUNormalizer.normalize(value, by: signup_nfc) ?? value.precomposedStringWithCanonicalMapping
     }
 }

@@ -1,3 +1,4 @@
+import CICU
 import Foundation
 import Testing
 @testable import SignupCore
@@ -73,5 +74,34 @@ import Testing
     ])
     func compatibilityCompositionGivesUnicodesNormalForm(value: String, normal: String) {
         #expect(Array(CompatibilityComposition.normalize(value).unicodeScalars) == Array(normal.unicodeScalars))
+    }
+
+    /// What is normal on sight is what ICU leaves as it is: each such code point alone, and
+    /// random strings of them (none composes with another), in NFKC and NFC; a mark or a jamo
+    /// after them is not normal on sight.
+    @Test func whatIsNormalOnSightICULeavesAsItIs() {
+        let ranges: [ClosedRange<UInt32>] = [0...0x7F, 0x0410...0x044F, 0x4E00...0x9FFF, 0xAC00...0xD7A3]
+        let scalars = ranges.flatMap { $0.compactMap(Unicode.Scalar.init) }
+        func icu(_ text: String, _ normalizer: (UnsafePointer<UInt8>?, Int32, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32) -> Int32 {
+            var text = text
+            return text.withUTF8 { bytes in
+                var normalized: UnsafeMutablePointer<UInt8>?
+                defer { free(normalized) }
+                return normalizer(bytes.baseAddress, Int32(bytes.count), &normalized)
+            }
+        }
+        for scalar in scalars where icu(String(scalar), signup_nfkc) != 0 || icu(String(scalar), signup_nfc) != 0 {
+            Issue.record("U+\(String(scalar.value, radix: 16)) is not its own normal form")
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 1...6, using: &generator) { text.append(scalars.randomElement(using: &generator)!) }
+            let string = String(text)
+            #expect(CompatibilityComposition.isNormalOnSight(string))
+            #expect(icu(string, signup_nfkc) == 0 && icu(string, signup_nfc) == 0, "\(string)")
+        }
+        #expect(!CompatibilityComposition.isNormalOnSight("и\u{306}") && !CompatibilityComposition.isNormalOnSight("\u{1100}\u{1161}"))
+        #expect(!CompatibilityComposition.isNormalOnSight("\u{AC00}\u{11A8}") && !CompatibilityComposition.isNormalOnSight("Ａ"))
     }
 }
