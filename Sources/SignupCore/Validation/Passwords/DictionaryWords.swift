@@ -13,72 +13,70 @@ enum DictionaryWords {
     /// digits and symbols that stand for letters next to it (`3l3phant`); either, lower-cased,
     /// with 0 1 3 4 5 7 @ $ read as o i|l e a s t a s, forwards or backwards, may be the word.
     static func contain(_ password: String) -> Bool {
-        if let answer = password.utf8.withContiguousStorageIfAvailable(containASCII), let answer { return answer }
-        let scalars = password.unicodeScalars
-        guard let first = scalars.firstIndex(where: \.properties.isAlphabetic),
-              let last = scalars.lastIndex(where: \.properties.isAlphabetic) else { return false }
+        // An ASCII password is read in place, byte by byte, where a letter is exactly what
+        // `isAlphabetic` calls one; any other, scalar by scalar.
+        let ascii = password.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.isASCII ? containWord(in: bytes, isLetter: { ($0 | 0x20) &- UInt8(ascii: "a") < 26 }, ascii: { $0 }) : nil
+        }
+        if let ascii, let answer = ascii { return answer }
+        return containWord(in: password.unicodeScalars, isLetter: \.properties.isAlphabetic, ascii: { $0.isASCII ? UInt8($0.value) : nil })
+    }
+
+    /// `contain` over `units` (a password's bytes or scalars): `isLetter` tells its letters, and
+    /// `ascii` gives a unit's ASCII byte (nil for any other, which stands for no letter).
+    private static func containWord<Units: BidirectionalCollection>(
+        in units: Units, isLetter: (Units.Element) -> Bool, ascii: (Units.Element) -> UInt8?
+    ) -> Bool {
+        func standsForLetter(_ unit: Units.Element) -> Bool { ascii(unit).flatMap(letter(standingFor:)) != nil }
+        guard let first = units.firstIndex(where: isLetter), let last = units.lastIndex(where: isLetter) else { return false }
         var widenedFirst = first, widenedLast = last
-        while widenedFirst > scalars.startIndex, case let before = scalars.index(before: widenedFirst),
-              letter(standingFor: scalars[before]) != nil { widenedFirst = before }
-        while case let after = scalars.index(after: widenedLast), after < scalars.endIndex,
-              letter(standingFor: scalars[after]) != nil { widenedLast = after }
-        return isWord(scalars[first...last]) || (widenedFirst...widenedLast != first...last && isWord(scalars[widenedFirst...widenedLast]))
+        while widenedFirst > units.startIndex, case let before = units.index(before: widenedFirst), standsForLetter(units[before]) {
+            widenedFirst = before
+        }
+        while case let after = units.index(after: widenedLast), after < units.endIndex, standsForLetter(units[after]) {
+            widenedLast = after
+        }
+        return isWord(units[first...last], ascii: ascii)
+            || ((widenedFirst, widenedLast) != (first, last) && isWord(units[widenedFirst...widenedLast], ascii: ascii))
     }
 
-    /// `contain` for a password all in ASCII, read in place byte by byte, where a letter is
-    /// exactly what `isAlphabetic` calls one; nil for a password that is not ASCII.
-    private static func containASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
-        guard bytes.isASCII else { return nil }
-        func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
-        guard let first = bytes.firstIndex(where: isLetter), let last = bytes.lastIndex(where: isLetter) else { return false }
-        var widenedFirst = first, widenedLast = last
-        while widenedFirst > 0, letter(standingFor: Unicode.Scalar(bytes[widenedFirst - 1])) != nil { widenedFirst -= 1 }
-        while widenedLast + 1 < bytes.count, letter(standingFor: Unicode.Scalar(bytes[widenedLast + 1])) != nil { widenedLast += 1 }
-        return isWord(UnsafeBufferPointer(rebasing: bytes[first...last]))
-            || ((widenedFirst, widenedLast) != (first, last) && isWord(UnsafeBufferPointer(rebasing: bytes[widenedFirst...widenedLast])))
-    }
-
-    /// Whether `core`, read as `contain` says, is a word forwards or backwards.
-    private static func isWord(_ core: Substring.UnicodeScalarView) -> Bool {
-        // Only ASCII stands for a letter.
-        guard core.allSatisfy(\.isASCII) else { return false }
-        let bytes = core.map { UInt8($0.value) }
-        return bytes.withUnsafeBufferPointer(isWord)
-    }
-
-    /// Whether `core` (ASCII), read as `contain` says, is a word forwards or backwards.
-    private static func isWord(_ core: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard core.count <= words.longest else { return false }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * core.count) { buffer in
-            let forwards = UnsafeMutableBufferPointer(rebasing: buffer[..<core.count])
-            let backwards = UnsafeMutableBufferPointer(rebasing: buffer[core.count...])
-            for index in core.indices {
-                guard let letter = letter(standingFor: Unicode.Scalar(core[index])) else { return false }
+    /// Whether `core`, read as `contain` says, is a word forwards or backwards: its letters, both
+    /// ways, in one stack buffer.
+    private static func isWord<Core: Collection>(_ core: Core, ascii: (Core.Element) -> UInt8?) -> Bool {
+        let count = core.count
+        guard count <= words.longest else { return false }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * count) { buffer in
+            let forwards = UnsafeMutableBufferPointer(rebasing: buffer[..<count])
+            let backwards = UnsafeMutableBufferPointer(rebasing: buffer[count...])
+            var hasOne = false
+            for (index, unit) in core.enumerated() {
+                guard let byte = ascii(unit), let letter = letter(standingFor: byte) else { return false }
                 forwards[index] = letter
-                backwards[core.count - 1 - index] = letter
+                backwards[count - 1 - index] = letter
+                hasOne = hasOne || byte == UInt8(ascii: "1")
             }
             if words.contains(UnsafeBufferPointer(forwards)) || words.contains(UnsafeBufferPointer(backwards)) { return true }
             // A 1 read as l as well as i (letter(standingFor:) reads it as i).
-            guard core.contains(UInt8(ascii: "1")) else { return false }
-            for index in core.indices where core[index] == UInt8(ascii: "1") {
+            guard hasOne else { return false }
+            for (index, unit) in core.enumerated() where ascii(unit) == UInt8(ascii: "1") {
                 forwards[index] = UInt8(ascii: "l")
-                backwards[core.count - 1 - index] = UInt8(ascii: "l")
+                backwards[count - 1 - index] = UInt8(ascii: "l")
             }
             return words.contains(UnsafeBufferPointer(forwards)) || words.contains(UnsafeBufferPointer(backwards))
         }
     }
 
-    /// The lower-case ASCII letter `scalar` is or stands for; nil for any other.
-    private static func letter(standingFor scalar: Unicode.Scalar) -> UInt8? {
-        switch scalar {
-        case "a"..."z": UInt8(scalar.value)
-        case "A"..."Z": UInt8(scalar.value) + 32
-        case "0": UInt8(ascii: "o")
-        case "1": UInt8(ascii: "i")
-        case "3": UInt8(ascii: "e")
-        case "4", "@": UInt8(ascii: "a")
-        case "5", "$": UInt8(ascii: "s")
-        case "7": UInt8(ascii: "t")
+    /// The lower-case ASCII letter the ASCII `byte` is or stands for; nil for any other.
+    private static func letter(standingFor byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
+        case UInt8(ascii: "0"): UInt8(ascii: "o")
+        case UInt8(ascii: "1"): UInt8(ascii: "i")
+        case UInt8(ascii: "3"): UInt8(ascii: "e")
+        case UInt8(ascii: "4"), UInt8(ascii: "@"): UInt8(ascii: "a")
+        case UInt8(ascii: "5"), UInt8(ascii: "$"): UInt8(ascii: "s")
+        case UInt8(ascii: "7"): UInt8(ascii: "t")
         default: nil
         }
     }
