@@ -72,32 +72,28 @@ enum PasswordSimilarity {
             // Any text: its lowered code points into `buffer`.
             func lowerAll() -> Int {
                 var count = 0
+                // Puts `value` next in `buffer`; false when it is full.
+                func append(_ value: UInt32) -> Bool {
+                    guard count < comparedScalars else { return false }
+                    buffer[count] = value
+                    count += 1
+                    return true
+                }
                 for scalar in text.unicodeScalars {
                     if scalar.isASCII {
-                        guard count < comparedScalars else { break }
-                        buffer[count] = (0x41...0x5A).contains(scalar.value) ? scalar.value | 0x20 : scalar.value
-                        count += 1
-                        continue
-                    }
-                    // Most code points are their own lower case: no mapping is built for them.
-                    guard scalar.properties.changesWhenLowercased else {
-                        guard count < comparedScalars else { break }
-                        buffer[count] = scalar.value
-                        count += 1
-                        continue
-                    }
-                    for lowered in scalar.properties.lowercaseMapping.unicodeScalars {
-                        guard count < comparedScalars else { return count }
-                        buffer[count] = lowered.value
-                        count += 1
+                        guard append((0x41...0x5A).contains(scalar.value) ? scalar.value | 0x20 : scalar.value) else { break }
+                    } else if !scalar.properties.changesWhenLowercased {
+                        // Most code points are their own lower case: no mapping is built for them.
+                        guard append(scalar.value) else { break }
+                    } else {
+                        for lowered in scalar.properties.lowercaseMapping.unicodeScalars where !append(lowered.value) { return count }
                     }
                 }
                 return count
             }
             // A native string's bytes are read in place, without the view's index checks; any
             // other is lowered as text that is not ASCII is, which lowers ASCII alike.
-            let lowered: Int?? = text.utf8.withContiguousStorageIfAvailable(lowerASCII)
-            let count = lowered.flatMap { $0 } ?? lowerAll()
+            let count = text.utf8.withContiguousStorageIfAvailable(lowerASCII).flatMap { $0 } ?? lowerAll()
             return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
     }
