@@ -89,19 +89,7 @@ final class LocalValidator: Sendable {
         /// nil when it passes them all. A checklist judges every rule, so that each requirement
         /// ticks as it is met; any other field stops at the first failure.
         func failure(of value: String, valueAt: (Int) -> String, budget: MatchBudget, tooCostly: ResultID) -> ResultID? {
-            checks.withUnsafeBufferPointer { checks -> ResultID? in
-                var failing = 0
-                for position in checks.indices {
-                    switch checks[position].check.judge(value, valueAt: valueAt, budget: budget) {
-                    case .passes: continue
-                    case .fails where checklist.isEmpty: return checks[position].failure
-                    // A checklist has at most `FieldDefinition.maxRequirements` rules.
-                    case .fails: failing |= 1 << position
-                    case .tooCostly: return tooCostly
-                    }
-                }
-                return failing == 0 ? nil : checklist[failing - 1]
-            }
+            failure(tooCostly: tooCostly) { _, check in check.check.judge(value, valueAt: valueAt, budget: budget) }
         }
 
         /// `failure(of:…)` for a field that `keepsOutcomes`: a check whose outcome `kept` holds
@@ -110,19 +98,27 @@ final class LocalValidator: Sendable {
         @inline(never)
         func failure(of value: String, valueAt: (Int) -> String, budget: MatchBudget, tooCostly: ResultID,
                      kept: inout OwnValueOutcomes) -> ResultID? {
+            failure(tooCostly: tooCostly) { position, check in
+                if let known = kept.outcome(ofCheckAt: position) { return known }
+                let outcome = check.check.judge(value, valueAt: valueAt, budget: budget)
+                if check.isKept { kept.keep(outcome, ofCheckAt: position) }
+                return outcome
+            }
+        }
+
+        /// The result of the first rule whose `outcome` fails, as `failure(of:…)` says; inlined
+        /// into each, so that neither calls through a closure.
+        @inline(__always)
+        private func failure(
+            tooCostly: ResultID, outcome: (_ position: Int, _ check: (check: CompiledCheck, failure: ResultID, isKept: Bool)) -> CheckOutcome
+        ) -> ResultID? {
             checks.withUnsafeBufferPointer { checks -> ResultID? in
                 var failing = 0
                 for position in checks.indices {
-                    let outcome: CheckOutcome
-                    if let known = kept.outcome(ofCheckAt: position) {
-                        outcome = known
-                    } else {
-                        outcome = checks[position].check.judge(value, valueAt: valueAt, budget: budget)
-                        if checks[position].isKept { kept.keep(outcome, ofCheckAt: position) }
-                    }
-                    switch outcome {
+                    switch outcome(position, checks[position]) {
                     case .passes: continue
                     case .fails where checklist.isEmpty: return checks[position].failure
+                    // A checklist has at most `FieldDefinition.maxRequirements` rules.
                     case .fails: failing |= 1 << position
                     case .tooCostly: return tooCostly
                     }
