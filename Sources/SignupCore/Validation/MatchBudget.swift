@@ -15,33 +15,36 @@ public final class MatchBudget {
 
     public let stepsPerMessage: Int
     public let stepsPerMatch: Int
-    public private(set) var remaining: Int
+    /// The steps left to this message. Private, with the public face below, so that the compiler
+    /// sees every access and checks them statically rather than at run time.
+    private var left: Int
+    public var remaining: Int { left }
 
     public init(stepsPerMessage: Int = MatchBudget.stepsPerMessage, stepsPerMatch: Int = MatchBudget.stepsPerMatch) {
         self.stepsPerMessage = max(stepsPerMessage, 0)
         self.stepsPerMatch = max(stepsPerMatch, 1)
-        remaining = self.stepsPerMessage
+        left = self.stepsPerMessage
     }
 
     /// Gives the next message the whole budget again.
     public func renew() {
-        remaining = stepsPerMessage
+        left = stepsPerMessage
     }
 
     /// The steps the next match may spend; 0 when the budget is spent.
-    var allowance: Int { min(stepsPerMatch, remaining) }
+    var allowance: Int { min(stepsPerMatch, left) }
 
     /// Takes a match's cost: the steps it spent plus one.
     func charge(steps: Int) {
-        remaining -= min(remaining, max(steps, 0) + 1)
+        left -= min(left, max(steps, 0) + 1)
     }
 
     /// Takes `steps` for work other than a match whose cost is known before it starts (a
     /// dictionary lookup, a similarity measure); false, taking nothing, when what is left of the
     /// message's budget cannot pay them: the value is then judged `tooCostly`.
     func pay(_ steps: Int) -> Bool {
-        guard steps <= remaining else { return false }
-        remaining -= steps
+        guard steps <= left else { return false }
+        left -= steps
         return true
     }
 }

@@ -53,8 +53,10 @@ package final class EncodedFieldResults {
     private var entries: [Key: EncodedFieldResult] = [:]
     /// The latest entry found at each place, direct-mapped by the result's texts: most lookups
     /// stop here, without hashing the name.
-    private var recent = [EncodedFieldResult?](repeating: nil, count: recentCapacity)
-    private static let recentCapacity = 64
+    /// Inline, not an `Array`: changing an element is then a store, with no copy-on-write check
+    /// that could release, so the compiler checks every access statically.
+    private var recent = Recent(repeating: nil)
+    private typealias Recent = InlineArray<64, EncodedFieldResult?>
 
     package var count: Int { entries.count }
 
@@ -83,13 +85,16 @@ package final class EncodedFieldResults {
             entry = EncodedFieldResult(field: update.field, result: update.result, table: table)
             entries[key] = entry
         }
-        recent[place] = entry
+        // Swapped in, the entry it replaces released after the access: no access to `recent`
+        // then spans a release, and the compiler checks them all statically.
+        var replaced: EncodedFieldResult? = entry
+        swap(&replaced, &recent[place])
         return entry
     }
 
     private static func place(of texts: ObjectIdentifier) -> Int {
         // Objects are 16-byte aligned: the low bits say nothing.
         let bits = UInt(bitPattern: texts) >> 4
-        return Int(truncatingIfNeeded: bits ^ (bits >> 6)) & (recentCapacity - 1)
+        return Int(truncatingIfNeeded: bits ^ (bits >> 6)) & (Recent.count - 1)
     }
 }

@@ -88,7 +88,13 @@ final class SessionWriter: MessageSink, @unchecked Sendable {
     /// Keeps a notification for the writer to encode; on the loop only.
     @inline(__always)
     private func keep(_ notification: consuming FormNotification) {
-        switch unsent.add(notification) {
+        // Added to the batch moved out of the writer, so that no access to `unsent` spans the
+        // array's growth: the compiler then checks them all statically, not at run time.
+        var batch = UnsentNotifications()
+        swap(&batch, &unsent)
+        let added = batch.add(notification)
+        swap(&batch, &unsent)
+        switch added {
         case .first: loop.execute { [self] in handOverNotifications() }
         case .full: handOverNotifications()
         case .more: break

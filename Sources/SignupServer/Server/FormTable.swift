@@ -64,6 +64,16 @@ package struct FormTable {
         return session
     }
 
+    /// A table of no slots, holding no storage, to stand in for one moved out to be changed
+    /// (`Server.changingForms`); not to be used.
+    package static var movedOut: FormTable { FormTable(slots: []) }
+
+    private init(slots: [Slot?]) {
+        self.slots = slots
+        seed = 0
+        hasProcessSeed = false
+    }
+
     /// The session with `id` and the position of its slot, if one is open.
     private func find(_ id: String) -> (index: Int, session: FormSession)? {
         guard let index = position(of: id) else { return nil }

@@ -140,7 +140,7 @@ extension Server {
 
     func close(_ request: FormCloseRequest) throws(RPCError) -> FormCloseRequest.Response {
         let id = request.form ?? Self.defaultFormID
-        guard let session = forms.remove(id) else { throw .unknownForm(id) }
+        guard let session = changingForms({ $0.remove(id) }) else { throw .unknownForm(id) }
         formsDidChange?(id, nil)
         session.close()
         return FormCloseRequest.Response(form: id)
@@ -180,7 +180,7 @@ extension Server {
             form: localized(definition, in: messages), services: services, scheduler: clock.scheduler,
             debounce: configuration.debounce, initialValues: values, recordID: recordID, budget: matchBudget)
         let session = FormSession(id: id, pipeline: pipeline)
-        forms.insert(session)
+        changingForms { $0.insert(session) }
         formsDidChange?(id, definition)
         session.startEvents(on: notifications)
         return session

@@ -50,7 +50,7 @@ extension Server {
     }
 
     package func exit() -> NullResponse {
-        exitCode = isShuttingDown ? 0 : 1
+        exitStatus = isShuttingDown ? 0 : 1
         return NullResponse()
     }
 }

@@ -37,7 +37,9 @@ package final class Server {
     package internal(set) var services: FormServices
     package let sink: any MessageSink
     package let notifications: NotificationChannel
-    package var forms = FormTable()
+    /// The open forms. Changed only moved out of the server (`changingForms`), so that the
+    /// compiler checks every access statically: every keystroke reads it.
+    private(set) var forms = FormTable()
     var localizedForms: [LocalizedFormKey: LocalizedForm] = [:]
     /// The pattern matching the line being handled may still do, renewed for each line (a batch
     /// is one line): no line holds the loop for long, whatever its values and the forms' patterns.
@@ -54,7 +56,9 @@ package final class Server {
     var defaultCatalog: MessageCatalog = .english
     var isShuttingDown = false
     /// Set once `exit` has been received: the code the process should exit with.
-    package var exitCode: Int32?
+    package var exitCode: Int32? { exitStatus }
+    /// `exitCode`'s storage, seen by this module only, so that its accesses are checked statically.
+    var exitStatus: Int32?
     /// The client's process id from `initialize`, watched so the server never outlives its client.
     var clientProcessID: Int32?
     /// Output held back until submissions in flight at `shutdown` have finished (real clock).
@@ -96,9 +100,21 @@ package final class Server {
 
     /// Closes every open form, releasing its subscriptions; for a server that is being discarded.
     package func closeAllForms() {
-        let sessions = forms.values
-        forms.removeAll()
+        let sessions = changingForms { forms in
+            defer { forms.removeAll() }
+            return forms.values
+        }
         for session in sessions { session.close() }
+    }
+
+    /// Changes the open forms moved out of the server: no access to `forms` then spans a call, so
+    /// none is checked at run time. A change hands back what it removes, released after.
+    func changingForms<Result>(_ change: (inout FormTable) -> Result) -> Result {
+        var moved = FormTable.movedOut
+        swap(&moved, &forms)
+        let result = change(&moved)
+        swap(&moved, &forms)
+        return result
     }
 
     // MARK: Input
@@ -128,7 +144,7 @@ package final class Server {
 
     /// Answers a message the codec decoded: a request, a notification or a batch.
     private func handle(decoded message: JSON) {
-        guard exitCode == nil else { return }
+        guard exitStatus == nil else { return }
         if case .array(let elements) = message {
             handleBatch(elements)
         } else if let response = handle(message) {
@@ -138,14 +154,14 @@ package final class Server {
 
     /// Answers a message that is not JSON.
     private func handle(malformed error: JSONParseError) {
-        guard exitCode == nil else { return }
+        guard exitStatus == nil else { return }
         respond(Responses.failure(id: .null, error: .parseError(error)))
     }
 
     /// Answers a `form.edit` line already read by `FormEditLine`: what `FormEditRequest.respond`
     /// does, its params already read.
     package func handle(_ edit: FormEditLine) {
-        guard exitCode == nil else { return }
+        guard exitStatus == nil else { return }
         let response = answer(id: edit.id, method: FormEditRequest.method) { () throws(RPCError) in
             try checkAcceptingWork()
             if let at = edit.at { try advanceToMessageTime(at) }

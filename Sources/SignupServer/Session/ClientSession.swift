@@ -158,7 +158,7 @@ final class ClientSession {
                 tracer?.traceIn(item, connection: endpoint.number)
                 recorder?.recordIn(item)
                 server.handle(consume item)
-                exitCode = server.exitCode
+                exitCode = server.exitStatus
                 if exitCode != nil { break }
             }
         }

@@ -28,12 +28,16 @@ struct FormReceivers {
         return id
     }
 
-    mutating func remove(_ id: Int) {
+    /// Removes the receiver `id`, and hands it back: released by the caller, once it has put the
+    /// receivers back (its deinit may reach the form).
+    mutating func remove(_ id: Int) -> Entry? {
         if first?.id == id {
+            let removed = first
             first = others.isEmpty ? nil : others.removeFirst()
-        } else {
-            others.removeAll { $0.id == id }
+            return removed
         }
+        guard let index = others.firstIndex(where: { $0.id == id }) else { return nil }
+        return others.remove(at: index)
     }
 
     /// Every receiver, in the order they attached, leaving none.

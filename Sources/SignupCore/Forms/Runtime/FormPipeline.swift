@@ -121,7 +121,7 @@ public final class FormPipeline {
             receiver.formDidClose()
             return Disposables.empty
         }
-        return attachment(receivers.add(receiver))
+        return attachment(changingReceivers { $0.add(receiver) })
     }
 
     /// The position of the named field, or nil when the form has no such field.
@@ -211,7 +211,7 @@ public final class FormPipeline {
         submission = nil
         state.isSubmissionRunning = false
         running?.dispose()
-        for entry in receivers.removeAll() { entry.receiver.formDidClose() }
+        for entry in changingReceivers({ $0.removeAll() }) { entry.receiver.formDidClose() }
     }
 
     /// Runs one action through the reducer, sends its events, then runs its effects; unless a
@@ -297,7 +297,18 @@ public final class FormPipeline {
     /// What detaches the receiver `id`: through the link, so it does not hold the form.
     private func attachment(_ id: Int) -> any Disposable {
         let link = self.link
-        return Disposables.create { link.form?.receivers.remove(id) }
+        return Disposables.create { _ = link.form?.changingReceivers { $0.remove(id) } }
+    }
+
+    /// Changes the receivers moved out of the form: no access to `receivers` then spans a call,
+    /// so the compiler checks them all statically rather than at run time. What a change removes
+    /// it returns, to be released after they are put back.
+    private func changingReceivers<Result>(_ change: (inout FormReceivers) -> Result) -> Result {
+        var moved = FormReceivers()
+        swap(&moved, &receivers)
+        let result = change(&moved)
+        swap(&moved, &receivers)
+        return result
     }
 
     private func update(ofField index: Int) -> FieldUpdate {
