@@ -66,8 +66,10 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     /// The answer a check would give now, without the latency.
     public func verdict(for username: String) -> Script.Verdict {
         // Most scripts name no one: answer them without folding the name and hashing it.
-        if listedVerdicts.isEmpty { return script.defaultVerdict }
-        if let listed = listedVerdicts[Self.key(username)] { return listed }
+        // Looked up in a copy, so that no access to `listedVerdicts` spans the hashing's calls.
+        let verdicts = listedVerdicts
+        if verdicts.isEmpty { return script.defaultVerdict }
+        if let listed = verdicts[Self.key(username)] { return listed }
         if !takenSkeletons.isEmpty, takenSkeletons.contains(ConfusableSkeleton.of(username)) { return .taken }
         return script.defaultVerdict
     }
@@ -96,7 +98,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         }) {
             return replied.subscribe(onNext: { answer(.success($0)) }, onError: { answer(.failure($0)) })
         }
-        let latency = script.checkLatency.sample(using: &generator)
+        let latency = sample(script.checkLatency)
         return scheduler.schedule(after: latency) { [self] in
             switch verdict(for: username) {
             case .available: answer(.success(.available))
@@ -117,7 +119,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
             return replied.subscribe(onNext: { answer(.success($0)) }, onError: { answer(.failure($0)) })
         }
         guard let scripted = script.checks[question.checkName] else { return nil }
-        let latency = scripted.latency.sample(using: &generator)
+        let latency = sample(scripted.latency)
         return scheduler.schedule(after: latency) { answer(scripted.answer(for: question.value)) }
     }
 
@@ -129,7 +131,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         if let replied = replied(question, extract) { return replied }
         guard let scripted = script.submissions[request.kind] else { return nil }
         return EventStream { observer in
-            let latency = scripted.latency.sample(using: &self.generator)
+            let latency = self.sample(scripted.latency)
             return self.scheduler.schedule(after: latency) {
                 scripted.answer(for: request.fields).deliver(to: observer, as: question, extract)
             }
@@ -149,7 +151,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         }
         return EventStream { observer in
             self.registrationAttempts += 1
-            let latency = self.script.registrationLatency.sample(using: &self.generator)
+            let latency = self.sample(self.script.registrationLatency)
             return self.scheduler.schedule(after: latency) {
                 let outcome = self.completeRegistration(of: username, claiming: fields)
                 if case .registered = outcome, let hash = try? PasswordHasher.hash(password) {
@@ -170,7 +172,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
             return replied
         }
         return EventStream { observer in
-            let latency = self.script.checkLatency.sample(using: &self.generator)
+            let latency = self.sample(self.script.checkLatency)
             return self.scheduler.schedule(after: latency) {
                 let stored = self.passwordHashes[Self.key(username)]
                 let matches = PasswordHasher.verify(password, against: stored ?? PasswordHasher.decoyHash)
@@ -196,7 +198,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
             return replied
         }
         return EventStream { observer in
-            let latency = self.script.registrationLatency.sample(using: &self.generator)
+            let latency = self.sample(self.script.registrationLatency)
             return self.scheduler.schedule(after: latency) {
                 if self.script.failingPhones.contains(friend.phone) {
                     observer.onError(BackendError.unavailable(reason: "scripted server error"))
@@ -208,10 +210,30 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         }
     }
 
+    // The generator is read into a local and written back, so that no access to it spans a call:
+    // the compiler then checks its accesses statically.
+
+    private func sample(_ latency: Latency) -> TimeSpan {
+        var local = generator
+        defer { generator = local }
+        return latency.sample(using: &local)
+    }
+
+    private func nextUnitInterval() -> Double {
+        var local = generator
+        defer { generator = local }
+        return local.nextUnitInterval()
+    }
+
     /// The answer a reply gives `question`, if the script has one for it: the first unused one.
     private func replied<Value>(_ question: BackendQuestion, _ extract: @escaping (BackendAnswer) -> Value?) -> EventStream<Value>? {
-        guard !replies.isEmpty, let index = replies.firstIndex(where: { $0.question == question }) else { return nil }
-        let reply = replies.remove(at: index)
+        guard !replies.isEmpty else { return nil }
+        // Searched and taken from moved out of the directory: no access to `replies` spans a call.
+        var unused: [Script.Reply] = []
+        swap(&unused, &replies)
+        let reply = unused.firstIndex { $0.question == question }.map { unused.remove(at: $0) }
+        swap(&unused, &replies)
+        guard let reply else { return nil }
         return EventStream { observer in
             guard let answer = reply.answer else { return Disposables.empty }
             let delay = TimeSpan.milliseconds(max(0, reply.time - self.scheduler.now.milliseconds))
@@ -254,13 +276,17 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         where claims.contains(Claim(kind: fields.kind, field: field, folded: folded)) {
             return .fieldTaken(field: field)
         }
-        if script.registrationFailureRate > 0 && generator.nextUnitInterval() < script.registrationFailureRate {
+        if script.registrationFailureRate > 0 && nextUnitInterval() < script.registrationFailureRate {
             return .refused(reason: "scripted random failure")
         }
         for (field, folded) in fields.claims { claims.insert(Claim(kind: fields.kind, field: field, folded: folded)) }
         taken.insert(key)
         takenSkeletons.insert(skeleton)
-        if listedVerdicts[key] != .unavailable { listedVerdicts[key] = .taken }
+        // Changed moved out of the directory, so that no access to `listedVerdicts` spans a call.
+        var verdicts: [String: Script.Verdict] = [:]
+        swap(&verdicts, &listedVerdicts)
+        if verdicts[key] != .unavailable { verdicts[key] = .taken }
+        swap(&verdicts, &listedVerdicts)
         if recordsRequests { registeredNames.append(username) }
         return .registered(account: .object(["username": .string(username)]))
     }
@@ -280,7 +306,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
 extension ScriptedDirectory: UniqueValueChecking {
     /// Rejected when an account registered here claimed the value, after the check latency.
     public func checkUnique(_ question: CheckQuestion, answer: @escaping (Result<CheckVerdict, any Error>) -> Void) -> any Disposable {
-        let latency = script.checkLatency.sample(using: &generator)
+        let latency = sample(script.checkLatency)
         let claim = Claim(kind: question.formKind, field: question.field, folded: question.folded)
         return scheduler.schedule(after: latency) { [self] in
             answer(.success(claims.contains(claim) ? .rejected(nil) : .passed))
