@@ -26,11 +26,13 @@ package struct JSONWriter: ~Copyable {
     package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
     /// The text written so far, valid only during `body`.
+    @inline(__always)
     package func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
     /// Starts over, keeping the buffer for the next message.
+    @inline(__always)
     package mutating func removeAll() {
         count = 0
         needsComma = false
@@ -73,6 +75,7 @@ package struct JSONWriter: ~Copyable {
         needsComma = false
     }
 
+    @inline(__always)
     package mutating func string(_ value: String) {
         separate()
         appendQuoted(value)
@@ -135,12 +138,14 @@ package struct JSONWriter: ~Copyable {
     /// Appends text known when the program is built exactly as it is, with no comma before it or
     /// after it: a message's fixed part, such as `,"field":` before a value. The caller keeps
     /// the whole well formed.
+    @inline(__always)
     package mutating func verbatim(_ text: StaticString) {
         appendBytes(of: text)
         needsComma = false
     }
 
     /// Appends bytes as they are, such as whole messages already encoded, with no comma around them.
+    @inline(__always)
     package mutating func verbatim(_ bytes: UnsafeRawBufferPointer) {
         if let start = bytes.baseAddress { append(start.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
         needsComma = false
@@ -170,6 +175,7 @@ package struct JSONWriter: ~Copyable {
         append(text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
+    @inline(__always)
     private mutating func appendQuoted(_ text: String) {
         // Native strings are contiguous UTF-8; only a bridged or lazy one needs copying first.
         if text.utf8.withContiguousStorageIfAvailable({ appendQuoted(utf8: $0) }) == nil {
@@ -178,6 +184,7 @@ package struct JSONWriter: ~Copyable {
         }
     }
 
+    @inline(__always)
     private mutating func appendQuoted(utf8: UnsafeBufferPointer<UInt8>) {
         append(UInt8(ascii: "\""))
         appendEscaping(utf8)

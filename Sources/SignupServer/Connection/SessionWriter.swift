@@ -13,6 +13,9 @@ final class SessionWriter: MessageSink, @unchecked Sendable {
 
     let connection: ConnectionWriter
     private let loop: EventLoop
+    /// Whether notifications go to the writer thread unencoded (`ConnectionWriter.takesDeferredOutput`,
+    /// fixed for the connection's life).
+    private let defersNotifications: Bool
     /// Where a notification is encoded when the queue needs its bytes; used on the loop only.
     private var scratch = JSONWriter(capacity: 1024)
     /// Notifications sent during the loop's current work, handed to the queue together at its
@@ -47,6 +50,7 @@ final class SessionWriter: MessageSink, @unchecked Sendable {
         connection = ConnectionWriter(
             fd: fd, polledBy: socket, conflates: clock.conflatesOutput, writesDirectlyWhenIdle: clock.writesDirectlyWhenIdle,
             framing: framing, mirror: mirror, deferWake: { loop.execute($0) })
+        defersNotifications = connection.takesDeferredOutput
     }
 
     func send(_ message: UnsafeRawBufferPointer, conflationKey: @autoclosure () -> ConflationKey?) {
@@ -69,7 +73,7 @@ final class SessionWriter: MessageSink, @unchecked Sendable {
                 notification = FormNotification(form: form, event: .fieldChanged(update), at: time, submit: submit)
                 break
             }
-            guard connection.takesDeferredOutput else {
+            guard defersNotifications else {
                 // Encoded now, on the loop, from the entry's members.
                 scratch.removeAll()
                 entry.members.withUnsafeBytes {
@@ -81,7 +85,7 @@ final class SessionWriter: MessageSink, @unchecked Sendable {
         case let other:
             notification = FormNotification(form: form, event: other, at: time, submit: submit)
         }
-        guard connection.takesDeferredOutput else { return send(notification, encodingInto: &scratch) }
+        guard defersNotifications else { return send(notification, encodingInto: &scratch) }
         keep(notification)
     }
 
@@ -128,7 +132,12 @@ final class SessionWriter: MessageSink, @unchecked Sendable {
     }
 
     /// Hands the notifications sent so far to the writer; on the loop only.
+    @inline(__always)
     func handOverNotifications() {
+        if !unsent.isEmpty { handOver() }
+    }
+
+    private func handOver() {
         guard let batch = unsent.take() else { return }
         connection.send(deferred: DeferredNotifications(batch, fields: fieldResults.table))
     }

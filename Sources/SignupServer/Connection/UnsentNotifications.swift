@@ -6,6 +6,8 @@ import SignupProtocol
 struct UnsentNotifications {
     private var notifications: [FormNotification] = []
 
+    var isEmpty: Bool { notifications.isEmpty }
+
     /// A batch that grows this long is handed over at once.
     static let largest = 1024
 

@@ -238,14 +238,14 @@ package final class Server {
     /// Runs a method and returns its response, or nil for a notification (whose failure is
     /// logged). Generic over the result, so a keystroke's answer allocates no closure, which
     /// matters when it is a notification and nothing is written.
-    func answer<Response: ResponseType>(id: RequestID?, method: String, _ run: () throws(RPCError) -> Response) -> [UInt8]? {
+    func answer<Response: ResponseType>(id: RequestID?, method: @autoclosure () -> String, _ run: () throws(RPCError) -> Response) -> [UInt8]? {
         do throws(RPCError) {
             let response = try run()
             guard let id else { return nil }
             return Responses.success(id: id) { response.write(to: &$0) }
         } catch {
             guard let id else {
-                logger.warning("notification \(method) failed: \(error.message)")
+                logger.warning("notification \(method()) failed: \(error.message)")
                 return nil
             }
             return Responses.failure(id: id, error: error)
