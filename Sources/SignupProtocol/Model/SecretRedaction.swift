@@ -109,7 +109,8 @@ package struct SecretRedaction: Sendable {
         guard let base = message.baseAddress else { return false }
         if !message.isASCII || memchr(base, Int32(UInt8(ascii: "\\")), message.count) != nil { return true }
         // Without escapes, every quote opens or closes a string; a string whose closing quote is
-        // followed (after spaces) by a colon is a member name.
+        // followed (after spaces) by a colon is a member name. Only a name with every letter of
+        // some secret word (`SecretWordLetters`) is searched for the word.
         func quote(from start: Int) -> Int? {
             guard start < message.count, let found = memchr(base + start, Int32(UInt8(ascii: "\"")), message.count - start) else { return nil }
             return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
@@ -119,13 +120,38 @@ package struct SecretRedaction: Sendable {
             guard let close = quote(from: open + 1) else { return true }
             var next = close + 1
             while next < message.count, message[next] == UInt8(ascii: " ") { next += 1 }
-            if next < message.count, message[next] == UInt8(ascii: ":"),
-               holdsSecretWord(foldingASCIILettersOf: UnsafeBufferPointer(rebasing: message[(open + 1)..<close])) {
-                return true
+            if next < message.count, message[next] == UInt8(ascii: ":") {
+                let name = UnsafeBufferPointer(rebasing: message[(open + 1)..<close])
+                if SecretWordLetters.mayBeIn(name), holdsSecretWord(foldingASCIILettersOf: name) { return true }
             }
             position = close + 1
         }
         return false
+    }
+
+    /// The letters of each of `secretWords`: a name lacking some letter of every word holds none
+    /// of them, and needs no search. Checked against the words by a test.
+    enum SecretWordLetters {
+        /// A bit for an ASCII letter in either case (other bytes share the bits, which only lets
+        /// more names through to the search).
+        @inline(__always)
+        static func bit(_ byte: UInt8) -> UInt32 {
+            1 &<< ((byte | 0x20) & 31)
+        }
+
+        /// `passwd`'s (which `password` holds too), `passphrase`'s, `token`'s and `secret`'s.
+        static var masks: [UInt32] { [passwd, passphrase, token, secret] }
+        private static var passwd: UInt32 { 0x0089_0012 }
+        private static var passphrase: UInt32 { 0x000D_0122 }
+        private static var token: UInt32 { 0x0010_C820 }
+        private static var secret: UInt32 { 0x001C_0028 }
+
+        static func mayBeIn(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+            var letters: UInt32 = 0
+            for byte in name { letters |= bit(byte) }
+            return letters & passwd == passwd || letters & passphrase == passphrase || letters & token == token
+                || letters & secret == secret
+        }
     }
 
     /// Whether `bytes` hold one of `secretWords` once their ASCII letters are lowered. The words
