@@ -67,26 +67,30 @@ final class Tracer: @unchecked Sendable {
     }
 
     /// A plain `form.edit`, its record written as its message would be redacted
-    /// (`FormEditRequest.parameterRoles`), without building the message; under the lock, only
-    /// its secret value noted and its bytes added.
+    /// (`FormEditRequest.parameterRoles`), without building the message, straight into the
+    /// records not yet written, under the lock, with its secret value noted.
     private func traceIn(_ edit: borrowing FormEditLine, connection: Int?) {
         let kind = redaction.value(ofFieldNamed: edit.field)
-        var record = JSONWriter(capacity: 256)
-        startRecord(.in, connection: connection, in: &record)
+        let (form, field, value) = (edit.form ?? Server.defaultFormID, edit.field, edit.value)
+        lock.withLock {
+            if kind == .secret { formSecrets[connection, default: FormSecrets()].latest[form, default: [:]][field] = value.isEmpty ? nil : value }
+            Self.writeRecord(of: edit, showingValue: kind == .shown, connection: connection, to: &pending, stamps: inStamps)
+        }
+    }
+
+    private static func writeRecord(
+        of edit: borrowing FormEditLine, showingValue: Bool, connection: Int?, to record: inout JSONWriter, stamps: borrowing Mutex<UTCTimestampCache>
+    ) {
+        startRecord(.in, connection: connection, in: &record, stamps: stamps)
         record.verbatim(#","message":{"jsonrpc":"2.0""#)
         if let id = edit.id { record.verbatim(#","id":"#); id.write(&record) }
         record.verbatim(#","method":"form.edit","params":{"#)
         if let form = edit.form { record.verbatim(#""form":"#); record.string(form); record.verbatim(",") }
         record.verbatim(#""field":"#); record.string(edit.field)
-        record.verbatim(#","value":"#); record.string(kind == .shown ? edit.value : Self.secret)
+        record.verbatim(#","value":"#); record.string(showingValue ? edit.value : Self.secret)
         if let at = edit.at { record.verbatim(#","at":"#); record.int(at) }
         record.verbatim("}}")
         Self.endRecord(in: &record)
-        let (form, field, value) = (edit.form ?? Server.defaultFormID, edit.field, edit.value)
-        lock.withLock {
-            if kind == .secret { formSecrets[connection, default: FormSecrets()].latest[form, default: [:]][field] = value.isEmpty ? nil : value }
-            record.withBytes { pending.verbatim($0) }
-        }
     }
 
     /// Writes the records of messages in not yet written; the loop calls it after each batch.
@@ -167,12 +171,18 @@ final class Tracer: @unchecked Sendable {
 
     /// Opens a record timed now, up to its direction; `endRecord` closes it.
     private func startRecord(_ direction: Direction, connection: Int?, in records: inout JSONWriter) {
-        records.verbatim(#"{"time":"#)
-        let now = UTCTimestamp(milliseconds: Self.millisecondsSince1970())
         switch direction {
-        case .in: inStamps.withLock { $0.write(now, to: &records) }
-        case .out: outStamps.withLock { $0.write(now, to: &records) }
+        case .in: Self.startRecord(direction, connection: connection, in: &records, stamps: inStamps)
+        case .out: Self.startRecord(direction, connection: connection, in: &records, stamps: outStamps)
         }
+    }
+
+    private static func startRecord(
+        _ direction: Direction, connection: Int?, in records: inout JSONWriter, stamps: borrowing Mutex<UTCTimestampCache>
+    ) {
+        records.verbatim(#"{"time":"#)
+        let now = UTCTimestamp(milliseconds: millisecondsSince1970())
+        stamps.withLock { $0.write(now, to: &records) }
         if let connection { records.verbatim(#","connection":"#); records.int(Int64(connection)) }
         records.verbatim(direction == .in ? #","dir":"in""# : #","dir":"out""#)
     }
@@ -202,7 +212,9 @@ final class Tracer: @unchecked Sendable {
 
     /// The wall clock now, in whole milliseconds since 1970.
     private static func millisecondsSince1970() -> Int64 {
-        Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down))
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     /// The secret values of one connection's forms: the latest of each secret field, by form and
