@@ -7,10 +7,10 @@ package struct FormSession {
     package let id: String
     package let pipeline: FormPipeline
 
-    /// Starts sending the form's events as notifications through `channel`: first its current
-    /// results, then every change, until the form closes.
-    func startEvents(on channel: NotificationChannel) {
-        let sender = NotificationSender(form: id, submit: .init(pipeline.definition.submit), channel: channel)
+    /// Starts sending the form's events as notifications through `channel`, naming `submit` as
+    /// its action: first its current results, then every change, until the form closes.
+    func startEvents(on channel: NotificationChannel, submit: FormNotification.Submit) {
+        let sender = NotificationSender(form: id, submit: submit, channel: channel)
         // Closing the form lets go of the sender; nothing else ends the attachment.
         _ = pipeline.attach(sender)
     }

@@ -182,8 +182,17 @@ extension Server {
         let session = FormSession(id: id, pipeline: pipeline)
         changingForms { $0.insert(session) }
         formsDidChange?(id, definition)
-        session.startEvents(on: notifications)
+        session.startEvents(on: notifications, submit: submitAction(of: definition))
         return session
+    }
+
+    /// What a kind's notifications name as its action: one object for every form of the kind,
+    /// not a copy of the action in each (it was a third of an open form's memory).
+    func submitAction(of definition: FormDefinition) -> FormNotification.Submit {
+        if let known = submitActions[definition.kind] { return known }
+        let submit = FormNotification.Submit(definition.submit)
+        submitActions[definition.kind] = submit
+        return submit
     }
 
     /// The definition made ready in a locale, built on the first open of its kind and locale.

@@ -41,6 +41,8 @@ package final class Server {
     /// compiler checks every access statically: every keystroke reads it.
     private(set) var forms = FormTable()
     var localizedForms: [LocalizedFormKey: LocalizedForm] = [:]
+    /// By kind (`submitAction(of:)`).
+    var submitActions: [String: FormNotification.Submit] = [:]
     /// The pattern matching the line being handled may still do, renewed for each line (a batch
     /// is one line): no line holds the loop for long, whatever its values and the forms' patterns.
     let matchBudget = MatchBudget()

@@ -19,8 +19,8 @@ public final class FormPipeline {
     /// The check effects of each field with a remote check; nil for the others.
     private var checks: [FieldCheck?] = []
     private var isClosed = false
-    /// What an edit given no budget spends.
-    private let ownBudget = MatchBudget()
+    /// What an edit given no budget spends, made on the first such edit (a server always gives one).
+    private lazy var ownBudget = MatchBudget()
     private var state: FormState
 
     let scheduler: any Scheduler
