@@ -66,7 +66,7 @@ package struct FormTable {
 
     /// A table of no slots, holding no storage, to stand in for one moved out to be changed
     /// (`Server.changingForms`); not to be used.
-    package static var movedOut: FormTable { FormTable(slots: []) }
+    static var movedOut: FormTable { FormTable(slots: []) }
 
     private init(slots: [Slot?]) {
         self.slots = slots
