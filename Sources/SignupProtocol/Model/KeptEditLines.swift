@@ -9,7 +9,9 @@ package final class KeptEditLines: @unchecked Sendable {
     private var capacity: Int
     private var byteCount = 0
     /// Lines kept.
-    package private(set) var count = 0
+    package var count: Int { kept }
+    /// `count`'s storage, private so that the compiler checks its accesses, not the run time.
+    private var kept = 0
 
     /// Lines from a read of `readBytes` bytes: room for as many keystroke-sized lines at once.
     package init(readBytes: Int = 0) {
@@ -56,7 +58,7 @@ package final class KeptEditLines: @unchecked Sendable {
             (base + start + Self.headerSize).copyMemory(from: source, byteCount: line.count)
         }
         byteCount = needed
-        count += 1
+        kept += 1
     }
 
     private func grow(toHold needed: Int) {

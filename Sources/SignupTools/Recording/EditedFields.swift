@@ -38,7 +38,12 @@ final class EditedFields {
 
     /// The form `id` is open as a form of `kind`, or closed (nil).
     func set(_ kind: SecretFieldsOfKind?, ofForm id: String) {
-        forms.set(kind, ofForm: id)
+        // Changed moved out, so that no access to `forms` spans a call: the compiler then checks
+        // the reads every secret keystroke makes, not the run time.
+        var changed = OpenFormKinds()
+        swap(&changed, &forms)
+        changed.set(kind, ofForm: id)
+        swap(&changed, &forms)
     }
 
     /// What the value of `field` in the form `form` (with `hash`; the default form when nil) is.

@@ -23,11 +23,16 @@ final class LikenessComparisons {
 
     /// The form `id` opened as a form of `definition`'s kind, or closed (nil).
     func formDidChange(_ id: String, _ definition: FormDefinition?) {
+        // Changed moved out, so that no access to `forms` spans a call: every keystroke reads it,
+        // and the compiler then checks those reads, not the run time.
+        var changed: Set<String> = []
+        swap(&changed, &forms)
         if definition?.fields.contains(where: Self.isComparedByLikeness) == true {
-            forms.insert(id)
-        } else if !forms.isEmpty {
-            forms.remove(id)
+            changed.insert(id)
+        } else if !changed.isEmpty {
+            changed.remove(id)
         }
+        swap(&changed, &forms)
     }
 
     /// What `edit`'s value is compared with by likeness; nil when it is compared with nothing.
