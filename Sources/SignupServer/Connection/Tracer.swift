@@ -74,14 +74,12 @@ final class Tracer: @unchecked Sendable {
         let (form, field, value) = (edit.form ?? Server.defaultFormID, edit.field, edit.value)
         lock.withLock {
             if kind == .secret { formSecrets[connection, default: FormSecrets()].latest[form, default: [:]][field] = value.isEmpty ? nil : value }
-            Self.writeRecord(of: edit, showingValue: kind == .shown, connection: connection, to: &pending, stamps: inStamps)
+            writeRecord(of: edit, showingValue: kind == .shown, connection: connection, to: &pending)
         }
     }
 
-    private static func writeRecord(
-        of edit: borrowing FormEditLine, showingValue: Bool, connection: Int?, to record: inout JSONWriter, stamps: borrowing Mutex<UTCTimestampCache>
-    ) {
-        startRecord(.in, connection: connection, in: &record, stamps: stamps)
+    private func writeRecord(of edit: borrowing FormEditLine, showingValue: Bool, connection: Int?, to record: inout JSONWriter) {
+        startRecord(.in, connection: connection, in: &record)
         record.verbatim(#","message":{"jsonrpc":"2.0""#)
         if let id = edit.id { record.verbatim(#","id":"#); id.write(&record) }
         record.verbatim(#","method":"form.edit","params":{"#)
@@ -171,18 +169,12 @@ final class Tracer: @unchecked Sendable {
 
     /// Opens a record timed now, up to its direction; `endRecord` closes it.
     private func startRecord(_ direction: Direction, connection: Int?, in records: inout JSONWriter) {
-        switch direction {
-        case .in: Self.startRecord(direction, connection: connection, in: &records, stamps: inStamps)
-        case .out: Self.startRecord(direction, connection: connection, in: &records, stamps: outStamps)
-        }
-    }
-
-    private static func startRecord(
-        _ direction: Direction, connection: Int?, in records: inout JSONWriter, stamps: borrowing Mutex<UTCTimestampCache>
-    ) {
         records.verbatim(#"{"time":"#)
-        let now = UTCTimestamp(milliseconds: millisecondsSince1970())
-        stamps.withLock { $0.write(now, to: &records) }
+        let now = UTCTimestamp(milliseconds: Self.millisecondsSince1970())
+        switch direction {
+        case .in: inStamps.withLock { $0.write(now, to: &records) }
+        case .out: outStamps.withLock { $0.write(now, to: &records) }
+        }
         if let connection { records.verbatim(#","connection":"#); records.int(Int64(connection)) }
         records.verbatim(direction == .in ? #","dir":"in""# : #","dir":"out""#)
     }
