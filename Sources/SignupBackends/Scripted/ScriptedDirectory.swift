@@ -210,19 +210,16 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         }
     }
 
-    // The generator is read into a local and written back, so that no access to it spans a call:
-    // the compiler then checks its accesses statically.
-
     private func sample(_ latency: Latency) -> TimeSpan {
-        var local = generator
-        defer { generator = local }
-        return latency.sample(using: &local)
+        drawing { latency.sample(using: &$0) }
     }
 
-    private func nextUnitInterval() -> Double {
+    /// `body` given the generator read into a local, written back after: no access to it spans a
+    /// call, so the compiler checks its accesses statically.
+    private func drawing<Result>(_ body: (inout SeededGenerator) -> Result) -> Result {
         var local = generator
         defer { generator = local }
-        return local.nextUnitInterval()
+        return body(&local)
     }
 
     /// The answer a reply gives `question`, if the script has one for it: the first unused one.
@@ -276,7 +273,7 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
         where claims.contains(Claim(kind: fields.kind, field: field, folded: folded)) {
             return .fieldTaken(field: field)
         }
-        if script.registrationFailureRate > 0 && nextUnitInterval() < script.registrationFailureRate {
+        if script.registrationFailureRate > 0 && drawing({ $0.nextUnitInterval() }) < script.registrationFailureRate {
             return .refused(reason: "scripted random failure")
         }
         for (field, folded) in fields.claims { claims.insert(Claim(kind: fields.kind, field: field, folded: folded)) }
