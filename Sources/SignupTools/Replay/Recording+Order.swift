@@ -17,7 +17,8 @@ extension Recording {
     /// end that fell due between the two; only a replay tells (`Replayer.runFindingOrder`).
     var inputsPlacedByGuess: [Int] { inputOrder.guessed }
 
-    private var inputOrder: (beforeDueWork: [Bool], guessed: [Int]) {
+    /// Both of the above, from one walk of the entries.
+    var inputOrder: (beforeDueWork: [Bool], guessed: [Int]) {
         var order: [Bool] = []
         var guessed: [Int] = []
         let isRealTime = header.clock == .real

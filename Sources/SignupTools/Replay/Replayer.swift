@@ -101,13 +101,13 @@ struct Replayer {
     /// `maxReplays` replays, and none for an input recorded after the difference. Returns the
     /// last outcome and the order it was replayed in.
     func runFindingOrder(maxReplays: Int = 64) throws(FormFile.Problem) -> (outcome: Outcome, inputsBeforeDueWork: [Bool]) {
-        var order = recording.inputsBeforeDueWork
+        var (order, guessed) = recording.inputOrder
         var outcome = try run(inputsBeforeDueWork: order)
         var replays = 1
         let inputTimes = recording.entries.compactMap { entry -> Int64? in
             if case .input(let time, _) = entry { time } else { nil }
         }
-        for input in recording.inputsPlacedByGuess {
+        for input in guessed {
             guard let divergence = outcome.divergence, replays < maxReplays,
                   inputTimes[input] <= divergence.time ?? .max else { break }
             order[input].toggle()
