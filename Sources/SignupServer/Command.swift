@@ -46,6 +46,8 @@ package enum SignupRPCCommand {
             tools.replay(recording, fixture)
         case .validate(let request):
             tools.validate(request)
+        case .schemas(let directory, let check):
+            SchemasCommand.run(directory: directory, check: check)
         case .run(var configuration, let directoryFile, let formsFolder, let tracePath, let recordPath, let listen):
             if let tracePath {
                 guard let fd = OutputFile.create(atPath: tracePath) else {

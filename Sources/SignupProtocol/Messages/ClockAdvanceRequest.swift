@@ -2,7 +2,6 @@
 /// everything due (when `exclusive`, only what is due before the target).
 package struct ClockAdvanceRequest: RequestType {
     package static let method = "clock.advance"
-    package static let parameters = ["by", "to", "exclusive"]
     package static var parameterRoles: [String: ParameterRole] { ["by": .number, "to": .number] }
 
     package enum Target: Sendable {
@@ -61,4 +60,74 @@ package struct ClockAdvanceRequest: RequestType {
             result.object { $0.key("now"); $0.int(now) }
         }
     }
+}
+
+extension ClockAdvanceRequest {
+    package static let documentation = MethodDocumentation(
+        summary: "Move virtual time; everything due until then happens first.",
+        params: [
+            DocumentedParameter("by", .schema(##"{"type": "integer", "minimum": 0, "maximum": 9007199254740991}"##)),
+            DocumentedParameter("to", .reference("Time")),
+            DocumentedParameter("exclusive", .schema(##"{"type": "boolean"}"##)),
+        ],
+        paramsComponent: "AdvanceParams",
+        result: "AdvanceResult",
+        errors: [.clockNotVirtual, .timeWentBackwards, .invalidParams, .shuttingDown],
+        components: [
+            SchemaComponent("AdvanceParams", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "by": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "maximum": 9007199254740991
+                    },
+                    "to": {
+                      "$ref": "#/components/schemas/Time"
+                    },
+                    "exclusive": {
+                      "type": "boolean"
+                    }
+                  },
+                  "additionalProperties": false,
+                  "oneOf": [
+                    {
+                      "required": [
+                        "by"
+                      ],
+                      "not": {
+                        "required": [
+                          "to"
+                        ]
+                      }
+                    },
+                    {
+                      "required": [
+                        "to"
+                      ],
+                      "not": {
+                        "required": [
+                          "by"
+                        ]
+                      }
+                    }
+                  ]
+                }
+                """##),
+            SchemaComponent("AdvanceResult", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "now": {
+                      "$ref": "#/components/schemas/Time"
+                    }
+                  },
+                  "required": [
+                    "now"
+                  ],
+                  "additionalProperties": false
+                }
+                """##),
+        ])
 }

@@ -4,7 +4,6 @@ import SignupCore
 /// or optional.
 package struct FieldPresenceChangedNotification: NotificationType {
     package static let method = "form.fieldPresenceChanged"
-    package static let members = ["form", "field", "shown", "required", "at"]
 
     package var form: String
     package var update: PresenceUpdate
@@ -25,4 +24,49 @@ package struct FieldPresenceChangedNotification: NotificationType {
         writer.verbatim(update.presence.required ? #","required":true"# : #","required":false"#)
         Notifications.writeEnd(at: at, to: &writer)
     }
+}
+
+extension FieldPresenceChangedNotification {
+    package static let documentation = NotificationDocumentation(
+        summary: "A field shown or hidden, made required or optional, by the form's conditions (a JSON Schema form's if/then/else, dependentRequired, dependentSchemas, oneOf); each conditional field's first comes when the form opens.",
+        params: [
+            DocumentedParameter("form", required: true, .reference("FormId")),
+            DocumentedParameter("field", required: true, .schema(##"{"type": "string"}"##)),
+            DocumentedParameter("shown", required: true, .schema(##"{"type": "boolean"}"##)),
+            DocumentedParameter("required", required: true, .schema(##"{"type": "boolean"}"##)),
+            DocumentedParameter("at", required: true, .reference("Time")),
+        ],
+        paramsComponent: "FieldPresenceChangedParams",
+        components: [
+            SchemaComponent("FieldPresenceChangedParams", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "form": {
+                      "$ref": "#/components/schemas/FormId"
+                    },
+                    "field": {
+                      "type": "string"
+                    },
+                    "shown": {
+                      "type": "boolean"
+                    },
+                    "required": {
+                      "type": "boolean"
+                    },
+                    "at": {
+                      "$ref": "#/components/schemas/Time"
+                    }
+                  },
+                  "required": [
+                    "form",
+                    "field",
+                    "shown",
+                    "required",
+                    "at"
+                  ],
+                  "additionalProperties": false
+                }
+                """##),
+        ])
 }

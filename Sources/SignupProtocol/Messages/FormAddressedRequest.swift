@@ -8,7 +8,6 @@ package protocol FormAddressedRequest: RequestType {
 }
 
 extension FormAddressedRequest {
-    package static var parameters: [String] { ["form", "at"] }
     package static var parameterRoles: [String: ParameterRole] { ["form": .identifier, "at": .number] }
 
     package init(_ params: Params) throws(RPCError) {

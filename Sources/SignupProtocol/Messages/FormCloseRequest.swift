@@ -22,3 +22,31 @@ package struct FormCloseRequest: FormAddressedRequest {
         }
     }
 }
+
+extension FormCloseRequest {
+    package static let documentation = MethodDocumentation(
+        summary: "Close a form; it sends nothing more.",
+        params: [
+            DocumentedParameter("form", .reference("FormId")),
+            DocumentedParameter("at", .reference("Time")),
+        ],
+        paramsComponent: "FormParams",
+        result: "CloseResult",
+        errors: [.unknownForm, .invalidParams, .clockNotVirtual, .timeWentBackwards, .shuttingDown],
+        components: [
+            SchemaComponent("CloseResult", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "form": {
+                      "$ref": "#/components/schemas/FormId"
+                    }
+                  },
+                  "required": [
+                    "form"
+                  ],
+                  "additionalProperties": false
+                }
+                """##),
+        ])
+}

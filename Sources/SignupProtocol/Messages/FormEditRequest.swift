@@ -3,7 +3,6 @@
 /// the server meets both as this one value.
 package struct FormEditRequest: RequestType, Sendable {
     package static let method = "form.edit"
-    package static let parameters = ["form", "field", "value", "at"]
     package static var parameterRoles: [String: ParameterRole] {
         ["form": .identifier, "field": .identifier, "value": .fieldValue, "at": .number]
     }
@@ -49,4 +48,62 @@ package struct FormEditRequest: RequestType, Sendable {
             }
         }
     }
+}
+
+extension FormEditRequest {
+    package static let documentation = MethodDocumentation(
+        summary: "Set a field's whole value.",
+        params: [
+            DocumentedParameter("form", .reference("FormId")),
+            DocumentedParameter("field", required: true, .schema(##"{"type": "string"}"##)),
+            DocumentedParameter("value", required: true, .schema(##"{"type": "string"}"##)),
+            DocumentedParameter("at", .reference("Time")),
+        ],
+        paramsComponent: "EditParams",
+        result: "EditResult",
+        errors: [.unknownForm, .unknownField, .valueTooLong, .tooManyForms, .invalidParams, .clockNotVirtual, .timeWentBackwards, .shuttingDown],
+        components: [
+            SchemaComponent("EditParams", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "form": {
+                      "$ref": "#/components/schemas/FormId"
+                    },
+                    "field": {
+                      "type": "string"
+                    },
+                    "value": {
+                      "type": "string"
+                    },
+                    "at": {
+                      "$ref": "#/components/schemas/Time"
+                    }
+                  },
+                  "required": [
+                    "field",
+                    "value"
+                  ],
+                  "additionalProperties": false
+                }
+                """##),
+            SchemaComponent("EditResult", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "form": {
+                      "$ref": "#/components/schemas/FormId"
+                    },
+                    "version": {
+                      "$ref": "#/components/schemas/Version"
+                    }
+                  },
+                  "required": [
+                    "form",
+                    "version"
+                  ],
+                  "additionalProperties": false
+                }
+                """##),
+        ])
 }

@@ -3,7 +3,6 @@ import SignupCore
 /// `form.open`: opens a form of a kind, with opening values or a record to update.
 package struct FormOpenRequest: RequestType {
     package static let method = "form.open"
-    package static let parameters = ["kind", "form", "values", "record", "locale", "describe", "at"]
     package static var parameterRoles: [String: ParameterRole] {
         ["kind": .identifier, "form": .identifier, "values": .fieldValues(ofOpenForm: true), "record": .record,
          "locale": .identifier, "at": .number]
@@ -88,4 +87,87 @@ package struct FormOpenRequest: RequestType {
             }
         }
     }
+}
+
+extension FormOpenRequest {
+    package static let documentation = MethodDocumentation(
+        summary: "Open a form; its opening events come before the result.",
+        params: [
+            DocumentedParameter("kind", .schema(##"{"type": "string"}"##)),
+            DocumentedParameter("form", .reference("FormId")),
+            DocumentedParameter("values", .reference("StringMap")),
+            DocumentedParameter("record", .reference("StringMap")),
+            DocumentedParameter("locale", .reference("Locale")),
+            DocumentedParameter("describe", .schema(##"{"type": "boolean"}"##)),
+            DocumentedParameter("at", .reference("Time")),
+        ],
+        paramsComponent: "OpenParams",
+        result: "OpenResult",
+        errors: [.formIDInUse, .unknownFormKind, .unknownField, .valueTooLong, .tooManyForms, .invalidParams, .clockNotVirtual, .timeWentBackwards, .shuttingDown],
+        components: [
+            SchemaComponent("OpenParams", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "kind": {
+                      "type": "string"
+                    },
+                    "form": {
+                      "$ref": "#/components/schemas/FormId"
+                    },
+                    "values": {
+                      "$ref": "#/components/schemas/StringMap"
+                    },
+                    "record": {
+                      "$ref": "#/components/schemas/StringMap"
+                    },
+                    "locale": {
+                      "$ref": "#/components/schemas/Locale"
+                    },
+                    "describe": {
+                      "type": "boolean"
+                    },
+                    "at": {
+                      "$ref": "#/components/schemas/Time"
+                    }
+                  },
+                  "additionalProperties": false
+                }
+                """##),
+            SchemaComponent("OpenResult", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "form": {
+                      "$ref": "#/components/schemas/FormId"
+                    },
+                    "kind": {
+                      "type": "string"
+                    },
+                    "version": {
+                      "$ref": "#/components/schemas/Version"
+                    },
+                    "recordId": {
+                      "type": "string"
+                    },
+                    "locale": {
+                      "$ref": "#/components/schemas/Locale"
+                    },
+                    "unsupportedLocale": {
+                      "type": "string"
+                    },
+                    "description": {
+                      "$ref": "#/components/schemas/FormDescription"
+                    }
+                  },
+                  "required": [
+                    "form",
+                    "kind",
+                    "version",
+                    "locale"
+                  ],
+                  "additionalProperties": false
+                }
+                """##),
+        ])
 }

@@ -55,3 +55,124 @@ package struct FormSnapshotRequest: FormAddressedRequest {
         }
     }
 }
+
+extension FormSnapshotRequest {
+    package static let documentation = MethodDocumentation(
+        summary: "The current state of a form, for a view that attaches late.",
+        params: [
+            DocumentedParameter("form", .reference("FormId")),
+            DocumentedParameter("at", .reference("Time")),
+        ],
+        paramsComponent: "FormParams",
+        result: "SnapshotResult",
+        errors: [.unknownForm, .tooManyForms, .invalidParams, .clockNotVirtual, .timeWentBackwards, .shuttingDown],
+        components: [
+            SchemaComponent("FieldSnapshot", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "field": {
+                      "type": "string"
+                    },
+                    "state": {
+                      "$ref": "#/components/schemas/FieldState"
+                    },
+                    "code": {
+                      "type": "string"
+                    },
+                    "params": {
+                      "$ref": "#/components/schemas/MessageParams"
+                    },
+                    "message": {
+                      "type": "string"
+                    },
+                    "version": {
+                      "$ref": "#/components/schemas/Version"
+                    }
+                  },
+                  "required": [
+                    "field",
+                    "state",
+                    "code",
+                    "params",
+                    "message",
+                    "version"
+                  ],
+                  "additionalProperties": false
+                }
+                """##),
+            SchemaComponent("Submission", ##"""
+                {
+                  "description": "idle or submitting (nothing more), succeeded (with account, friend or result) or failed (code, params, message); login forms name them loggedOut, loggingIn, loggedIn, loginFailed.",
+                  "type": "object",
+                  "properties": {
+                    "state": {
+                      "type": "string"
+                    },
+                    "account": {
+                      "type": "object"
+                    },
+                    "friend": {
+                      "type": "object"
+                    },
+                    "result": {
+                      "description": "An http submission's result: the API's JSON body, members the form keeps secret masked."
+                    },
+                    "code": {
+                      "type": "string"
+                    },
+                    "params": {
+                      "$ref": "#/components/schemas/MessageParams"
+                    },
+                    "message": {
+                      "type": "string"
+                    }
+                  },
+                  "required": [
+                    "state"
+                  ],
+                  "additionalProperties": false
+                }
+                """##),
+            SchemaComponent("SnapshotResult", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "form": {
+                      "$ref": "#/components/schemas/FormId"
+                    },
+                    "kind": {
+                      "type": "string"
+                    },
+                    "version": {
+                      "$ref": "#/components/schemas/Version"
+                    },
+                    "fields": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/FieldSnapshot"
+                      }
+                    },
+                    "submitEnabled": {
+                      "type": "boolean"
+                    },
+                    "recordId": {
+                      "type": "string"
+                    },
+                    "submission": {
+                      "$ref": "#/components/schemas/Submission"
+                    }
+                  },
+                  "required": [
+                    "form",
+                    "kind",
+                    "version",
+                    "fields",
+                    "submitEnabled",
+                    "submission"
+                  ],
+                  "additionalProperties": false
+                }
+                """##),
+        ])
+}

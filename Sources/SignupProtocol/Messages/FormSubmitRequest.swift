@@ -33,3 +33,43 @@ package struct FormSubmitRequest: FormAddressedRequest {
         }
     }
 }
+
+extension FormSubmitRequest {
+    package static let documentation = MethodDocumentation(
+        summary: "Tap submit.",
+        params: [
+            DocumentedParameter("form", .reference("FormId")),
+            DocumentedParameter("at", .reference("Time")),
+        ],
+        paramsComponent: "FormParams",
+        result: "SubmitResult",
+        errors: [.unknownForm, .tooManyForms, .invalidParams, .clockNotVirtual, .timeWentBackwards, .shuttingDown],
+        components: [
+            SchemaComponent("SubmitResult", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "form": {
+                      "$ref": "#/components/schemas/FormId"
+                    },
+                    "accepted": {
+                      "type": "boolean"
+                    },
+                    "reason": {
+                      "enum": [
+                        "invalid",
+                        "validating",
+                        "submitting",
+                        "submitted"
+                      ]
+                    }
+                  },
+                  "required": [
+                    "form",
+                    "accepted"
+                  ],
+                  "additionalProperties": false
+                }
+                """##),
+        ])
+}

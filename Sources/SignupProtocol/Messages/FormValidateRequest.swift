@@ -4,7 +4,6 @@ import SignupCore
 /// codes, params and messages a form opened with them shows; no form is opened, no backend asked.
 package struct FormValidateRequest: RequestType {
     package static let method = "form.validate"
-    package static let parameters = ["kind", "values", "locale", "at"]
     /// No form is open for it: the kind alone says which fields are secret.
     package static var parameterRoles: [String: ParameterRole] {
         ["kind": .identifier, "values": .fieldValues(ofOpenForm: false), "locale": .identifier, "at": .number]
@@ -83,4 +82,130 @@ package struct FormValidateRequest: RequestType {
             }
         }
     }
+}
+
+extension FormValidateRequest {
+    package static let documentation = MethodDocumentation(
+        summary: "A whole set of values judged by a kind's local rules, with the codes a live form gives; no form is opened, no backend asked.",
+        params: [
+            DocumentedParameter("kind", .schema(##"{"type": "string"}"##)),
+            DocumentedParameter("values", .reference("StringMap")),
+            DocumentedParameter("locale", .reference("Locale")),
+            DocumentedParameter("at", .reference("Time")),
+        ],
+        paramsComponent: "ValidateParams",
+        result: "ValidateResult",
+        errors: [.unknownFormKind, .unknownField, .valueTooLong, .invalidParams, .clockNotVirtual, .timeWentBackwards, .shuttingDown],
+        components: [
+            SchemaComponent("ValidateParams", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "kind": {
+                      "type": "string"
+                    },
+                    "values": {
+                      "$ref": "#/components/schemas/StringMap"
+                    },
+                    "locale": {
+                      "$ref": "#/components/schemas/Locale"
+                    },
+                    "at": {
+                      "$ref": "#/components/schemas/Time"
+                    }
+                  },
+                  "additionalProperties": false
+                }
+                """##),
+            SchemaComponent("ValidateResult", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "kind": {
+                      "type": "string"
+                    },
+                    "locale": {
+                      "$ref": "#/components/schemas/Locale"
+                    },
+                    "unsupportedLocale": {
+                      "type": "string"
+                    },
+                    "valid": {
+                      "type": "boolean"
+                    },
+                    "fields": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/FieldVerdict"
+                      }
+                    },
+                    "issues": {
+                      "type": "array",
+                      "description": "Only when the whole object fails what no field shows (a JSON Schema form's verdict on the object, protocol.md §17).",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "code": {
+                            "type": "string"
+                          },
+                          "params": {
+                            "$ref": "#/components/schemas/MessageParams"
+                          },
+                          "message": {
+                            "type": "string"
+                          }
+                        },
+                        "required": [
+                          "code",
+                          "params",
+                          "message"
+                        ],
+                        "additionalProperties": false
+                      }
+                    }
+                  },
+                  "required": [
+                    "kind",
+                    "locale",
+                    "valid",
+                    "fields"
+                  ],
+                  "additionalProperties": false
+                }
+                """##),
+            SchemaComponent("FieldVerdict", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "field": {
+                      "type": "string"
+                    },
+                    "state": {
+                      "$ref": "#/components/schemas/FieldState"
+                    },
+                    "code": {
+                      "type": "string"
+                    },
+                    "params": {
+                      "$ref": "#/components/schemas/MessageParams"
+                    },
+                    "message": {
+                      "type": "string"
+                    },
+                    "shown": {
+                      "const": false,
+                      "description": "Only on a field the form's conditions hide: it is not judged and would not be submitted."
+                    }
+                  },
+                  "required": [
+                    "field",
+                    "state",
+                    "code",
+                    "params",
+                    "message"
+                  ],
+                  "additionalProperties": false
+                }
+                """##),
+        ])
 }

@@ -4,7 +4,6 @@ import SignupCore
 /// is answered with what the server offers.
 package struct InitializeRequest: RequestType {
     package static let method = "initialize"
-    package static let parameters = ["processId", "clientInfo", "capabilities", "locale", "clientKey"]
     package static var unknownParameters: UnknownParameters { .skipped }
     /// `clientKey` (whose budget, a credential of sorts) is not shown.
     package static var parameterRoles: [String: ParameterRole] {
@@ -119,4 +118,243 @@ package struct InitializeRequest: RequestType {
             }
         }
     }
+}
+
+extension InitializeRequest {
+    package static let documentation = MethodDocumentation(
+        summary: "Server info, protocol version and capabilities.",
+        params: [
+            DocumentedParameter("processId", .schema(##"{"oneOf": [{"type": "integer", "minimum": 1, "maximum": 2147483647}, {"type": "null"}]}"##)),
+            DocumentedParameter("clientInfo", .schema(##"{"type": "object"}"##)),
+            DocumentedParameter("capabilities", .schema(##"{"type": "object", "properties": {"formDescriptions": {"type": "boolean"}}}"##)),
+            DocumentedParameter("locale", .reference("Locale")),
+            DocumentedParameter("clientKey", .schema(##"{"type": "string", "minLength": 1, "maxLength": 256, "description": "Whose check budget this connection spends, as a trusted frontend names the person behind it; honoured only under --trust-client-keys, otherwise ignored."}"##)),
+        ],
+        paramsComponent: "InitializeParams",
+        result: "InitializeResult",
+        errors: [.alreadyInitialized, .invalidParams, .shuttingDown],
+        components: [
+            SchemaComponent("FieldSummary", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "name": {
+                      "type": "string"
+                    },
+                    "required": {
+                      "type": "boolean"
+                    },
+                    "secret": {
+                      "type": "boolean"
+                    },
+                    "remoteCheck": {
+                      "$ref": "#/components/schemas/RemoteCheckKind"
+                    }
+                  },
+                  "required": [
+                    "name",
+                    "required",
+                    "secret",
+                    "remoteCheck"
+                  ],
+                  "additionalProperties": false
+                }
+                """##),
+            SchemaComponent("FormSummary", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "kind": {
+                      "type": "string"
+                    },
+                    "fields": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/FieldSummary"
+                      }
+                    }
+                  },
+                  "required": [
+                    "kind",
+                    "fields"
+                  ],
+                  "additionalProperties": false
+                }
+                """##),
+            SchemaComponent("Limits", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "maxLineBytes": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "maxValueLength": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "maxValueBytes": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "maxForms": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "maxBatch": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "maxDepth": {
+                      "type": "integer",
+                      "minimum": 0
+                    }
+                  },
+                  "required": [
+                    "maxLineBytes",
+                    "maxValueLength",
+                    "maxValueBytes",
+                    "maxForms",
+                    "maxBatch",
+                    "maxDepth"
+                  ],
+                  "additionalProperties": false
+                }
+                """##),
+            SchemaComponent("InitializeParams", ##"""
+                {
+                  "description": "Members not listed are ignored, as LSP clients send their own.",
+                  "type": "object",
+                  "properties": {
+                    "processId": {
+                      "oneOf": [
+                        {
+                          "type": "integer",
+                          "minimum": 1,
+                          "maximum": 2147483647
+                        },
+                        {
+                          "type": "null"
+                        }
+                      ]
+                    },
+                    "clientInfo": {
+                      "type": "object"
+                    },
+                    "capabilities": {
+                      "type": "object",
+                      "properties": {
+                        "formDescriptions": {
+                          "type": "boolean"
+                        }
+                      }
+                    },
+                    "locale": {
+                      "$ref": "#/components/schemas/Locale"
+                    },
+                    "clientKey": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 256,
+                      "description": "Whose check budget this connection spends, as a trusted frontend names the person behind it; honoured only under --trust-client-keys, otherwise ignored."
+                    }
+                  },
+                  "additionalProperties": true
+                }
+                """##),
+            SchemaComponent("InitializeResult", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "serverInfo": {
+                      "type": "object",
+                      "properties": {
+                        "name": {
+                          "const": "signup-rpc"
+                        },
+                        "version": {
+                          "type": "string"
+                        }
+                      },
+                      "required": [
+                        "name",
+                        "version"
+                      ],
+                      "additionalProperties": false
+                    },
+                    "protocolVersion": {
+                      "const": "1.0"
+                    },
+                    "locale": {
+                      "$ref": "#/components/schemas/Locale"
+                    },
+                    "unsupportedLocale": {
+                      "type": "string"
+                    },
+                    "capabilities": {
+                      "type": "object",
+                      "properties": {
+                        "forms": {
+                          "type": "array",
+                          "items": {
+                            "oneOf": [
+                              {
+                                "$ref": "#/components/schemas/FormSummary"
+                              },
+                              {
+                                "$ref": "#/components/schemas/FormDescription"
+                              }
+                            ]
+                          }
+                        },
+                        "locales": {
+                          "type": "array",
+                          "items": {
+                            "$ref": "#/components/schemas/Locale"
+                          }
+                        },
+                        "clock": {
+                          "enum": [
+                            "real",
+                            "virtual"
+                          ]
+                        },
+                        "clocks": {
+                          "type": "array",
+                          "items": {
+                            "enum": [
+                              "real",
+                              "virtual"
+                            ]
+                          }
+                        },
+                        "debounceMs": {
+                          "type": "integer",
+                          "minimum": 0
+                        },
+                        "limits": {
+                          "$ref": "#/components/schemas/Limits"
+                        }
+                      },
+                      "required": [
+                        "forms",
+                        "locales",
+                        "clock",
+                        "clocks",
+                        "debounceMs",
+                        "limits"
+                      ],
+                      "additionalProperties": false
+                    }
+                  },
+                  "required": [
+                    "serverInfo",
+                    "protocolVersion",
+                    "locale",
+                    "capabilities"
+                  ],
+                  "additionalProperties": false
+                }
+                """##),
+        ])
 }

@@ -1,6 +1,7 @@
-/// Every method a client may call and every notification the server sends, registered once:
-/// the server's dispatch and the schema drift test read these lists. Adding a method is its
-/// type's file, a line here and its handler in the server.
+/// Every method a client may call and every notification the server sends, registered once, in
+/// the order the protocol's documents list them: the server's dispatch and `SchemaDocuments`
+/// read these lists. Adding a method is its type's file (the type, its result and its
+/// documentation), a line here, and its handler in the server.
 package enum Messages {
     package static let requests: [any RequestType.Type] = [
         InitializeRequest.self,
@@ -11,8 +12,8 @@ package enum Messages {
         FormEditRequest.self,
         FormSubmitRequest.self,
         FormSnapshotRequest.self,
-        FormCloseRequest.self,
         FormValidateRequest.self,
+        FormCloseRequest.self,
         ClockAdvanceRequest.self,
     ]
 

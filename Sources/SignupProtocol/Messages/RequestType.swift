@@ -5,6 +5,8 @@ package protocol RequestType: Sendable {
 
     /// The method's name on the wire.
     static var method: String { get }
+    /// What the protocol's documents say of it, its params among them.
+    static var documentation: MethodDocumentation { get }
     /// The names of its params, in the order protocol.md lists them; any other is refused.
     static var parameters: [String] { get }
     /// How params it does not take are met.
@@ -49,6 +51,8 @@ package enum ParameterRole: Sendable {
 }
 
 extension RequestType {
+    /// The params its documentation names.
+    package static var parameters: [String] { documentation.params.map(\.name) }
     package static var unknownParameters: UnknownParameters { .refused }
     package static var isServedAfterShutdown: Bool { false }
     package static var parameterRoles: [String: ParameterRole] { [:] }

@@ -4,7 +4,6 @@ import SignupCore
 /// (`account`, `friend` or `result`) on success, or `code`, `params` and `message` on failure.
 package struct SubmissionChangedNotification: NotificationType {
     package static let method = "form.submissionChanged"
-    package static let members = ["form", "state", "account", "friend", "result", "code", "params", "message", "at"]
 
     package var form: String
     package var state: SubmissionState
@@ -26,4 +25,63 @@ package struct SubmissionChangedNotification: NotificationType {
         Notifications.writeSubmission(state, of: action, to: &writer)
         Notifications.writeEnd(at: at, to: &writer)
     }
+}
+
+extension SubmissionChangedNotification {
+    package static let documentation = NotificationDocumentation(
+        summary: "A submission's state changed.",
+        params: [
+            DocumentedParameter("form", required: true, .reference("FormId")),
+            DocumentedParameter("state", required: true, .schema(##"{"type": "string"}"##)),
+            DocumentedParameter("account", .schema(##"{"type": "object"}"##)),
+            DocumentedParameter("friend", .schema(##"{"type": "object"}"##)),
+            DocumentedParameter("result", .schema(##"{}"##)),
+            DocumentedParameter("code", .schema(##"{"type": "string"}"##)),
+            DocumentedParameter("params", .reference("MessageParams")),
+            DocumentedParameter("message", .schema(##"{"type": "string"}"##)),
+            DocumentedParameter("at", required: true, .reference("Time")),
+        ],
+        paramsComponent: "SubmissionChangedParams",
+        components: [
+            SchemaComponent("SubmissionChangedParams", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "form": {
+                      "$ref": "#/components/schemas/FormId"
+                    },
+                    "state": {
+                      "type": "string"
+                    },
+                    "account": {
+                      "type": "object"
+                    },
+                    "friend": {
+                      "type": "object"
+                    },
+                    "result": {
+                      "description": "An http submission's result: the API's JSON body, members the form keeps secret masked."
+                    },
+                    "code": {
+                      "type": "string"
+                    },
+                    "params": {
+                      "$ref": "#/components/schemas/MessageParams"
+                    },
+                    "message": {
+                      "type": "string"
+                    },
+                    "at": {
+                      "$ref": "#/components/schemas/Time"
+                    }
+                  },
+                  "required": [
+                    "form",
+                    "state",
+                    "at"
+                  ],
+                  "additionalProperties": false
+                }
+                """##),
+        ])
 }

@@ -1,7 +1,6 @@
 /// `form.submitEnabledChanged`: whether submit is enabled changed.
 package struct SubmitEnabledChangedNotification: NotificationType {
     package static let method = "form.submitEnabledChanged"
-    package static let members = ["form", "enabled", "at"]
 
     package var form: String
     package var enabled: Bool
@@ -19,4 +18,39 @@ package struct SubmitEnabledChangedNotification: NotificationType {
         writer.verbatim(enabled ? #","enabled":true"# : #","enabled":false"#)
         Notifications.writeEnd(at: at, to: &writer)
     }
+}
+
+extension SubmitEnabledChangedNotification {
+    package static let documentation = NotificationDocumentation(
+        summary: "Whether submit is enabled changed; the first comes when the form opens.",
+        params: [
+            DocumentedParameter("form", required: true, .reference("FormId")),
+            DocumentedParameter("enabled", required: true, .schema(##"{"type": "boolean"}"##)),
+            DocumentedParameter("at", required: true, .reference("Time")),
+        ],
+        paramsComponent: "SubmitEnabledChangedParams",
+        components: [
+            SchemaComponent("SubmitEnabledChangedParams", ##"""
+                {
+                  "type": "object",
+                  "properties": {
+                    "form": {
+                      "$ref": "#/components/schemas/FormId"
+                    },
+                    "enabled": {
+                      "type": "boolean"
+                    },
+                    "at": {
+                      "$ref": "#/components/schemas/Time"
+                    }
+                  },
+                  "required": [
+                    "form",
+                    "enabled",
+                    "at"
+                  ],
+                  "additionalProperties": false
+                }
+                """##),
+        ])
 }

@@ -12,6 +12,8 @@ package enum Invocation {
     case replay(recording: String, fixture: String?)
     /// `signup-rpc validate SCHEMA [--draft 2020-12|7] [--assert-formats] [--output flag|basic|detailed]`.
     case validate(ValidateRequest)
+    /// `signup-rpc schemas DIR [--check]`.
+    case schemas(directory: String, check: Bool)
     case help
     case version
 }
@@ -59,6 +61,10 @@ package enum Options {
                                    judges each JSON instance on stdin (one a line) against the
                                    JSON Schema in SCHEMA; prints one output a line (protocol.md §17)
 
+        signup-rpc schemas DIR [--check]
+                                   writes the protocol's OpenRPC document and messages.schema.json
+                                   into DIR; --check exits 1 if the files there differ from them
+
         signup-rpc replay FILE [--write-fixture PATH]
                                    replays a recording on the virtual clock, its backend
                                    answering as recorded; exits 1 at the first difference.
@@ -101,6 +107,7 @@ package enum Options {
     package static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         if arguments.first == "replay" { return try parseReplay(Array(arguments.dropFirst())) }
         if arguments.first == "validate" { return try parseValidate(Array(arguments.dropFirst())) }
+        if arguments.first == "schemas" { return try parseSchemas(Array(arguments.dropFirst())) }
         var configuration = ServerConfiguration()
         var directoryFile: String?
         var storePath: String?

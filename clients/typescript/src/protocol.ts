@@ -24,10 +24,6 @@ export type RemoteCheckKind = ("usernameAvailability" | "http" | "unique" | "bre
 /** text, name, username, password, newPassword, email, phone or number; clients draw text for a kind they do not know. */
 export type InputKind = string;
 
-export type FieldSummary = {name: string, required: boolean, secret: boolean, remoteCheck: RemoteCheckKind};
-
-export type FormSummary = {kind: string, fields: Array<FieldSummary>};
-
 export type DescribedField = {name: string, required: boolean, secret: boolean, remoteCheck: RemoteCheckKind, label: string, placeholder: (string | null), input: InputKind, maxLength: (number | null), remoteChecks: Array<RemoteCheck>, requirements?: Array<Requirement>, help?: string, default?: string, conditional?: true, choices?: Array<string>};
 
 export type SubmissionStateDescription = {state: string, meaning: ("idle" | "submitting" | "succeeded" | "failed"), message: string};
@@ -37,14 +33,28 @@ export type FailureDescription = {code: string, message: string};
 /** Everything a generic frontend draws a form from, in one locale (protocol.md, Describing forms). */
 export type FormDescription = {kind: string, title: string, fields: Array<DescribedField>, submit: {label: string, result: ("account" | "friend" | "result"), states: Array<SubmissionStateDescription>, failures: Array<FailureDescription>}};
 
+export type Null = null;
+
+export type FormParams = {form?: FormId, at?: Time};
+
+/** A JSON-RPC error object; `data` by code (protocol.md §9). */
+export type Error = ({code: -32700, message: string, data: {offset: number}} | {code: -32600, message: string} | {code: -32601, message: string, data: {method: string}} | {code: -32602, message: string, data: {member: string, problem: string}} | {code: -32603, message: string} | {code: -32001, message: string} | {code: -32002, message: string, data: {now: Time, requested: number}} | {code: -32003, message: string} | {code: -32004, message: string} | {code: -32010, message: string, data: {form: string}} | {code: -32011, message: string, data: {form: string}} | {code: -32012, message: string, data: {kind: string, known: Array<string>}} | {code: -32013, message: string, data: {field: string, kind: string, fields: Array<string>}} | {code: -32020, message: string, data: {limit: number}} | {code: -32021, message: string, data: {field: string, limit: number, unit: ("characters" | "bytes")}} | {code: -32022, message: string, data: {limit: number}} | {code: -32023, message: string, data: {limit: number}});
+
+/** A remote check as a frontend may know it: never its URL or headers. */
+export type RemoteCheck = {name: string, kind: ("usernameAvailability" | "http" | "unique" | "breachedPassword")};
+
+export type Requirement = {code: string, message: string};
+
+export type FieldSummary = {name: string, required: boolean, secret: boolean, remoteCheck: RemoteCheckKind};
+
+export type FormSummary = {kind: string, fields: Array<FieldSummary>};
+
 export type Limits = {maxLineBytes: number, maxValueLength: number, maxValueBytes: number, maxForms: number, maxBatch: number, maxDepth: number};
 
 /** Members not listed are ignored, as LSP clients send their own. */
 export type InitializeParams = {processId?: (number | null), clientInfo?: Record<string, any>, capabilities?: {formDescriptions?: boolean, [member: string]: any}, locale?: Locale, clientKey?: string, [member: string]: any};
 
 export type InitializeResult = {serverInfo: {name: "signup-rpc", version: string}, protocolVersion: "1.0", locale: Locale, unsupportedLocale?: string, capabilities: {forms: Array<(FormSummary | FormDescription)>, locales: Array<Locale>, clock: ("real" | "virtual"), clocks: Array<("real" | "virtual")>, debounceMs: number, limits: Limits}};
-
-export type Null = null;
 
 export type OpenParams = {kind?: string, form?: FormId, values?: StringMap, record?: StringMap, locale?: Locale, describe?: boolean, at?: Time};
 
@@ -53,8 +63,6 @@ export type OpenResult = {form: FormId, kind: string, version: Version, recordId
 export type EditParams = {form?: FormId, field: string, value: string, at?: Time};
 
 export type EditResult = {form: FormId, version: Version};
-
-export type FormParams = {form?: FormId, at?: Time};
 
 export type SubmitResult = {form: FormId, accepted: boolean, reason?: ("invalid" | "validating" | "submitting" | "submitted")};
 
@@ -65,6 +73,12 @@ export type Submission = {state: string, account?: Record<string, any>, friend?:
 
 export type SnapshotResult = {form: FormId, kind: string, version: Version, fields: Array<FieldSnapshot>, submitEnabled: boolean, recordId?: string, submission: Submission};
 
+export type ValidateParams = {kind?: string, values?: StringMap, locale?: Locale, at?: Time};
+
+export type ValidateResult = {kind: string, locale: Locale, unsupportedLocale?: string, valid: boolean, fields: Array<FieldVerdict>, issues?: Array<{code: string, params: MessageParams, message: string}>};
+
+export type FieldVerdict = {field: string, state: FieldState, code: string, params: MessageParams, message: string, shown?: false};
+
 export type CloseResult = {form: FormId};
 
 export type AdvanceParams = {by?: number, to?: Time, exclusive?: boolean};
@@ -73,23 +87,11 @@ export type AdvanceResult = {now: Time};
 
 export type FieldChangedParams = {form: FormId, field: string, state: FieldState, code: string, params: MessageParams, message: string, version: Version, at: Time};
 
+export type FieldPresenceChangedParams = {form: FormId, field: string, shown: boolean, required: boolean, at: Time};
+
 export type SubmitEnabledChangedParams = {form: FormId, enabled: boolean, at: Time};
 
 export type SubmissionChangedParams = {form: FormId, state: string, account?: Record<string, any>, friend?: Record<string, any>, result?: any, code?: string, params?: MessageParams, message?: string, at: Time};
-
-/** A JSON-RPC error object; `data` by code (protocol.md §9). */
-export type Error = ({code: -32700, message: string, data: {offset: number}} | {code: -32600, message: string} | {code: -32601, message: string, data: {method: string}} | {code: -32602, message: string, data: {member: string, problem: string}} | {code: -32603, message: string} | {code: -32001, message: string} | {code: -32002, message: string, data: {now: Time, requested: number}} | {code: -32003, message: string} | {code: -32004, message: string} | {code: -32010, message: string, data: {form: string}} | {code: -32011, message: string, data: {form: string}} | {code: -32012, message: string, data: {kind: string, known: Array<string>}} | {code: -32013, message: string, data: {field: string, kind: string, fields: Array<string>}} | {code: -32020, message: string, data: {limit: number}} | {code: -32021, message: string, data: {field: string, limit: number, unit: ("characters" | "bytes")}} | {code: -32022, message: string, data: {limit: number}} | {code: -32023, message: string, data: {limit: number}});
-
-/** A remote check as a frontend may know it: never its URL or headers. */
-export type RemoteCheck = {name: string, kind: ("usernameAvailability" | "http" | "unique" | "breachedPassword")};
-
-export type Requirement = {code: string, message: string};
-
-export type ValidateResult = {kind: string, locale: Locale, unsupportedLocale?: string, valid: boolean, fields: Array<FieldVerdict>, issues?: Array<{code: string, params: MessageParams, message: string}>};
-
-export type FieldVerdict = {field: string, state: FieldState, code: string, params: MessageParams, message: string, shown?: false};
-
-export type FieldPresenceChangedParams = {form: FormId, field: string, shown: boolean, required: boolean, at: Time};
 
 /** Each request's params and result, by method. */
 export interface Methods {

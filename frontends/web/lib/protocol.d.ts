@@ -13,16 +13,6 @@ export declare type FieldState = ("empty" | "validating" | "ok" | "failed");
 export declare type RemoteCheckKind = ("usernameAvailability" | "http" | "unique" | "breachedPassword" | null);
 /** text, name, username, password, newPassword, email, phone or number; clients draw text for a kind they do not know. */
 export declare type InputKind = string;
-export declare type FieldSummary = {
-    name: string;
-    required: boolean;
-    secret: boolean;
-    remoteCheck: RemoteCheckKind;
-};
-export declare type FormSummary = {
-    kind: string;
-    fields: Array<FieldSummary>;
-};
 export declare type DescribedField = {
     name: string;
     required: boolean;
@@ -60,144 +50,10 @@ export declare type FormDescription = {
         failures: Array<FailureDescription>;
     };
 };
-export declare type Limits = {
-    maxLineBytes: number;
-    maxValueLength: number;
-    maxValueBytes: number;
-    maxForms: number;
-    maxBatch: number;
-    maxDepth: number;
-};
-/** Members not listed are ignored, as LSP clients send their own. */
-export declare type InitializeParams = {
-    processId?: (number | null);
-    clientInfo?: Record<string, any>;
-    capabilities?: {
-        formDescriptions?: boolean;
-        [member: string]: any;
-    };
-    locale?: Locale;
-    clientKey?: string;
-    [member: string]: any;
-};
-export declare type InitializeResult = {
-    serverInfo: {
-        name: "signup-rpc";
-        version: string;
-    };
-    protocolVersion: "1.0";
-    locale: Locale;
-    unsupportedLocale?: string;
-    capabilities: {
-        forms: Array<(FormSummary | FormDescription)>;
-        locales: Array<Locale>;
-        clock: ("real" | "virtual");
-        clocks: Array<("real" | "virtual")>;
-        debounceMs: number;
-        limits: Limits;
-    };
-};
 export declare type Null = null;
-export declare type OpenParams = {
-    kind?: string;
-    form?: FormId;
-    values?: StringMap;
-    record?: StringMap;
-    locale?: Locale;
-    describe?: boolean;
-    at?: Time;
-};
-export declare type OpenResult = {
-    form: FormId;
-    kind: string;
-    version: Version;
-    recordId?: string;
-    locale: Locale;
-    unsupportedLocale?: string;
-    description?: FormDescription;
-};
-export declare type EditParams = {
-    form?: FormId;
-    field: string;
-    value: string;
-    at?: Time;
-};
-export declare type EditResult = {
-    form: FormId;
-    version: Version;
-};
 export declare type FormParams = {
     form?: FormId;
     at?: Time;
-};
-export declare type SubmitResult = {
-    form: FormId;
-    accepted: boolean;
-    reason?: ("invalid" | "validating" | "submitting" | "submitted");
-};
-export declare type FieldSnapshot = {
-    field: string;
-    state: FieldState;
-    code: string;
-    params: MessageParams;
-    message: string;
-    version: Version;
-};
-/** idle or submitting (nothing more), succeeded (with account, friend or result) or failed (code, params, message); login forms name them loggedOut, loggingIn, loggedIn, loginFailed. */
-export declare type Submission = {
-    state: string;
-    account?: Record<string, any>;
-    friend?: Record<string, any>;
-    result?: any;
-    code?: string;
-    params?: MessageParams;
-    message?: string;
-};
-export declare type SnapshotResult = {
-    form: FormId;
-    kind: string;
-    version: Version;
-    fields: Array<FieldSnapshot>;
-    submitEnabled: boolean;
-    recordId?: string;
-    submission: Submission;
-};
-export declare type CloseResult = {
-    form: FormId;
-};
-export declare type AdvanceParams = {
-    by?: number;
-    to?: Time;
-    exclusive?: boolean;
-};
-export declare type AdvanceResult = {
-    now: Time;
-};
-export declare type FieldChangedParams = {
-    form: FormId;
-    field: string;
-    state: FieldState;
-    code: string;
-    params: MessageParams;
-    message: string;
-    version: Version;
-    at: Time;
-};
-export declare type SubmitEnabledChangedParams = {
-    form: FormId;
-    enabled: boolean;
-    at: Time;
-};
-export declare type SubmissionChangedParams = {
-    form: FormId;
-    state: string;
-    account?: Record<string, any>;
-    friend?: Record<string, any>;
-    result?: any;
-    code?: string;
-    params?: MessageParams;
-    message?: string;
-    at: Time;
 };
 /** A JSON-RPC error object; `data` by code (protocol.md §9). */
 export declare type Error = ({
@@ -304,6 +160,119 @@ export declare type Requirement = {
     code: string;
     message: string;
 };
+export declare type FieldSummary = {
+    name: string;
+    required: boolean;
+    secret: boolean;
+    remoteCheck: RemoteCheckKind;
+};
+export declare type FormSummary = {
+    kind: string;
+    fields: Array<FieldSummary>;
+};
+export declare type Limits = {
+    maxLineBytes: number;
+    maxValueLength: number;
+    maxValueBytes: number;
+    maxForms: number;
+    maxBatch: number;
+    maxDepth: number;
+};
+/** Members not listed are ignored, as LSP clients send their own. */
+export declare type InitializeParams = {
+    processId?: (number | null);
+    clientInfo?: Record<string, any>;
+    capabilities?: {
+        formDescriptions?: boolean;
+        [member: string]: any;
+    };
+    locale?: Locale;
+    clientKey?: string;
+    [member: string]: any;
+};
+export declare type InitializeResult = {
+    serverInfo: {
+        name: "signup-rpc";
+        version: string;
+    };
+    protocolVersion: "1.0";
+    locale: Locale;
+    unsupportedLocale?: string;
+    capabilities: {
+        forms: Array<(FormSummary | FormDescription)>;
+        locales: Array<Locale>;
+        clock: ("real" | "virtual");
+        clocks: Array<("real" | "virtual")>;
+        debounceMs: number;
+        limits: Limits;
+    };
+};
+export declare type OpenParams = {
+    kind?: string;
+    form?: FormId;
+    values?: StringMap;
+    record?: StringMap;
+    locale?: Locale;
+    describe?: boolean;
+    at?: Time;
+};
+export declare type OpenResult = {
+    form: FormId;
+    kind: string;
+    version: Version;
+    recordId?: string;
+    locale: Locale;
+    unsupportedLocale?: string;
+    description?: FormDescription;
+};
+export declare type EditParams = {
+    form?: FormId;
+    field: string;
+    value: string;
+    at?: Time;
+};
+export declare type EditResult = {
+    form: FormId;
+    version: Version;
+};
+export declare type SubmitResult = {
+    form: FormId;
+    accepted: boolean;
+    reason?: ("invalid" | "validating" | "submitting" | "submitted");
+};
+export declare type FieldSnapshot = {
+    field: string;
+    state: FieldState;
+    code: string;
+    params: MessageParams;
+    message: string;
+    version: Version;
+};
+/** idle or submitting (nothing more), succeeded (with account, friend or result) or failed (code, params, message); login forms name them loggedOut, loggingIn, loggedIn, loginFailed. */
+export declare type Submission = {
+    state: string;
+    account?: Record<string, any>;
+    friend?: Record<string, any>;
+    result?: any;
+    code?: string;
+    params?: MessageParams;
+    message?: string;
+};
+export declare type SnapshotResult = {
+    form: FormId;
+    kind: string;
+    version: Version;
+    fields: Array<FieldSnapshot>;
+    submitEnabled: boolean;
+    recordId?: string;
+    submission: Submission;
+};
+export declare type ValidateParams = {
+    kind?: string;
+    values?: StringMap;
+    locale?: Locale;
+    at?: Time;
+};
 export declare type ValidateResult = {
     kind: string;
     locale: Locale;
@@ -324,11 +293,48 @@ export declare type FieldVerdict = {
     message: string;
     shown?: false;
 };
+export declare type CloseResult = {
+    form: FormId;
+};
+export declare type AdvanceParams = {
+    by?: number;
+    to?: Time;
+    exclusive?: boolean;
+};
+export declare type AdvanceResult = {
+    now: Time;
+};
+export declare type FieldChangedParams = {
+    form: FormId;
+    field: string;
+    state: FieldState;
+    code: string;
+    params: MessageParams;
+    message: string;
+    version: Version;
+    at: Time;
+};
 export declare type FieldPresenceChangedParams = {
     form: FormId;
     field: string;
     shown: boolean;
     required: boolean;
+    at: Time;
+};
+export declare type SubmitEnabledChangedParams = {
+    form: FormId;
+    enabled: boolean;
+    at: Time;
+};
+export declare type SubmissionChangedParams = {
+    form: FormId;
+    state: string;
+    account?: Record<string, any>;
+    friend?: Record<string, any>;
+    result?: any;
+    code?: string;
+    params?: MessageParams;
+    message?: string;
     at: Time;
 };
 /** Each request's params and result, by method. */

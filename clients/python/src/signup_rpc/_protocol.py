@@ -7,18 +7,6 @@ from __future__ import annotations
 from typing import Any, Dict, List, Literal, TypedDict, Union
 
 
-class FieldSummary(TypedDict):
-    name: str
-    required: bool
-    secret: bool
-    remoteCheck: RemoteCheckKind
-
-
-class FormSummary(TypedDict):
-    kind: str
-    fields: List[FieldSummary]
-
-
 class _DescribedFieldRequired(TypedDict):
     name: str
     required: bool
@@ -65,185 +53,9 @@ class FormDescription(TypedDict):
     submit: FormDescriptionSubmit
 
 
-class Limits(TypedDict):
-    maxLineBytes: int
-    maxValueLength: int
-    maxValueBytes: int
-    maxForms: int
-    maxBatch: int
-    maxDepth: int
-
-
-class InitializeParamsCapabilities(TypedDict, total=False):
-    formDescriptions: bool
-
-
-class InitializeParams(TypedDict, total=False):
-    """Members not listed are ignored, as LSP clients send their own."""
-    processId: Union[int, None]
-    clientInfo: Dict[str, Any]
-    capabilities: InitializeParamsCapabilities
-    locale: Locale
-    clientKey: str
-
-
-class InitializeResultServerInfo(TypedDict):
-    name: Literal["signup-rpc"]
-    version: str
-
-
-class InitializeResultCapabilities(TypedDict):
-    forms: List[Union[FormSummary, FormDescription]]
-    locales: List[Locale]
-    clock: Literal["real", "virtual"]
-    clocks: List[Literal["real", "virtual"]]
-    debounceMs: int
-    limits: Limits
-
-
-class _InitializeResultRequired(TypedDict):
-    serverInfo: InitializeResultServerInfo
-    protocolVersion: Literal["1.0"]
-    locale: Locale
-    capabilities: InitializeResultCapabilities
-
-
-class InitializeResult(_InitializeResultRequired, total=False):
-    unsupportedLocale: str
-
-
-class OpenParams(TypedDict, total=False):
-    kind: str
-    form: FormId
-    values: StringMap
-    record: StringMap
-    locale: Locale
-    describe: bool
-    at: Time
-
-
-class _OpenResultRequired(TypedDict):
-    form: FormId
-    kind: str
-    version: Version
-    locale: Locale
-
-
-class OpenResult(_OpenResultRequired, total=False):
-    recordId: str
-    unsupportedLocale: str
-    description: FormDescription
-
-
-class _EditParamsRequired(TypedDict):
-    field: str
-    value: str
-
-
-class EditParams(_EditParamsRequired, total=False):
-    form: FormId
-    at: Time
-
-
-class EditResult(TypedDict):
-    form: FormId
-    version: Version
-
-
 class FormParams(TypedDict, total=False):
     form: FormId
     at: Time
-
-
-class _SubmitResultRequired(TypedDict):
-    form: FormId
-    accepted: bool
-
-
-class SubmitResult(_SubmitResultRequired, total=False):
-    reason: Literal["invalid", "validating", "submitting", "submitted"]
-
-
-class FieldSnapshot(TypedDict):
-    field: str
-    state: FieldState
-    code: str
-    params: MessageParams
-    message: str
-    version: Version
-
-
-class _SubmissionRequired(TypedDict):
-    state: str
-
-
-class Submission(_SubmissionRequired, total=False):
-    """idle or submitting (nothing more), succeeded (with account, friend or result) or failed (code, params, message); login forms name them loggedOut, loggingIn, loggedIn, loginFailed."""
-    account: Dict[str, Any]
-    friend: Dict[str, Any]
-    result: Any
-    code: str
-    params: MessageParams
-    message: str
-
-
-class _SnapshotResultRequired(TypedDict):
-    form: FormId
-    kind: str
-    version: Version
-    fields: List[FieldSnapshot]
-    submitEnabled: bool
-    submission: Submission
-
-
-class SnapshotResult(_SnapshotResultRequired, total=False):
-    recordId: str
-
-
-class CloseResult(TypedDict):
-    form: FormId
-
-
-class AdvanceParams(TypedDict, total=False):
-    by: int
-    to: Time
-    exclusive: bool
-
-
-class AdvanceResult(TypedDict):
-    now: Time
-
-
-class FieldChangedParams(TypedDict):
-    form: FormId
-    field: str
-    state: FieldState
-    code: str
-    params: MessageParams
-    message: str
-    version: Version
-    at: Time
-
-
-class SubmitEnabledChangedParams(TypedDict):
-    form: FormId
-    enabled: bool
-    at: Time
-
-
-class _SubmissionChangedParamsRequired(TypedDict):
-    form: FormId
-    state: str
-    at: Time
-
-
-class SubmissionChangedParams(_SubmissionChangedParamsRequired, total=False):
-    account: Dict[str, Any]
-    friend: Dict[str, Any]
-    result: Any
-    code: str
-    params: MessageParams
-    message: str
 
 
 class ErrorValue0Data(TypedDict):
@@ -409,6 +221,155 @@ class Requirement(TypedDict):
     message: str
 
 
+class FieldSummary(TypedDict):
+    name: str
+    required: bool
+    secret: bool
+    remoteCheck: RemoteCheckKind
+
+
+class FormSummary(TypedDict):
+    kind: str
+    fields: List[FieldSummary]
+
+
+class Limits(TypedDict):
+    maxLineBytes: int
+    maxValueLength: int
+    maxValueBytes: int
+    maxForms: int
+    maxBatch: int
+    maxDepth: int
+
+
+class InitializeParamsCapabilities(TypedDict, total=False):
+    formDescriptions: bool
+
+
+class InitializeParams(TypedDict, total=False):
+    """Members not listed are ignored, as LSP clients send their own."""
+    processId: Union[int, None]
+    clientInfo: Dict[str, Any]
+    capabilities: InitializeParamsCapabilities
+    locale: Locale
+    clientKey: str
+
+
+class InitializeResultServerInfo(TypedDict):
+    name: Literal["signup-rpc"]
+    version: str
+
+
+class InitializeResultCapabilities(TypedDict):
+    forms: List[Union[FormSummary, FormDescription]]
+    locales: List[Locale]
+    clock: Literal["real", "virtual"]
+    clocks: List[Literal["real", "virtual"]]
+    debounceMs: int
+    limits: Limits
+
+
+class _InitializeResultRequired(TypedDict):
+    serverInfo: InitializeResultServerInfo
+    protocolVersion: Literal["1.0"]
+    locale: Locale
+    capabilities: InitializeResultCapabilities
+
+
+class InitializeResult(_InitializeResultRequired, total=False):
+    unsupportedLocale: str
+
+
+class OpenParams(TypedDict, total=False):
+    kind: str
+    form: FormId
+    values: StringMap
+    record: StringMap
+    locale: Locale
+    describe: bool
+    at: Time
+
+
+class _OpenResultRequired(TypedDict):
+    form: FormId
+    kind: str
+    version: Version
+    locale: Locale
+
+
+class OpenResult(_OpenResultRequired, total=False):
+    recordId: str
+    unsupportedLocale: str
+    description: FormDescription
+
+
+class _EditParamsRequired(TypedDict):
+    field: str
+    value: str
+
+
+class EditParams(_EditParamsRequired, total=False):
+    form: FormId
+    at: Time
+
+
+class EditResult(TypedDict):
+    form: FormId
+    version: Version
+
+
+class _SubmitResultRequired(TypedDict):
+    form: FormId
+    accepted: bool
+
+
+class SubmitResult(_SubmitResultRequired, total=False):
+    reason: Literal["invalid", "validating", "submitting", "submitted"]
+
+
+class FieldSnapshot(TypedDict):
+    field: str
+    state: FieldState
+    code: str
+    params: MessageParams
+    message: str
+    version: Version
+
+
+class _SubmissionRequired(TypedDict):
+    state: str
+
+
+class Submission(_SubmissionRequired, total=False):
+    """idle or submitting (nothing more), succeeded (with account, friend or result) or failed (code, params, message); login forms name them loggedOut, loggingIn, loggedIn, loginFailed."""
+    account: Dict[str, Any]
+    friend: Dict[str, Any]
+    result: Any
+    code: str
+    params: MessageParams
+    message: str
+
+
+class _SnapshotResultRequired(TypedDict):
+    form: FormId
+    kind: str
+    version: Version
+    fields: List[FieldSnapshot]
+    submitEnabled: bool
+    submission: Submission
+
+
+class SnapshotResult(_SnapshotResultRequired, total=False):
+    recordId: str
+
+
+class ValidateParams(TypedDict, total=False):
+    kind: str
+    values: StringMap
+    locale: Locale
+    at: Time
+
+
 class ValidateResultIssuesItem(TypedDict):
     code: str
     params: MessageParams
@@ -439,12 +400,58 @@ class FieldVerdict(_FieldVerdictRequired, total=False):
     shown: Literal[False]
 
 
+class CloseResult(TypedDict):
+    form: FormId
+
+
+class AdvanceParams(TypedDict, total=False):
+    by: int
+    to: Time
+    exclusive: bool
+
+
+class AdvanceResult(TypedDict):
+    now: Time
+
+
+class FieldChangedParams(TypedDict):
+    form: FormId
+    field: str
+    state: FieldState
+    code: str
+    params: MessageParams
+    message: str
+    version: Version
+    at: Time
+
+
 class FieldPresenceChangedParams(TypedDict):
     form: FormId
     field: str
     shown: bool
     required: bool
     at: Time
+
+
+class SubmitEnabledChangedParams(TypedDict):
+    form: FormId
+    enabled: bool
+    at: Time
+
+
+class _SubmissionChangedParamsRequired(TypedDict):
+    form: FormId
+    state: str
+    at: Time
+
+
+class SubmissionChangedParams(_SubmissionChangedParamsRequired, total=False):
+    account: Dict[str, Any]
+    friend: Dict[str, Any]
+    result: Any
+    code: str
+    params: MessageParams
+    message: str
 
 
 FormId = str
