@@ -82,6 +82,23 @@ import CICU
         #expect(judge(.notSimilarTo("other"), password, others: [other]) == (refused ? .fails : .passes))
     }
 
+    /// The lowering similarity and the pattern check share gives `lowercased()`'s code points,
+    /// whole or cut at a count, for 3 000 random values mixing ASCII capitals, code points that
+    /// lower to two (`İ`), that lower by context in other libraries (`Σ`), that do not lower
+    /// (`ß`, CJK) and combining marks; and an empty value gives none.
+    @Test func lowerCasedScalarsAreThoseOfLowercased() {
+        let pool: [Character] = ["A", "z", "Q", "7", "-", " ", "İ", "Σ", "ς", "ß", "Ǆ", "Ａ", "张", "\u{301}", "é", "Ω", "ﬃ"]
+        var random = SeededGenerator(seed: 58)
+        for _ in 0..<3_000 {
+            let value = String((0..<Int.random(in: 0...40, using: &random)).map { _ in pool.randomElement(using: &random)! })
+            let lowered = value.lowercased().unicodeScalars.map(\.value)
+            #expect(LowerCasedScalars.with(value) { Array($0) } == lowered, "\(value)")
+            let limit = Int.random(in: 0...50, using: &random)
+            #expect(LowerCasedScalars.with(value, atMost: limit) { Array($0) } == Array(lowered.prefix(limit)), "\(value) at most \(limit)")
+        }
+        #expect(LowerCasedScalars.with("") { $0.count } == 0)
+    }
+
     /// Similarity lowers each code point by its `lowercaseMapping`, as `lowercased()` lowers a
     /// string: every code point's mapping is its lowered string, and a string's is theirs in turn;
     /// one that does not change when lowercased maps to itself.

@@ -4,30 +4,33 @@
 /// lower-cased, in time linear in the value.
 enum PasswordPatterns {
     static func isRepetitiveOrSequential(_ value: String) -> Bool {
-        let scalars = Array(value.lowercased().unicodeScalars)
-        guard scalars.count >= 2 else { return false }
-        return isRepetitive(scalars) || isSequential(scalars) || isKeyboardRun(scalars)
+        LowerCasedScalars.with(value) { scalars in
+            guard scalars.count >= 2 else { return false }
+            return isRepetitive(scalars) || isSequential(scalars) || isKeyboardRun(scalars)
+        }
     }
 
     /// Whether the value repeats a unit of at most half its length (the last unit may be cut short).
-    private static func isRepetitive(_ scalars: [Unicode.Scalar]) -> Bool {
+    private static func isRepetitive(_ scalars: UnsafeBufferPointer<UInt32>) -> Bool {
         // Knuth–Morris–Pratt's failure function: the longest proper prefix that is also a suffix.
-        var border = [Int](repeating: 0, count: scalars.count)
-        var length = 0
-        for index in 1..<scalars.count {
-            while length > 0 && scalars[index] != scalars[length] { length = border[length - 1] }
-            if scalars[index] == scalars[length] { length += 1 }
-            border[index] = length
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: scalars.count) { border in
+            border[0] = 0
+            var length = 0
+            for index in 1..<scalars.count {
+                while length > 0 && scalars[index] != scalars[length] { length = border[length - 1] }
+                if scalars[index] == scalars[length] { length += 1 }
+                border[index] = length
+            }
+            let period = scalars.count - border[scalars.count - 1]
+            return period * 2 <= scalars.count
         }
-        let period = scalars.count - border[scalars.count - 1]
-        return period * 2 <= scalars.count
     }
 
     /// Whether every scalar is one more, or every scalar one less, than the one before it.
-    private static func isSequential(_ scalars: [Unicode.Scalar]) -> Bool {
-        let step = Int64(scalars[1].value) - Int64(scalars[0].value)
+    private static func isSequential(_ scalars: UnsafeBufferPointer<UInt32>) -> Bool {
+        let step = Int64(scalars[1]) - Int64(scalars[0])
         guard step == 1 || step == -1 else { return false }
-        for index in 2..<scalars.count where Int64(scalars[index].value) - Int64(scalars[index - 1].value) != step {
+        for index in 2..<scalars.count where Int64(scalars[index]) - Int64(scalars[index - 1]) != step {
             return false
         }
         return true
@@ -35,7 +38,7 @@ enum PasswordPatterns {
 
     /// Whether the value is a stretch of one of `runs`, forwards or backwards: read along each run
     /// from every place its first code point stands (`places`), rather than slid along them all.
-    private static func isKeyboardRun(_ scalars: [Unicode.Scalar]) -> Bool {
+    private static func isKeyboardRun(_ scalars: UnsafeBufferPointer<UInt32>) -> Bool {
         guard scalars.count <= longestRun, let first = scalars.first else { return false }
         for (run, start) in places[first] ?? [] {
             let keys = runScalars[run]
@@ -45,11 +48,11 @@ enum PasswordPatterns {
         return false
     }
 
-    private static let runScalars = runs.map { Array($0.unicodeScalars) }
+    private static let runScalars = runs.map { $0.unicodeScalars.map(\.value) }
     private static let longestRun = runScalars.map(\.count).max() ?? 0
     /// Where each code point stands in the runs: which run, and where in it.
-    private static let places: [Unicode.Scalar: [(run: Int, start: Int)]] = {
-        var places: [Unicode.Scalar: [(run: Int, start: Int)]] = [:]
+    private static let places: [UInt32: [(run: Int, start: Int)]] = {
+        var places: [UInt32: [(run: Int, start: Int)]] = [:]
         for (run, keys) in runScalars.enumerated() {
             for (start, key) in keys.enumerated() { places[key, default: []].append((run, start)) }
         }

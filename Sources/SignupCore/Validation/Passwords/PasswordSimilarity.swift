@@ -51,51 +51,9 @@ enum PasswordSimilarity {
         return text.utf8.withContiguousStorageIfAvailable(count) ?? count(text.utf8)
     }
 
-    /// Calls `body` with the first `comparedScalars` code points of `text` in lower case, in a
-    /// buffer of the stack's. When they are all ASCII, they are lowered byte by byte, as
-    /// `lowercased()` lowers them (one code point each, whatever follows); otherwise each code
-    /// point is replaced by its `lowercaseMapping`, which is how `lowercased()` lowers a string,
-    /// without building the lowered string.
+    /// Calls `body` with the first `comparedScalars` code points of `text` in lower case.
     private static func withComparedScalars<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt32>) -> Result) -> Result {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: comparedScalars) { buffer in
-            // Lowers the first `comparedScalars` bytes into `buffer` when they are all ASCII;
-            // nil when one is not.
-            func lowerASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-                let compared = UnsafeBufferPointer(rebasing: bytes.prefix(comparedScalars))
-                guard compared.isASCII else { return nil }
-                for index in compared.indices {
-                    let byte = compared[index]
-                    buffer[index] = UInt32(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte)
-                }
-                return compared.count
-            }
-            // Any text: its lowered code points into `buffer`.
-            func lowerAll() -> Int {
-                var count = 0
-                // Puts `value` next in `buffer`; false when it is full.
-                func append(_ value: UInt32) -> Bool {
-                    guard count < comparedScalars else { return false }
-                    buffer[count] = value
-                    count += 1
-                    return true
-                }
-                for scalar in text.unicodeScalars {
-                    if scalar.isASCII {
-                        guard append((0x41...0x5A).contains(scalar.value) ? scalar.value | 0x20 : scalar.value) else { break }
-                    } else if !scalar.properties.changesWhenLowercased {
-                        // Most code points are their own lower case: no mapping is built for them.
-                        guard append(scalar.value) else { break }
-                    } else {
-                        for lowered in scalar.properties.lowercaseMapping.unicodeScalars where !append(lowered.value) { return count }
-                    }
-                }
-                return count
-            }
-            // A native string's bytes are read in place, without the view's index checks; any
-            // other is lowered as text that is not ASCII is, which lowers ASCII alike.
-            let count = text.utf8.withContiguousStorageIfAvailable(lowerASCII).flatMap { $0 } ?? lowerAll()
-            return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
-        }
+        LowerCasedScalars.with(text, atMost: comparedScalars, body)
     }
 
     private static func isSimilar(_ secret: UnsafeBufferPointer<UInt32>, _ candidate: UnsafeBufferPointer<UInt32>) -> Bool {
