@@ -21,3 +21,14 @@ extension String {
         utf8.withContiguousStorageIfAvailable(\.isASCII) ?? utf8.allSatisfy { $0 < 0x80 }
     }
 }
+
+extension String {
+    /// `lowercased()`, but a string that is lower-case ASCII already (most names and passwords
+    /// people type) is returned as it is, sharing its storage instead of copying it.
+    package func lowercasedSharingLowerASCII() -> String {
+        let isLowerASCII = utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains { $0 >= 0x80 || $0 &- UInt8(ascii: "A") < 26 }
+        } ?? false
+        return isLowerASCII ? self : lowercased()
+    }
+}

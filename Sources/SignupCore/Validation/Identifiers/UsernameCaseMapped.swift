@@ -6,7 +6,9 @@ import Foundation
 /// the `precisIdentifier` character class's to say, so that the person is told.
 enum UsernameCaseMapped {
     static func normalize(_ value: String) -> String {
-        if value.isASCII { return value.lowercased() }
+        if value.isASCII { return value.lowercasedSharingLowerASCII() }
+        // Most names hold no width variant: nothing to map, so no copy to build.
+        guard value.unicodeScalars.contains(where: isWidthVariant) else { return CanonicalComposition.normalize(value.lowercased()) }
         var mapped = String.UnicodeScalarView()
         for scalar in value.unicodeScalars {
             if isWidthVariant(scalar) {

@@ -120,11 +120,7 @@ public final class PasswordList: Hashable, Sendable {
     public func contains(_ password: String) -> Bool {
         read { contents in
             guard let entries = contents.entries, password.utf8.count <= contents.longest * 4 else { return false }
-            // A value of ASCII with no capital is its own lower case: looked up as it is.
-            let isLowerASCII = password.utf8.withContiguousStorageIfAvailable { bytes in
-                bytes.isASCII && !bytes.contains { $0 &- UInt8(ascii: "A") < 26 }
-            } ?? false
-            return entries.contains(isLowerASCII ? password : password.lowercased())
+            return entries.contains(password.lowercasedSharingLowerASCII())
         }
     }
 
