@@ -60,8 +60,8 @@ extension RequestType {
     /// The request's params as this method reads them: only its own names, each once.
     package static func params(_ params: JSON?) throws(RPCError) -> Params {
         switch unknownParameters {
-        case .refused: return try Params(params, allowed: parameters)
-        case .skipped: return try Params(params, allowed: parameters, ignoringOthers: true)
+        case .refused: return try Params(params, allowed: documentation.params)
+        case .skipped: return try Params(params, allowed: documentation.params, ignoringOthers: true)
         case .ignored: return Params()
         }
     }

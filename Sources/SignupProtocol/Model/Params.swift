@@ -8,10 +8,10 @@ package struct Params {
         members = []
     }
 
-    /// `allowed` names the method's parameters; a handful, so they are scanned rather than hashed.
+    /// `allowed` are the method's parameters; a handful, so they are scanned rather than hashed.
     /// With `ignoringOthers` (for `initialize`, as LSP clients send members of their own), other
     /// members are skipped rather than refused.
-    package init(_ params: JSON?, allowed: [String], ignoringOthers: Bool = false) throws(RPCError) {
+    package init(_ params: JSON?, allowed: [DocumentedParameter], ignoringOthers: Bool = false) throws(RPCError) {
         switch params {
         case nil:
             members = []
@@ -19,7 +19,7 @@ package struct Params {
             // A method without params may be sent `[]`, as positional client libraries do.
             members = []
         case .object(let members)? where ignoringOthers:
-            self.members = members.filter { allowed.contains($0.key) }
+            self.members = members.filter { member in allowed.contains { $0.name == member.key } }
         case .object(let members)?:
             self.members = members
         case .array?:
@@ -29,8 +29,8 @@ package struct Params {
         }
         // Every member before a repeat is a distinct allowed name, so this scan stays short.
         for (position, member) in members.enumerated() {
-            guard allowed.contains(member.key) else {
-                let names = allowed.sorted().joined(separator: ", ")
+            guard allowed.contains(where: { $0.name == member.key }) else {
+                let names = allowed.map(\.name).sorted().joined(separator: ", ")
                 throw .invalidParams(member: "params.\(member.key)", problem: "is not a parameter of this method (it takes \(names.isEmpty ? "none" : names))")
             }
             guard !members[..<position].contains(where: { $0.key == member.key }) else {
