@@ -38,7 +38,8 @@ import Testing
             let objects = try (params["oneOf"] as? [[String: Any]] ?? [params]).map(resolved)
                 .filter { $0["type"] as? String == "object" }
             let names = Set(objects.flatMap { ($0["properties"] as? [String: Any] ?? [:]).keys })
-            #expect(names == Set(type.parameters), "\(type.method): the schema's params are \(names.sorted()), the type takes \(type.parameters)")
+            let taken = type.documentation.params.map { $0.name }
+            #expect(names == Set(taken), "\(type.method): the schema's params are \(names.sorted()), the type takes \(taken)")
         }
     }
 
@@ -59,7 +60,7 @@ import Testing
         var writer = JSONWriter()
         notification.write(to: &writer)
         let message = try #require(try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String: Any])
-        let declared = type(of: notification).members
+        let declared = type(of: notification).documentation.params.map { $0.name }
         #expect(message["method"] as? String == type(of: notification).method)
         let params = try #require(message["params"] as? [String: Any])
         #expect(params.keys.allSatisfy(declared.contains), "\(params.keys.sorted()) against \(declared)")

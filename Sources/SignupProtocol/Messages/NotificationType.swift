@@ -3,16 +3,11 @@
 package protocol NotificationType: Sendable {
     /// The method's name on the wire.
     static var method: String { get }
-    /// What the protocol's documents say of it, its members among them.
+    /// What the protocol's documents say of it: among it, every member its params may hold, in the
+    /// order written (some only in some states).
     static var documentation: NotificationDocumentation { get }
 
     /// Writes the whole message: `jsonrpc`, `method` and `params`, whose first member is `form`
     /// and last is `at`.
     func write(to writer: inout JSONWriter)
-}
-
-extension NotificationType {
-    /// Every member its params may hold, in the order written (some only in some states): the
-    /// params its documentation names.
-    package static var members: [String] { documentation.params.map(\.name) }
 }

@@ -5,10 +5,9 @@ package protocol RequestType: Sendable {
 
     /// The method's name on the wire.
     static var method: String { get }
-    /// What the protocol's documents say of it, its params among them.
+    /// What the protocol's documents say of it: among it, its params, in the order protocol.md
+    /// lists them; any other is refused.
     static var documentation: MethodDocumentation { get }
-    /// The names of its params, in the order protocol.md lists them; any other is refused.
-    static var parameters: [String] { get }
     /// How params it does not take are met.
     static var unknownParameters: UnknownParameters { get }
     /// Whether it is still served once `shutdown` has been received (`exit` is).
@@ -17,7 +16,7 @@ package protocol RequestType: Sendable {
     /// is masked whenever the message may hold a secret.
     static var parameterRoles: [String: ParameterRole] { get }
 
-    /// Reads the params, which name only `parameters`, each once.
+    /// Reads the params, which name only those its documentation gives, each once.
     init(_ params: Params) throws(RPCError)
 }
 
@@ -51,8 +50,6 @@ package enum ParameterRole: Sendable {
 }
 
 extension RequestType {
-    /// The params its documentation names.
-    package static var parameters: [String] { documentation.params.map(\.name) }
     package static var unknownParameters: UnknownParameters { .refused }
     package static var isServedAfterShutdown: Bool { false }
     package static var parameterRoles: [String: ParameterRole] { [:] }

@@ -27,8 +27,8 @@ enum PasswordSimilarity {
         let steps = passwordBytes * otherBytes * 2 < cellsPerStep ? 1
             : scalarCount(of: password) * scalarCount(of: other) * 2 / cellsPerStep + 1
         guard budget.pay(steps) else { return nil }
-        return withComparedScalars(of: password) { secret in
-            withComparedScalars(of: other) { whole in
+        return LowerCasedScalars.with(password, atMost: comparedScalars) { secret in
+            LowerCasedScalars.with(other, atMost: comparedScalars) { whole in
                 if isSimilar(secret, whole) { return true }
                 guard let at = whole.firstIndex(of: UInt32(("@" as Unicode.Scalar).value)) else { return false }
                 return isSimilar(secret, UnsafeBufferPointer(rebasing: whole[..<at]))
@@ -49,11 +49,6 @@ enum PasswordSimilarity {
         }
         // A native string's bytes are read in place.
         return text.utf8.withContiguousStorageIfAvailable(count) ?? count(text.utf8)
-    }
-
-    /// Calls `body` with the first `comparedScalars` code points of `text` in lower case.
-    private static func withComparedScalars<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt32>) -> Result) -> Result {
-        LowerCasedScalars.with(text, atMost: comparedScalars, body)
     }
 
     private static func isSimilar(_ secret: UnsafeBufferPointer<UInt32>, _ candidate: UnsafeBufferPointer<UInt32>) -> Bool {
