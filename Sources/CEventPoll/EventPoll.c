@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 #include <sys/prctl.h>
 
 int signup_poll_create(void) {
@@ -31,6 +33,28 @@ int signup_poll_wait(int poll, uint64_t *tokens, uint8_t *ready, int max, int ti
         ready[index] = what;
     }
     return count;
+}
+
+int signup_poll_make_waker(int poll) {
+    int waker = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (waker < 0) return -1;
+    struct epoll_event event = { .events = EPOLLIN, .data = { .u64 = 0 } };
+    if (epoll_ctl(poll, EPOLL_CTL_ADD, waker, &event) != 0) {
+        close(waker);
+        return -1;
+    }
+    return waker;
+}
+
+void signup_poll_wake(int waker) {
+    uint64_t one = 1;
+    // Fails only when the counter is full, in which case a wake is already pending.
+    (void)!write(waker, &one, sizeof one);
+}
+
+void signup_poll_drain_waker(int waker) {
+    uint64_t count;
+    (void)!read(waker, &count, sizeof count);
 }
 
 void signup_poll_name_thread(const char *name) {

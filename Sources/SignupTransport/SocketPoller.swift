@@ -7,19 +7,31 @@ import Synchronization
 /// thread: a connection costs a descriptor and its buffers, never a thread of its own.
 package final class SocketPoller: Sendable {
     private let descriptor: Int32
+    /// Ends a wait so that the sockets in `refusedReady` are told (`report`).
+    private let waker: Int32
     /// The sockets by token. A token is never reused, so a report for a socket already gone (one
     /// already in hand as it was removed) finds nothing, even if its descriptor number has been.
     private let sockets = Mutex<[UInt64: PolledSocket]>([:])
     private let lastToken = Atomic<UInt64>(0)
+    /// The tokens of sockets epoll refused (`PolledSocket.change`) that want to be told they are
+    /// ready: such a socket is ready whenever it asks, as it has been shut down.
+    private let refusedReady = Mutex<[UInt64]>([])
 
     /// How many bytes one readiness report reads of a socket at most, so that one busy client
     /// cannot hold the thread while the others wait (level-triggered: the rest is reported again).
     package static let readBytes = 64 * 1024
 
-    /// Starts the poller's thread. Fails only when the process may make no epoll instance.
+    /// Starts the poller's thread. Fails only when the process may make no epoll instance (or
+    /// no eventfd to wake it).
     package init() throws(PollerError) {
         descriptor = signup_poll_create()
         guard descriptor >= 0 else { throw PollerError(errno: errno) }
+        waker = signup_poll_make_waker(descriptor)
+        guard waker >= 0 else {
+            let reason = errno
+            close(descriptor)
+            throw PollerError(errno: reason)
+        }
         let thread = Thread { [self] in
             // The kernel's name too (at most 15 bytes), for `top -H` and `/proc/PID/task/*/comm`.
             signup_poll_name_thread("signup.sockets")
@@ -46,12 +58,18 @@ package final class SocketPoller: Sendable {
         _ = sockets.withLock { $0.removeValue(forKey: token) }
     }
 
-    /// Watches `fd` for `interest` (SIGNUP_POLL_* summed; 0 stops watching). Any thread.
-    func watch(_ fd: Int32, token: UInt64, wasWatched: Bool, interest: Int32) {
-        let result = signup_poll_watch(descriptor, fd, wasWatched ? 1 : 0, interest, token)
-        // Only a descriptor closed under the poller fails here, which the owner never does (it
-        // stops watching first): a failure is a broken invariant, not a client's doing.
-        precondition(result == 0, "epoll_ctl on \(fd): \(String(cString: strerror(errno)))")
+    /// Watches `fd` for `interest` (SIGNUP_POLL_* summed; 0 stops watching); whether epoll took
+    /// it (errno says why not). Adding fails for a client's doing past the system's limits
+    /// (ENOSPC beyond `fs.epoll.max_user_watches`, ENOMEM). Any thread.
+    func watch(_ fd: Int32, token: UInt64, wasWatched: Bool, interest: Int32) -> Bool {
+        signup_poll_watch(descriptor, fd, wasWatched ? 1 : 0, interest, token) == 0
+    }
+
+    /// Tells the socket of `token`, refused by epoll, on the poller's thread, that it is ready
+    /// for what it asks. Any thread.
+    func report(_ token: UInt64) {
+        refusedReady.withLock { $0.append(token) }
+        signup_poll_wake(waker)
     }
 
     private func run() {
@@ -59,6 +77,7 @@ package final class SocketPoller: Sendable {
         let tokens = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
         let ready = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readBytes, alignment: 16)
+        let everything = UInt8(SIGNUP_POLL_READABLE | SIGNUP_POLL_WRITABLE)
         while true {
             let count = signup_poll_wait(descriptor, tokens, ready, Int32(capacity), -1)
             if count < 0 {
@@ -66,6 +85,13 @@ package final class SocketPoller: Sendable {
                 continue
             }
             for index in 0..<Int(count) {
+                guard tokens[index] != 0 else {
+                    signup_poll_drain_waker(waker)
+                    for token in refusedReady.withLock({ reports in defer { reports = [] }; return reports }) {
+                        sockets.withLock { $0[token] }?.isReady(everything, readingInto: buffer)
+                    }
+                    continue
+                }
                 guard let socket = sockets.withLock({ $0[tokens[index]] }) else { continue }
                 socket.isReady(ready[index], readingInto: buffer)
             }
@@ -86,6 +112,10 @@ package final class PolledSocket: Sendable {
         var readsWaiting = 0
         var writes = false
         var isWatched = false
+        /// Epoll refused the socket: it was shut down, and is told it is ready whenever it asks
+        /// (`SocketPoller.report`), so its reader meets the end and its writer a client gone.
+        var isRefused = false
+        var isReportPending = false
         var whenReadable: (@Sendable (UnsafeMutableRawBufferPointer) -> Void)?
         var whenWritable: (@Sendable () -> Void)?
 
@@ -114,16 +144,31 @@ package final class PolledSocket: Sendable {
     }
 
     /// Changes the state and watches what it then asks for; one lock, so changes from two threads
-    /// cannot reach epoll out of order.
+    /// cannot reach epoll out of order. A socket epoll refuses is shut down, not the process: its
+    /// connection ends as if the client had gone.
     private func change(_ body: (inout State) -> Void) {
         state.withLock { state in
             let before = state.interest
             body(&state)
             let after = state.interest
+            if state.isRefused { return reportIfAsked(&state) }
             guard after != before else { return }
-            poller.watch(fd, token: token, wasWatched: state.isWatched, interest: after)
+            guard poller.watch(fd, token: token, wasWatched: state.isWatched, interest: after) else {
+                if state.isWatched { _ = poller.watch(fd, token: token, wasWatched: true, interest: 0) }
+                state.isWatched = false
+                state.isRefused = true
+                shutdown(fd, Int32(SHUT_RDWR))
+                return reportIfAsked(&state)
+            }
             state.isWatched = after != 0
         }
+    }
+
+    /// For a refused socket, as level-triggered epoll would: a report while it asks for one.
+    private func reportIfAsked(_ state: inout State) {
+        guard state.interest != 0, !state.isReportPending else { return }
+        state.isReportPending = true
+        poller.report(token)
     }
 
     /// Starts reading: `handler` runs on the poller's thread whenever the socket is readable and a
@@ -181,11 +226,18 @@ package final class PolledSocket: Sendable {
 
     /// On the poller's thread: tells the writer, then the reader, what they asked to hear of.
     fileprivate func isReady(_ ready: UInt8, readingInto buffer: UnsafeMutableRawBufferPointer) {
-        let (reader, writer) = state.withLock { state in
-            (state.interest & Int32(SIGNUP_POLL_READABLE) != 0 ? state.whenReadable : nil,
-             state.writes ? state.whenWritable : nil)
+        let (reader, writer, isRefused) = state.withLock { state in
+            state.isReportPending = false
+            return (state.interest & Int32(SIGNUP_POLL_READABLE) != 0 ? state.whenReadable : nil,
+                    state.writes ? state.whenWritable : nil, state.isRefused)
         }
         if ready & UInt8(SIGNUP_POLL_WRITABLE) != 0 { writer?() }
         if ready & UInt8(SIGNUP_POLL_READABLE) != 0 { reader?(buffer) }
+        if isRefused { change { _ in } }
+    }
+
+    /// Whether epoll refused the socket, which was then shut down (for tests).
+    package var wasRefused: Bool {
+        state.withLock { $0.isRefused }
     }
 }

@@ -134,4 +134,51 @@ import Testing
         socket.forget()
         close(server)
     }
+
+    /// Epoll refuses some descriptors (a regular file: EPERM; past `fs.epoll.max_user_watches`:
+    /// ENOSPC). Such a socket is shut down and told it is ready, on the poller's thread, whenever
+    /// it asks: its reader meets the end, as if the client had gone, and the process goes on.
+    @Test func aDescriptorEpollRefusesIsReadToItsEndNotTrappedOn() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("refused-\(UUID().uuidString)").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("one\ntwo".utf8)))
+        let file = open(path, O_RDONLY)
+        defer {
+            close(file)
+            unlink(path)
+        }
+        let poller = try SocketPoller()
+        let socket = PolledSocket(file, poller: poller)
+        let batches = LockedValue<[(lines: [String], isEnd: Bool)]>()
+        batches.set([])
+        let ended = DispatchSemaphore(value: 0)
+        let reader = ConnectionReader(fd: file, framing: FramingChoice(.lines), maxLineBytes: 1024,
+                                      makeReceiver: { _ in Lines() }) { batch, isEnd, done in
+            batches.update { $0?.append((batch.lines, isEnd)) }
+            done()
+            if isEnd { ended.signal() }
+        }
+        reader.start(polledBy: socket)
+        #expect(ended.wait(timeout: .now() + 10) == .success)
+        #expect(socket.wasRefused)
+        #expect(batches.get()?.map(\.lines) == [["one"], ["two"]])
+        #expect(batches.get()?.map(\.isEnd) == [false, true])
+        #expect(!socket.isWatchingReads)
+        // The poller goes on serving the sockets epoll takes.
+        let (server, client) = try Self.socketPair()
+        defer { close(client) }
+        let other = PolledSocket(server, poller: poller)
+        let read = DispatchSemaphore(value: 0)
+        let otherReader = ConnectionReader(fd: server, framing: FramingChoice(.lines), maxLineBytes: 1024,
+                                           makeReceiver: { _ in Lines() }) { batch, _, done in
+            if batch.lines == ["hello"] { read.signal() }
+            done()
+        }
+        otherReader.start(polledBy: other)
+        _ = Array("hello\n".utf8).withUnsafeBytes { Glibc.write(client, $0.baseAddress, $0.count) }
+        #expect(read.wait(timeout: .now() + 10) == .success)
+        #expect(!other.wasRefused)
+        socket.forget()
+        other.forget()
+        close(server)
+    }
 }

@@ -24,6 +24,16 @@ int signup_poll_watch(int poll, int fd, int was_watched, int interest, uint64_t 
 /// tokens and what each is ready for (SIGNUP_POLL_*). How many, or -1 with errno.
 int signup_poll_wait(int poll, uint64_t *tokens, uint8_t *ready, int max, int timeout_ms);
 
+/// An eventfd watched by `poll` for reading under token 0 (no socket's token is 0), so that
+/// another thread can end a wait with `signup_poll_wake`; -1 with errno when none can be made.
+int signup_poll_make_waker(int poll);
+
+/// Makes the next (or current) wait on the waker's poll return, reporting token 0.
+void signup_poll_wake(int waker);
+
+/// Takes the wakes made so far, so that token 0 is reported again only for the next one.
+void signup_poll_drain_waker(int waker);
+
 /// Names the calling thread for the kernel (`top -H`, `/proc/PID/task/*/comm`): at most 15 bytes kept.
 void signup_poll_name_thread(const char *name);
 
