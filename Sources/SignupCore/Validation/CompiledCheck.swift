@@ -94,17 +94,42 @@ enum CompiledCheck: Sendable {
         }
     }
 
-    /// Whether what this check says depends on its field's value alone, and spends no budget: its
-    /// outcome for a value can be kept (`OwnValueOutcomes`) until the value changes.
-    var readsOnlyItsValue: Bool {
+    /// Whether what this check says of a value can be kept (`KeptOutcomes`) while that value and
+    /// the other fields' values it reads stay as they are: it spends no budget, or it is a
+    /// similarity measure, whose cost, known from the values alone, `paysAgain` pays.
+    var outcomeCanBeKept: Bool {
+        if case .notSimilarTo = self { return true }
+        return !spendsBudget
+    }
+
+    /// Whether judging spends the message's `MatchBudget`.
+    private var spendsBudget: Bool {
         switch self {
-        case .pattern, .equalsField, .notSimilarTo: false
-        case .anyOf(let alternatives): alternatives.allSatisfy { $0.allSatisfy(\.readsOnlyItsValue) }
-        case .minLength, .maxLength, .allowedCharacters, .notOneOf, .emailAddress, .minCodePoints, .maxCodePoints,
+        case .pattern, .notSimilarTo: true
+        case .anyOf(let alternatives): alternatives.contains { $0.contains(where: \.spendsBudget) }
+        case .minLength, .maxLength, .allowedCharacters, .notOneOf, .equalsField, .emailAddress, .minCodePoints, .maxCodePoints,
              .notCommonPassword, .notRepetitiveOrSequential, .notDictionaryWord, .scriptRestriction, .oneOf, .number,
              .format, .cannotRun:
-            true
+            false
         }
+    }
+
+    /// Whether this check reads the value of the field at `position`.
+    func reads(field position: Int) -> Bool {
+        switch self {
+        case .equalsField(let other), .notSimilarTo(let other): other == position
+        case .anyOf(let alternatives): alternatives.contains { $0.contains { $0.reads(field: position) } }
+        default: false
+        }
+    }
+
+    /// For an outcome kept from an earlier run: pays from `budget` what running the check again
+    /// would, so that reusing it leaves the budget as running it would have; false when the
+    /// budget cannot pay, in which case the value is judged `tooCostly`, as running it would be.
+    func paysAgain(for value: String, valueAt: (Int) -> String, budget: MatchBudget) -> Bool {
+        guard case .notSimilarTo(let other?) = self else { return true }
+        let steps = PasswordSimilarity.steps(comparing: value, with: valueAt(other))
+        return steps == 0 || budget.pay(steps)
     }
 
     /// Whether `value` passes, judged with a budget of its own.

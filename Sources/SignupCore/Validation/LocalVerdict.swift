@@ -8,9 +8,9 @@ struct LocalVerdict: Equatable {
     var needsRemoteCheck: Bool
     /// The normalised value the rules judged, which a remote check asks about.
     var value: String
-    /// What the field's checks that read only its value said of `value`, to reuse when the
-    /// field is judged again with the same value.
-    var kept = OwnValueOutcomes.none
+    /// What the field's checks said of `value` and the values they read, to reuse when the field
+    /// is judged again with those values (`KeptOutcomes`).
+    var kept = KeptOutcomes.none
 }
 
 /// Runs each field's local rules over a form's values.
@@ -38,8 +38,11 @@ final class LocalValidator: Sendable {
     private final class Field: Sendable {
         let normalization: FieldDefinition.Normalization
         /// The field's rules, in order, each with the result shown when it is the first to fail,
-        /// and whether its outcome may be kept (`CompiledCheck.readsOnlyItsValue`).
+        /// and whether its outcome may be kept (`CompiledCheck.outcomeCanBeKept`).
         let checks: [(check: CompiledCheck, failure: ResultID, isKept: Bool)]
+        /// By the position of each field of the form: the kept checks (of the first eight) that
+        /// read that field's value, whose outcomes an edit of it makes stale.
+        let keptChecksReading: [UInt8]
         /// What an empty value shows as the definition declares the field; `requiredEmpty` is what
         /// it shows while the form's conditions require it.
         let empty: ResultID
@@ -51,9 +54,8 @@ final class LocalValidator: Sendable {
         /// rules failing at once, by a mask of their positions less one; the first failing rule's code,
         /// with `params.unmet` listing every failing rule's code. Empty for any other field.
         let checklist: [ResultID]
-        /// Whether the field keeps what its checks that read only its value said
-        /// (`OwnValueOutcomes`): when it has such checks and is judged again for other fields'
-        /// edits.
+        /// Whether the field keeps what its checks said (`KeptOutcomes`): when it has checks
+        /// whose outcomes can be kept and is judged again for other fields' edits.
         let keepsOutcomes: Bool
 
         init(_ field: FieldDefinition, in definition: FormDefinition, localizer: Localizer, results: inout ResultTable) {
@@ -65,9 +67,15 @@ final class LocalValidator: Sendable {
                 if let unmet { params["unmet"] = .array(unmet) }
                 return results.add(localizer.result(missing[rule] == nil ? field.rules[rule].failure : LocalValidator.cannotRunMessage, .failed, params))
             }
-            checks = field.rules.indices.map { rule in
+            let checks = field.rules.indices.map { rule in
                 let check = missing[rule] == nil ? CompiledCheck(field.rules[rule].check, in: definition) : .cannotRun
-                return (check, failure(rule), check.readsOnlyItsValue)
+                return (check: check, failure: failure(rule), isKept: check.outcomeCanBeKept)
+            }
+            self.checks = checks
+            keptChecksReading = definition.fields.indices.map { other in
+                checks.prefix(UInt8.bitWidth).enumerated().reduce(0) { mask, entry in
+                    entry.element.isKept && entry.element.check.reads(field: other) ? mask | 1 << entry.offset : mask
+                }
             }
             keepsOutcomes = !field.dependencies.isEmpty && checks.contains(where: \.isKept)
             // Every failing set of a checklist's rules, rendered up front (2^`maxRequirements` at most).
@@ -97,9 +105,11 @@ final class LocalValidator: Sendable {
         /// keep nothing judge as before.
         @inline(never)
         func failure(of value: String, valueAt: (Int) -> String, budget: MatchBudget, tooCostly: ResultID,
-                     kept: inout OwnValueOutcomes) -> ResultID? {
+                     kept: inout KeptOutcomes) -> ResultID? {
             failure(tooCostly: tooCostly) { position, check in
-                if let known = kept.outcome(ofCheckAt: position) { return known }
+                if let known = kept.outcome(ofCheckAt: position) {
+                    return check.check.paysAgain(for: value, valueAt: valueAt, budget: budget) ? known : .tooCostly
+                }
                 let outcome = check.check.judge(value, valueAt: valueAt, budget: budget)
                 if check.isKept { kept.keep(outcome, ofCheckAt: position) }
                 return outcome
@@ -148,6 +158,11 @@ final class LocalValidator: Sendable {
         fields[index].success
     }
 
+    /// The kept checks of the field at `index` that read the field at `other` (`KeptOutcomes.forget`).
+    func keptChecks(ofField index: Int, reading other: Int) -> UInt8 {
+        fields[index].keptChecksReading[other]
+    }
+
     /// A value of the field at `index` as its rules read it.
     func normalized(_ value: String, ofField index: Int) -> String {
         fields[index].normalized(value)
@@ -157,10 +172,11 @@ final class LocalValidator: Sendable {
     /// through `valueAt`; `version` is the edit version the verdict carries, and patterns spend
     /// `budget`.
     /// `required`, when given, is the form's conditions' word on whether the field must be filled.
-    /// `kept` is what the field's own-value checks said of this value before (the last verdict's
-    /// `kept`, while the value has not changed); the verdict carries what they say now.
+    /// `kept` is what the field's checks said before of the values they read, while those are
+    /// unchanged (the last verdict's `kept`, less what `FormState.edit` forgot); the verdict
+    /// carries what they say now.
     func verdict(
-        forField index: Int, version: Int, budget: MatchBudget, required: Bool? = nil, kept: OwnValueOutcomes = .none,
+        forField index: Int, version: Int, budget: MatchBudget, required: Bool? = nil, kept: KeptOutcomes = .none,
         valueAt valueOf: (Int) -> String
     ) -> LocalVerdict {
         fields.withUnsafeBufferPointer { fields in

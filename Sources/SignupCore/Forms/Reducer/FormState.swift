@@ -18,9 +18,9 @@ struct FormState {
         var result: ResultID
         /// Whether the field passed its local rules and waits for a remote check of `version`.
         var awaitingRemote: Bool
-        /// What its checks that read only its value said of `judged` (`OwnValueOutcomes`), from
-        /// its last verdict; forgotten when the value changes.
-        var kept: OwnValueOutcomes
+        /// What its checks said of `judged` and of the values they read (`KeptOutcomes`), from
+        /// its last verdict; forgotten when the value changes, a check's when a field it reads does.
+        var kept: KeptOutcomes
     }
 
     /// Each field's value and result together, so that an edit finds both in one place.
@@ -147,8 +147,11 @@ struct FormState {
         // By position: the list bound whole was retained around the calls out.
         for position in 0..<form.validator.dependents[index].count {
             let field = form.validator.dependents[index][position]
-            // A hidden field is never judged.
+            // A hidden field is never judged, and keeps nothing (hiding it applied a verdict
+            // that keeps nothing).
             guard isShown(field) else { continue }
+            // What its checks that read the edited field said is stale.
+            if field != index { fields[field].kept.forget(form.validator.keptChecks(ofField: field, reading: index)) }
             let verdict = form.validator.verdict(forField: field, version: version, budget: budget, required: presence.isEmpty ? nil : presence[field].required,
                                                  kept: fields[field].kept, valueAt: { fields[$0].judged })
             if apply(verdict, toField: field) { change.append(.fieldChanged(update(ofField: field, in: form))) }

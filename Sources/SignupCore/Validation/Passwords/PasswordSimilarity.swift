@@ -18,14 +18,8 @@ enum PasswordSimilarity {
 
     /// Whether the password is too similar to the other value; nil when `budget` cannot pay.
     static func isTooSimilar(_ password: String, to other: String, within budget: MatchBudget) -> Bool? {
-        // Paid for before any work, by the lengths as sent (lower case changes them little).
-        // Values whose bytes make less than one step cost one, however many code points they
-        // hold, and are not counted.
-        let passwordBytes = password.utf8.count, otherBytes = other.utf8.count
-        // Fewer than 3 code points: under 12 bytes (4 at most each), they are counted.
-        guard otherBytes >= 12 || (otherBytes >= 3 && scalarCount(of: other) >= 3) else { return false }
-        let steps = passwordBytes * otherBytes * 2 < cellsPerStep ? 1
-            : scalarCount(of: password) * scalarCount(of: other) * 2 / cellsPerStep + 1
+        let steps = steps(comparing: password, with: other)
+        guard steps > 0 else { return false }
         guard budget.pay(steps) else { return nil }
         return LowerCasedScalars.with(password, atMost: comparedScalars) { secret in
             LowerCasedScalars.with(other, atMost: comparedScalars) { whole in
@@ -34,6 +28,18 @@ enum PasswordSimilarity {
                 return isSimilar(secret, UnsafeBufferPointer(rebasing: whole[..<at]))
             }
         }
+    }
+
+    /// What comparing `password` with `other` costs of a `MatchBudget`, paid before any work, by
+    /// the lengths as sent (lower case changes them little); 0 when `other` has fewer than 3 code
+    /// points, and no comparison is made. Values whose bytes make less than one step cost one,
+    /// however many code points they hold, and are not counted.
+    static func steps(comparing password: String, with other: String) -> Int {
+        let passwordBytes = password.utf8.count, otherBytes = other.utf8.count
+        // Fewer than 3 code points: under 12 bytes (4 at most each), they are counted.
+        guard otherBytes >= 12 || (otherBytes >= 3 && scalarCount(of: other) >= 3) else { return 0 }
+        return passwordBytes * otherBytes * 2 < cellsPerStep ? 1
+            : scalarCount(of: password) * scalarCount(of: other) * 2 / cellsPerStep + 1
     }
 
     /// How many code points `text` has, counted up to `comparedScalars`: its UTF-8 bytes that

@@ -1,13 +1,15 @@
-/// What a field's checks that read only its own value said of that value, for its first eight
-/// checks: judging the field again for another field's edit (a password beside a changed
-/// username) then runs only the checks that read the other field. Kept beside the field's value
-/// and forgotten whenever the value changes; two bytes, within `FormState.Field`'s padding.
-struct OwnValueOutcomes: Equatable {
+/// What a field's checks said of its value, and of the other fields' values they read, for its
+/// first eight checks: judging the field again for another field's edit (a password beside a
+/// changed username) then runs only the checks that read the edited field. Kept beside the
+/// field's value; a check's outcome is forgotten when the field's value or a field it reads
+/// changes (`forget`), every outcome when its own value does. Two bytes, within
+/// `FormState.Field`'s padding.
+struct KeptOutcomes: Equatable {
     private var known: UInt8 = 0
     private var failing: UInt8 = 0
 
     /// Nothing known: every check runs.
-    static let none = OwnValueOutcomes()
+    static let none = KeptOutcomes()
 
     /// What the check at `position` said, when it is kept.
     func outcome(ofCheckAt position: Int) -> CheckOutcome? {
@@ -21,5 +23,11 @@ struct OwnValueOutcomes: Equatable {
         guard position < UInt8.bitWidth, outcome != .tooCostly else { return }
         known |= 1 << position
         if outcome == .fails { failing |= 1 << position }
+    }
+
+    /// Forgets the outcomes of the checks whose positions are the set bits of `checks`.
+    mutating func forget(_ checks: UInt8) {
+        known &= ~checks
+        failing &= ~checks
     }
 }
