@@ -81,6 +81,27 @@ import Testing
         #expect(CharacterClass.precisIdentifier.admits(name) == admitted)
     }
 
+    /// The ranges PRECIS admits without deriving each code point's property (ASCII7, the CJK
+    /// Unified Ideographs, the Hangul syllables) are valid by the derivation, every code point.
+    @Test func theRangesAdmittedAtSightAreValidByTheDerivation() {
+        let ranges: [ClosedRange<UInt32>] = [0x21...0x7E, 0x4E00...0x9FFF, 0xAC00...0xD7A3]
+        let notValid = ranges.joined().filter { PRECISIdentifierClass.derivedProperty(of: Unicode.Scalar($0)!) != .valid }
+        #expect(notValid.map { String($0, radix: 16) } == [])
+        #expect(ranges.joined().allSatisfy { PRECISIdentifierClass.property(of: Unicode.Scalar($0)!) == .valid })
+        #expect(PRECISIdentifierClass.property(of: "\u{3007}") == .valid && PRECISIdentifierClass.property(of: "\u{303B}") == .disallowed)
+    }
+
+    /// Every fullwidth form of ASCII (U+FF01–U+FF5E) decomposes to the character 0xFEE0 below it,
+    /// as the username's mapping takes it without asking ICU.
+    @Test func everyFullwidthFormOfASCIIDecomposesToItsCharacter() {
+        for value in UInt32(0xFF01)...0xFF5E {
+            let scalar = Unicode.Scalar(value)!
+            #expect(UsernameCaseMapped.asciiOfFullwidth(scalar).map(String.init) == CompatibilityComposition.normalize(String(scalar)))
+        }
+        #expect(UsernameCaseMapped.asciiOfFullwidth("\u{FF5F}") == nil && UsernameCaseMapped.asciiOfFullwidth("A") == nil)
+        #expect(UsernameCaseMapped.normalize("ｐａｙｐａｌ") == "paypal" && UsernameCaseMapped.normalize("Ｐａｙ－ｐａｌ＿１") == "pay-pal_1")
+    }
+
     @Test func aMigrationKeepsTheFirstOfEachSkeletonAndReportsTheRest() {
         let sorted = LookAlikeUsernames(accounts: [(1, "paypal"), (2, "ann"), (3, "pаypal"), (4, "PAYPA1"), (5, "张伟")])
         #expect(sorted.holders.map(\.account) == [1, 2, 5])

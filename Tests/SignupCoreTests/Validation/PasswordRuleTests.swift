@@ -99,6 +99,19 @@ import CICU
         #expect(LowerCasedScalars.with("") { $0.count } == 0)
     }
 
+    /// The ranges that spare most code points a look-up hold every code point beyond ASCII that
+    /// changes when lower-cased, by the running Unicode tables; and they are in order.
+    @Test func everyCodePointThatChangesWhenLowercasedIsInTheCasedRanges() {
+        let missed = (UInt32(0x80)...0x10FFFF).filter { value in
+            guard let scalar = Unicode.Scalar(value) else { return false }
+            return scalar.properties.changesWhenLowercased && !LowerCasedScalars.mayChangeWhenLowercased(scalar)
+        }
+        #expect(missed.map { String($0, radix: 16) } == [])
+        let ranges = LowerCasedScalars.casedRanges
+        #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound })
+        #expect(LowerCasedScalars.mayChangeWhenLowercased("Ａ") && !LowerCasedScalars.mayChangeWhenLowercased("张"))
+    }
+
     /// Similarity lowers each code point by its `lowercaseMapping`, as `lowercased()` lowers a
     /// string: every code point's mapping is its lowered string, and a string's is theirs in turn;
     /// one that does not change when lowercased maps to itself.

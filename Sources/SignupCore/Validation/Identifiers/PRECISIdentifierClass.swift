@@ -46,7 +46,18 @@ enum PRECISIdentifierClass {
     }
 
     static func property(of scalar: Unicode.Scalar) -> Property {
-        if let exception = exceptions[scalar.value] { return exception }
+        // Where names mostly are, ranges whose every code point the derivation finds valid
+        // (checked by a test): ASCII7, the CJK Unified Ideographs and the Hangul syllables.
+        switch scalar.value {
+        case 0x21...0x7E, 0x4E00...0x9FFF, 0xAC00...0xD7A3: return .valid
+        default: return derivedProperty(of: scalar)
+        }
+    }
+
+    /// The property by RFC 8264 §8's derivation, step by step.
+    static func derivedProperty(of scalar: Unicode.Scalar) -> Property {
+        // No look-up for a code point outside the exceptions' span.
+        if exceptionSpan.contains(scalar.value), let exception = exceptions[scalar.value] { return exception }
         let properties = scalar.properties
         if properties.generalCategory == .unassigned { return .disallowed }
         if (0x21...0x7E).contains(scalar.value) { return .valid }
@@ -74,6 +85,9 @@ enum PRECISIdentifierClass {
         }
         return table
     }()
+
+    /// From the lowest exception to the highest.
+    private static let exceptionSpan: ClosedRange<UInt32> = exceptions.keys.min()!...exceptions.keys.max()!
 
     /// Hangul_Syllable_Type L, V or T: the conjoining jamo.
     private static func isOldHangulJamo(_ value: UInt32) -> Bool {

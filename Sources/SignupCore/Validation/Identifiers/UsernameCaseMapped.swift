@@ -11,14 +11,24 @@ enum UsernameCaseMapped {
         guard value.unicodeScalars.contains(where: isWidthVariant) else { return CanonicalComposition.normalize(value.lowercased()) }
         var mapped = String.UnicodeScalarView()
         for scalar in value.unicodeScalars {
-            if isWidthVariant(scalar) {
+            if let ascii = asciiOfFullwidth(scalar) {
+                mapped.append(ascii)
+            } else if isWidthVariant(scalar) {
                 // A width variant's compatibility decomposition is its usual form.
                 mapped.append(contentsOf: CompatibilityComposition.normalize(String(scalar)).unicodeScalars)
             } else {
                 mapped.append(scalar)
             }
         }
-        return CanonicalComposition.normalize(String(mapped).lowercased())
+        let text = String(mapped)
+        // A fullwidth name (`ｊｏｅ`) maps to ASCII, which lower case and NFC leave ASCII.
+        return text.isASCII ? text.lowercasedSharingLowerASCII() : CanonicalComposition.normalize(text.lowercased())
+    }
+
+    /// The ASCII character a fullwidth form (U+FF01–U+FF5E) decomposes to, 0xFEE0 below it (a
+    /// test checks every one against the decomposition); nil for any other code point.
+    static func asciiOfFullwidth(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+        (0xFF01...0xFF5E).contains(scalar.value) ? Unicode.Scalar(UInt8(scalar.value - 0xFEE0)) : nil
     }
 
     /// The Halfwidth and Fullwidth Forms block, and the ideographic space, whose decomposition

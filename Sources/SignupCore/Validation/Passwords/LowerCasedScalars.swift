@@ -33,7 +33,7 @@ enum LowerCasedScalars {
                 for scalar in text.unicodeScalars {
                     if scalar.isASCII {
                         guard append((0x41...0x5A).contains(scalar.value) ? scalar.value | 0x20 : scalar.value) else { break }
-                    } else if !scalar.properties.changesWhenLowercased {
+                    } else if !mayChangeWhenLowercased(scalar) || !scalar.properties.changesWhenLowercased {
                         // Most code points are their own lower case: no mapping is built for them.
                         guard append(scalar.value) else { break }
                     } else {
@@ -48,4 +48,28 @@ enum LowerCasedScalars {
             return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
     }
+
+    /// Whether `scalar` lies where the code points that change when lower-cased beyond ASCII do
+    /// (`casedRanges`): any other is its own lower case, without a look-up in Unicode's tables.
+    @inline(__always)
+    static func mayChangeWhenLowercased(_ scalar: Unicode.Scalar) -> Bool {
+        for range in casedRanges {
+            if scalar.value < range.lowerBound { return false }
+            if scalar.value <= range.upperBound { return true }
+        }
+        return false
+    }
+
+    /// Every code point beyond ASCII whose lower case differs from it lies in one of these, in
+    /// order (Latin, Greek to Armenian, Georgian, Cherokee, Cyrillic Extended-C and Georgian
+    /// Mtavruli, Latin and Greek Extended, Letterlike Symbols and Number Forms, circled letters,
+    /// Glagolitic and Coptic, Cyrillic Extended-B, Latin Extended-D, fullwidth Latin, then the
+    /// cased scripts beyond the BMP). Derived from, and checked against, the running Unicode
+    /// tables by a test, which fails when a new version adds one elsewhere.
+    static let casedRanges: [ClosedRange<UInt32>] = [
+        0x00C0...0x024E, 0x0370...0x0556, 0x10A0...0x10CD, 0x13A0...0x13F5, 0x1C89...0x1CBF, 0x1E00...0x1FFC,
+        0x2126...0x2183, 0x24B6...0x24CF, 0x2C00...0x2CF2, 0xA640...0xA69A, 0xA722...0xA7F5, 0xFF21...0xFF3A,
+        0x10400...0x10427, 0x104B0...0x104D3, 0x10570...0x10595, 0x10C80...0x10CB2, 0x10D50...0x10D65,
+        0x118A0...0x118BF, 0x16E40...0x16E5F, 0x16EA0...0x16EB8, 0x1E900...0x1E921,
+    ]
 }
