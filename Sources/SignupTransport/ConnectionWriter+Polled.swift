@@ -86,8 +86,8 @@ extension ConnectionWriter {
                 return
             case .batch(let batch):
                 var scratch: [UInt8] = []
-                batch.forEachRun(gatheringIn: &scratch) { run in
-                    if write(run) == .clientGone { clientHasGone() }
+                batch.forEachRun(gatheringIn: &scratch) { run, screening in
+                    if write(run, screening: screening) == .clientGone { clientHasGone() }
                 }
                 let isWritten = outbox.withLock { outbox in
                     if outbox.isEmpty { return true }

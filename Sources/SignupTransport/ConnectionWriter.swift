@@ -35,8 +35,9 @@ package final class ConnectionWriter: Sendable {
     /// One message per line, or each with LSP's `Content-Length` header instead of its newline.
     private let framing: FramingChoice
     /// The connection's one mirror of what it writes: every run of whole lines, before it is
-    /// written (after the client has gone too), on the thread that writes it.
-    private let mirror: (@Sendable (UnsafeRawBufferPointer) -> Void)?
+    /// written (after the client has gone too), on the thread that writes it, with what its
+    /// encoder said of its lines.
+    private let mirror: (@Sendable (UnsafeRawBufferPointer, LineScreening) -> Void)?
     /// The polled socket written on the poller's thread, or nil for a thread of its own.
     let socket: PolledSocket?
     /// On a polled socket, what it has not taken yet; its lock is held for every write to it,
@@ -49,7 +50,7 @@ package final class ConnectionWriter: Sendable {
     /// sender's executor (see `OutgoingQueue`). Given a `socket`, the writer is its poller's
     /// thread; otherwise `fd` is written on a thread of its own.
     package init(fd: Int32, polledBy socket: PolledSocket? = nil, conflates: Bool, writesDirectlyWhenIdle: Bool,
-                 framing: FramingChoice, mirror: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil,
+                 framing: FramingChoice, mirror: (@Sendable (UnsafeRawBufferPointer, LineScreening) -> Void)? = nil,
                  deferWake: (@Sendable (@escaping @Sendable () -> Void) -> Void)?) {
         self.fd = fd
         self.socket = socket
@@ -178,8 +179,8 @@ package final class ConnectionWriter: Sendable {
         var scratch: [UInt8] = []
         scratch.reserveCapacity(OutgoingBatch.gatheredRunBytes)
         while let batch = queue.takeAll() {
-            batch.forEachRun(gatheringIn: &scratch) { run in
-                if write(run) == .clientGone { clientHasGone() }
+            batch.forEachRun(gatheringIn: &scratch) { run, screening in
+                if write(run, screening: screening) == .clientGone { clientHasGone() }
             }
             queue.didWrite(returning: batch.buffer)
         }
@@ -204,8 +205,8 @@ package final class ConnectionWriter: Sendable {
 
     /// Writes whole messages, each followed by `\n`, in the framing in use, and says how it went
     /// (nothing is written once the client is known to have gone). Every run is mirrored first.
-    func write(_ bytes: UnsafeRawBufferPointer) -> Written {
-        mirror?(bytes)
+    func write(_ bytes: UnsafeRawBufferPointer, screening: LineScreening = .needed) -> Written {
+        mirror?(bytes, screening)
         guard !isClientGone.load(ordering: .acquiring) else { return .all }
         defer { runsWritten.add(1, ordering: .relaxed) }
         guard framing.current == .lsp else { return put(bytes) }

@@ -14,26 +14,33 @@ package struct OutgoingBatch: @unchecked Sendable {
     package static let gatheredRunBytes = 64 << 10
 
     /// Calls `body` with each run of bytes to write, in order, encoding deferred messages between
-    /// the buffer's runs and gathering short runs in `scratch`.
-    package func forEachRun(gatheringIn scratch: inout [UInt8], _ body: (UnsafeRawBufferPointer) -> Void) {
-        guard !deferred.isEmpty else { return forEachRun(body) }
+    /// the buffer's runs and gathering short runs in `scratch`: runs whose encoder said the same of
+    /// them (`LineScreening`), so that each run goes on with what was said of all its lines.
+    package func forEachRun(gatheringIn scratch: inout [UInt8], _ body: (UnsafeRawBufferPointer, LineScreening) -> Void) {
+        guard !deferred.isEmpty else { return forEachRun { body($0, .needed) } }
         precondition(dropped.isEmpty, "a conflating queue never defers messages")
         scratch.removeAll(keepingCapacity: true)
-        func gather(_ run: UnsafeRawBufferPointer) {
-            if scratch.count + run.count > Self.gatheredRunBytes, !scratch.isEmpty {
-                scratch.withUnsafeBytes(body)
+        var gathered = LineScreening.needed
+        func gather(_ run: UnsafeRawBufferPointer, _ screening: LineScreening) {
+            if !scratch.isEmpty, scratch.count + run.count > Self.gatheredRunBytes || screening != gathered {
+                scratch.withUnsafeBytes { body($0, gathered) }
                 scratch.removeAll(keepingCapacity: true)
             }
-            if run.count >= Self.gatheredRunBytes { body(run) } else { scratch.append(contentsOf: run) }
+            if run.count >= Self.gatheredRunBytes {
+                body(run, screening)
+            } else {
+                scratch.append(contentsOf: run)
+                gathered = screening
+            }
         }
         var start = 0
         for (position, output) in deferred {
-            if position > start { gather(buffer.bytes(in: start..<position)) }
+            if position > start { gather(buffer.bytes(in: start..<position), .needed) }
             start = position
             output.encode(gather)
         }
-        if start < buffer.count { gather(buffer.bytes(in: start..<buffer.count)) }
-        if !scratch.isEmpty { scratch.withUnsafeBytes(body) }
+        if start < buffer.count { gather(buffer.bytes(in: start..<buffer.count), .needed) }
+        if !scratch.isEmpty { scratch.withUnsafeBytes { body($0, gathered) } }
     }
 
     /// Calls `body` with each run of bytes to write, in order.
@@ -50,7 +57,7 @@ package struct OutgoingBatch: @unchecked Sendable {
     package var messages: [[UInt8]] {
         var runs: [UInt8] = []
         var scratch: [UInt8] = []
-        forEachRun(gatheringIn: &scratch) { runs.append(contentsOf: $0) }
+        forEachRun(gatheringIn: &scratch) { run, _ in runs.append(contentsOf: run) }
         return runs.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map(Array.init)
     }
 }

@@ -89,10 +89,35 @@ extension OutgoingQueue {
         let batch = try #require(queue.takeAll())
         var scratch: [UInt8] = []
         var runs: [String] = []
-        batch.forEachRun(gatheringIn: &scratch) { runs.append(String(decoding: $0, as: UTF8.self)) }
+        batch.forEachRun(gatheringIn: &scratch) { run, _ in runs.append(String(decoding: run, as: UTF8.self)) }
         #expect(runs == ["r1\n" + encoded(first) + "\n" + encoded(second) + "\nr2\n"])
         #expect(encoded(first).hasPrefix(#"{"jsonrpc":"2.0","method":"form.fieldChanged","params":{"form":"f1","field":"username","state":"ok","code":"username.ok""#))
         #expect(queue.queuedBytes == 0)
+    }
+
+    @Test func runsSayWhetherTheirLinesNeedATracesScreeningAndAreGatheredOnlyWithLikeRuns() throws {
+        let queue = OutgoingQueue(conflationThreshold: nil)
+        let plain = notification("username", version: 1, at: 5)
+        let token = FieldResult(state: .failed, code: "username.taken", params: ["token": "t-1", "secret": true], message: "taken")
+        let naming = FormNotification(
+            form: "f1", event: .fieldChanged(FieldUpdate(field: "username", result: token, version: 2)), at: 6,
+            submit: .init(FormDefinition.signup.submit))
+        let flagOnly = FieldResult(state: .ok, code: "username.ok", params: ["secret": true, "passwordHint": .null], message: "ok")
+        let flagged = FormNotification(
+            form: "f1", event: .fieldChanged(FieldUpdate(field: "username", result: flagOnly, version: 3)), at: 7,
+            submit: .init(FormDefinition.signup.submit))
+        queue.enqueue(Array("r1".utf8), key: nil)
+        queue.enqueue(deferred: DeferredNotifications([plain, flagged, naming, plain], fields: EncodedFieldTable(), tellsScreening: true))
+        queue.enqueue(deferred: DeferredNotifications([plain], fields: EncodedFieldTable()))
+        let batch = try #require(queue.takeAll())
+        var scratch: [UInt8] = []
+        var runs: [(String, LineScreening)] = []
+        batch.forEachRun(gatheringIn: &scratch) { run, screening in runs.append((String(decoding: run, as: UTF8.self), screening)) }
+        // A value named for a secret needs screening; a flag or null so named does not. Output
+        // that does not say (a response, notifications of an untraced session) needs it.
+        #expect(runs.map(\.0) == ["r1\n", encoded(plain) + "\n" + encoded(flagged) + "\n", encoded(naming) + "\n",
+                                   encoded(plain) + "\n", encoded(plain) + "\n"])
+        #expect(runs.map(\.1) == [.needed, .notNeeded, .needed, .notNeeded, .needed])
     }
 
     @Test func aLongBatchOfNotificationsIsHandedOverInRunsOfWholeLines() throws {
@@ -105,7 +130,7 @@ extension OutgoingQueue {
         let batch = try #require(queue.takeAll())
         var scratch: [UInt8] = []
         var runs: [[UInt8]] = []
-        batch.forEachRun(gatheringIn: &scratch) { runs.append(Array($0)) }
+        batch.forEachRun(gatheringIn: &scratch) { run, _ in runs.append(Array(run)) }
         #expect(runs.count > 1)
         #expect(runs.allSatisfy { $0.last == 0x0A && $0.count <= OutgoingBatch.gatheredRunBytes + 4096 })
         var expected: [String] = []
@@ -151,7 +176,7 @@ extension OutgoingQueue {
         #expect(wakes.get()?.count == 0)
         var scratch: [UInt8] = []
         var runs: [String] = []
-        taken.get()!.forEachRun(gatheringIn: &scratch) { runs.append(String(decoding: $0, as: UTF8.self)) }
+        taken.get()!.forEachRun(gatheringIn: &scratch) { run, _ in runs.append(String(decoding: run, as: UTF8.self)) }
         #expect(runs == [encoded(handedOver) + "\n"])
     }
 

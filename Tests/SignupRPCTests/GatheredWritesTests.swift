@@ -15,7 +15,7 @@ import SignupTestSupport
         runs.set([])
         let writer = SessionWriter(
             fd: pipe.fileHandleForWriting.fileDescriptor, clock: .real,
-            tracer: { run in runs.update { $0?.append(String(decoding: run, as: UTF8.self)) } }, loop: EventLoop())
+            tracer: { run, _ in runs.update { $0?.append(String(decoding: run, as: UTF8.self)) } }, loop: EventLoop())
         return (writer, runs, pipe)
     }
 

@@ -33,6 +33,31 @@ import Testing
         #expect(String(decoding: fast.bytes, as: UTF8.self) == Self.structured(event, form: form, at: 1234, action: action))
     }
 
+    /// The trace searches a message out for members named for secrets only where its type says it
+    /// may hold one: every one that says not holds none the search would find.
+    @Test(arguments: events + [
+        .fieldChanged(FieldUpdate(field: "username", result: FieldResult(
+            state: .failed, code: "username.taken", params: ["details": .array([.object(["accessToken": "t"])])], message: "taken"), version: 1)),
+        .fieldChanged(FieldUpdate(field: "username", result: FieldResult(
+            state: .ok, code: "username.ok", params: ["secret": true, "Password": .null], message: "ok"), version: 1)),
+    ])
+    func aNotificationSaysWhetherItMayNameASecretMember(event: FormEvent) {
+        var writer = JSONWriter()
+        Notifications.write(event, form: "f1", at: 5, action: FormDefinition.signup.submit, to: &writer)
+        let searched = writer.bytes.withUnsafeBufferPointer(SecretRedaction.mayNameSecretMember(in:))
+        let said = Notifications.mayNameSecretMember(event)
+        switch event {
+        case .fieldChanged(let update) where update.result.params["details"] != nil: #expect(said && searched)
+        case .fieldChanged(let update) where update.result.params["secret"] != nil: #expect(!said && searched)
+        case .submissionChanged: #expect(said)
+        default: #expect(!said && (!searched || !writer.bytes.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "\\") }))
+        }
+        let results = EncodedFieldResults()
+        if case .fieldChanged(let update) = event, let entry = results.entry(for: update) {
+            #expect(results.table.snapshot().mayNameSecretMember(entry.number) == said)
+        }
+    }
+
     @Test(arguments: events)
     func aFieldChangeCarryingItsEncodedResultIsTheSameMessage(event: FormEvent) throws {
         guard case .fieldChanged(let update) = event else { return }

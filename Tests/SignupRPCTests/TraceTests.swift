@@ -50,6 +50,38 @@ import Testing
         }
     }
 
+    /// On the virtual clock field changes are encoded by the writer, and traced unsearched when
+    /// their type knows every member's name; one whose result a backend worded with a member
+    /// named for a secret is still searched, and that member hidden.
+    @Test func aBackendsResultNamingASecretIsHiddenWhereOtherFieldChangesAreTracedAsWritten() throws {
+        let folder = try TemporaryDirectory()
+        let directory = folder.path("directory.json")
+        try Data(#"""
+            {"checks": {"inviteCode": {"answers": {"OLDX-2024": {"code": "invite.expired", "message": "Expired; ask {user}",
+             "params": {"user": "bea", "resetToken": "rt-5150", "secret": true}}}}}}
+            """#.utf8).write(to: URL(fileURLWithPath: directory))
+        let trace = folder.path("trace.jsonl")
+        let edit = { (field: String, value: String, at: Int) in
+            #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"ann","field":"\#(field)","value":"\#(value)","at":\#(at)}}"#
+        }
+        let input = [
+            #"{"jsonrpc":"2.0","id":1,"method":"form.open","params":{"kind":"invite-signup","form":"ann","at":0}}"#,
+            edit("inviteCode", "OLDX-2024", 100), edit("username", "ann", 200), edit("inviteCode", "GOOD-0001", 1500),
+        ]
+        let output = try Subprocess.run([
+            "--clock", "virtual", "--forms", Subprocess.packageRoot.appendingPathComponent("Examples/forms").path,
+            "--directory", directory, "--trace", trace,
+        ], input: input.joined(separator: "\n") + "\n")
+        #expect(output.status == 0)
+        let expired = try #require(output.lines.first { $0.contains(#""code":"invite.expired""#) })
+        #expect(expired.contains(#""resetToken":"rt-5150""#))
+        let text = try String(contentsOfFile: trace, encoding: .utf8)
+        let outs = try records(text).filter { $0.dir == "out" }.map(\.body)
+        #expect(outs == output.lines.map { $0.replacingOccurrences(of: #""resetToken":"rt-5150""#, with: #""resetToken":"[secret]""#) })
+        #expect(outs.filter { $0.contains(#""resetToken":"[secret]""#) && $0.contains(#""secret":true"#) }.count == 1)
+        #expect(!text.contains("rt-5150"))
+    }
+
     /// An account from an HTTP backend whose token has another name (`accessToken`) is hidden in
     /// the trace as in the recording, while flags such as a description's `"secret":true` stay.
     @Test func membersThatNameASecretAreHiddenWhateverTheirExactName() throws {

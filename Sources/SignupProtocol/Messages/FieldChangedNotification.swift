@@ -20,6 +20,13 @@ package struct FieldChangedNotification: NotificationType {
         Notifications.writeVersion(update.version, to: &writer)
         Notifications.writeEnd(at: at, to: &writer)
     }
+
+    package var mayNameSecretMember: Bool { Self.mayNameSecretMember(update.result) }
+
+    /// Only its result's params are named by others (a remote check's answer) than this type.
+    package static func mayNameSecretMember(_ result: FieldResult) -> Bool {
+        SecretRedaction.holdSecretMember(result.params)
+    }
 }
 
 extension FieldChangedNotification {

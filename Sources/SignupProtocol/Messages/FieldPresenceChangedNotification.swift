@@ -24,6 +24,9 @@ package struct FieldPresenceChangedNotification: NotificationType {
         writer.verbatim(update.presence.required ? #","required":true"# : #","required":false"#)
         Notifications.writeEnd(at: at, to: &writer)
     }
+
+    /// Every member's name is its own.
+    package var mayNameSecretMember: Bool { false }
 }
 
 extension FieldPresenceChangedNotification {

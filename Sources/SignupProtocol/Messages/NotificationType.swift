@@ -10,4 +10,9 @@ package protocol NotificationType: Sendable {
     /// Writes the whole message: `jsonrpc`, `method` and `params`, whose first member is `form`
     /// and last is `at`.
     func write(to writer: inout JSONWriter)
+
+    /// Whether, written, it may hold a member that the trace hides in a message out (one named
+    /// for a secret, `SecretRedaction.namesSecretMember`, holding more than a flag): the trace
+    /// searches only such messages. False only where every member's name is known.
+    var mayNameSecretMember: Bool { get }
 }

@@ -25,6 +25,10 @@ package struct SubmissionChangedNotification: NotificationType {
         Notifications.writeSubmission(state, of: action, to: &writer)
         Notifications.writeEnd(at: at, to: &writer)
     }
+
+    /// It may carry what a backend answered (an account, a token).
+    package var mayNameSecretMember: Bool { Self.mayNameSecretMember }
+    package static var mayNameSecretMember: Bool { true }
 }
 
 extension SubmissionChangedNotification {

@@ -18,6 +18,9 @@ package struct SubmitEnabledChangedNotification: NotificationType {
         writer.verbatim(enabled ? #","enabled":true"# : #","enabled":false"#)
         Notifications.writeEnd(at: at, to: &writer)
     }
+
+    /// Every member's name is its own.
+    package var mayNameSecretMember: Bool { false }
 }
 
 extension SubmitEnabledChangedNotification {

@@ -22,7 +22,7 @@ package final class EncodedFieldResult: Sendable {
         var writer = JSONWriter()
         Notifications.writeFieldMembers(field, result, to: &writer)
         members = writer.bytes
-        number = table.add(members)
+        number = table.add(members, mayNameSecretMember: FieldChangedNotification.mayNameSecretMember(result))
     }
 }
 

@@ -11,22 +11,32 @@ package final class EncodedFieldTable: Sendable {
     package struct Snapshot: Sendable {
         fileprivate var bytes: [UInt8] = []
         fileprivate var ranges: [Range<Int>] = []
+        /// By number: whether the result's members may name a secret
+        /// (`SecretRedaction.mayNameSecretMember`), so that a trace must screen its messages.
+        fileprivate var mayNameSecret: [Bool] = []
 
         /// The members of result `number`, in place.
         package func withMembers<Result>(_ number: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
             let range = ranges[number]
             return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
         }
+
+        /// Whether the members of result `number` may name a secret member: a message holding
+        /// them needs the trace's screening, which one holding others' does not.
+        package func mayNameSecretMember(_ number: Int) -> Bool {
+            mayNameSecret[number]
+        }
     }
 
     private let table = Mutex(Snapshot())
 
-    /// Adds a result's members; its number.
-    package func add(_ members: [UInt8]) -> Int {
+    /// Adds a result's members, and whether they may name a secret member; its number.
+    package func add(_ members: [UInt8], mayNameSecretMember mayNameSecret: Bool) -> Int {
         table.withLock { table in
             let start = table.bytes.count
             table.bytes += members
             table.ranges.append(start..<table.bytes.count)
+            table.mayNameSecret.append(mayNameSecret)
             return table.ranges.count - 1
         }
     }

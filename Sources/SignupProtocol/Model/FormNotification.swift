@@ -55,6 +55,15 @@ package struct FormNotification: Sendable {
         }
     }
 
+    /// Whether the notification, as `write` encodes it, may name a secret member
+    /// (`NotificationType.mayNameSecretMember`): an account's token in a submission's event.
+    package func mayNameSecretMember(fields: EncodedFieldTable.Snapshot) -> Bool {
+        switch content {
+        case .event(let event), .submission(let event, _): Notifications.mayNameSecretMember(event)
+        case .encodedField(let number, _): fields.mayNameSecretMember(number)
+        }
+    }
+
     /// Asked for by a submission's event only, which carries its action.
     private static func noAction() -> SubmitAction {
         preconditionFailure("only a submission's event names its action")

@@ -22,6 +22,16 @@ package enum Notifications {
         }
     }
 
+    /// Whether `event`'s notification may name a secret member (`NotificationType.mayNameSecretMember`).
+    package static func mayNameSecretMember(_ event: FormEvent) -> Bool {
+        switch event {
+        case .fieldChanged(let update): FieldChangedNotification.mayNameSecretMember(update.result)
+        case .submitEnabledChanged(let enabled): SubmitEnabledChangedNotification(form: "", enabled: enabled, at: 0).mayNameSecretMember
+        case .presenceChanged(let update): FieldPresenceChangedNotification(form: "", update: update, at: 0).mayNameSecretMember
+        case .submissionChanged: SubmissionChangedNotification.mayNameSecretMember
+        }
+    }
+
     /// `form.fieldChanged` with the field's name and result already encoded, as
     /// `EncodedFieldResult.members`.
     package static func writeFieldChanged(form: String, members: UnsafeRawBufferPointer, version: Int, at time: Int64,

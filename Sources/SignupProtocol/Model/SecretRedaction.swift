@@ -102,6 +102,24 @@ package struct SecretRedaction: Sendable {
         return Array(name.lowercased().utf8).withUnsafeBufferPointer { holdsSecretWord(foldingASCIILettersOf: $0) }
     }
 
+    /// Whether some member of `params`, at any depth, is one the trace hides in a message out:
+    /// named for a secret (`namesSecretMember`) and holding more than a flag or null.
+    package static func holdSecretMember(_ params: [String: JSONValue]) -> Bool {
+        func holds(_ value: JSONValue) -> Bool {
+            switch value {
+            case .object(let members): holdSecretMember(members)
+            case .array(let elements): elements.contains(where: holds)
+            default: false
+            }
+        }
+        return params.contains { name, value in
+            switch value {
+            case .bool, .null: false
+            default: namesSecretMember(name) || holds(value)
+            }
+        }
+    }
+
     /// Whether a message's bytes may hold a member that `namesSecretMember` names: false only for
     /// ASCII without escapes in which no member name (a string followed by `:`) holds a word for
     /// a secret in any letter case (no other text lowers to one).

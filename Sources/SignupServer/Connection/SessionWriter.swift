@@ -16,6 +16,8 @@ final class SessionWriter: MessageSink, @unchecked Sendable {
     /// Whether notifications go to the writer thread unencoded (`ConnectionWriter.takesDeferredOutput`,
     /// fixed for the connection's life).
     private let defersNotifications: Bool
+    /// Whether notifications handed over unencoded say which need a trace's screening.
+    private let tellsScreening: Bool
     /// Where a notification is encoded when the queue needs its bytes; used on the loop only.
     private var scratch = JSONWriter(capacity: 1024)
     /// Notifications sent during the loop's current work, handed to the queue together at its
@@ -37,16 +39,17 @@ final class SessionWriter: MessageSink, @unchecked Sendable {
     /// loop's current work is done. `tee`, given only where the clock has every message written
     /// in order, is handed every run of lines before it is written; `tracer` too (`Tracer.traceOut`).
     init(fd: Int32, polledBy socket: PolledSocket? = nil, clock: ClockMode, framing: FramingChoice = FramingChoice(.lines),
-         tracer: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil,
+         tracer: (@Sendable (UnsafeRawBufferPointer, LineScreening) -> Void)? = nil,
          tee: OutputTee? = nil, loop: EventLoop) {
         precondition(tee == nil || clock.writesEveryMessageInOrder, "a tee sees every message written")
         self.loop = loop
-        let mirror: (@Sendable (UnsafeRawBufferPointer) -> Void)? = switch (tee, tracer) {
+        let mirror: (@Sendable (UnsafeRawBufferPointer, LineScreening) -> Void)? = switch (tee, tracer) {
         case (nil, nil): nil
-        case (let tee?, nil): { tee.publish($0) }
+        case (let tee?, nil): { run, _ in tee.publish(run) }
         case (nil, let tracer?): tracer
-        case (let tee?, let tracer?): { run in tee.publish(run); tracer(run) }
+        case (let tee?, let tracer?): { run, screening in tee.publish(run); tracer(run, screening) }
         }
+        tellsScreening = tracer != nil
         connection = ConnectionWriter(
             fd: fd, polledBy: socket, conflates: clock.conflatesOutput, writesDirectlyWhenIdle: clock.writesDirectlyWhenIdle,
             framing: framing, mirror: mirror, deferWake: { loop.execute($0) })
@@ -139,7 +142,7 @@ final class SessionWriter: MessageSink, @unchecked Sendable {
 
     private func handOver() {
         guard let batch = unsent.take() else { return }
-        connection.send(deferred: DeferredNotifications(batch, fields: fieldResults.table))
+        connection.send(deferred: DeferredNotifications(batch, fields: fieldResults.table, tellsScreening: tellsScreening))
     }
 
     /// Hands everything sent so far to the writer and wakes it now, rather than after the loop's

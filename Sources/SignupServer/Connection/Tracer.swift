@@ -12,7 +12,9 @@ import SignupTransport
 /// does any string that is the value a secret field the forms ask about as a name held when its
 /// form was submitted (a custom kind whose username field is secret), and, once a form is
 /// submitted, the values its secret fields held then wherever they stand in a message out about
-/// that form (a backend's welcome or validation error quoting the password).
+/// that form (a backend's welcome or validation error quoting the password). A message out whose
+/// type knows every member's name (`NotificationType.mayNameSecretMember`: a field's change but
+/// one a backend worded) is not searched for such names: its encoder says so (`LineScreening`).
 ///
 /// Records: `{"time":"…Z","dir":"in"|"out","message":…}`, with `"connection":N` after the time
 /// under `--listen` (the connection's number, as a recording's file is numbered); input that is
@@ -102,18 +104,21 @@ final class Tracer: @unchecked Sendable {
     }
 
     /// Whole messages as the writer writes them, each followed by `\n`: their records written
-    /// together, after any records in not yet written, in one write.
-    func traceOut(_ bytes: UnsafeRawBufferPointer, connection: Int? = nil) {
+    /// together, after any records in not yet written, in one write. `screening`: whether their
+    /// encoder knows that none names a secret member (every field's change but those from a
+    /// backend's results naming one), so that none is searched for such a name.
+    func traceOut(_ bytes: UnsafeRawBufferPointer, screening: LineScreening = .needed, connection: Int? = nil) {
         // Before any form of the connection is submitted, a message out hides only its members
         // that name a secret: one without such a name anywhere is traced as it was written.
         let hidesOnlyMembers = lock.withLock { formSecrets[connection]?.hasSubmitted != true }
+        let namesNone = hidesOnlyMembers && screening == .notNeeded
         var records = JSONWriter(capacity: bytes.count + bytes.count / 2 + 256)
         var start = 0
         while start < bytes.count {
             let end = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start).map { bytes.baseAddress!.distance(to: UnsafeRawPointer($0)) }
                 ?? bytes.count
             let line = UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[start..<end])
-            if hidesOnlyMembers && !SecretRedaction.mayNameSecretMember(in: line) {
+            if namesNone || hidesOnlyMembers && !SecretRedaction.mayNameSecretMember(in: line) {
                 startRecord(.out, connection: connection, in: &records)
                 records.verbatim(#","message":"#); records.verbatim(UnsafeRawBufferPointer(line))
                 Self.endRecord(in: &records)

@@ -76,8 +76,8 @@ final class ClientSession {
         let tee = endpoint.recordFile != nil && configuration.clock.writesEveryMessageInOrder ? OutputTee() : nil
         self.tee = tee
         let connection = endpoint.number
-        var traceOut: (@Sendable (UnsafeRawBufferPointer) -> Void)?
-        if let tracer { traceOut = { tracer.traceOut($0, connection: connection) } }
+        var traceOut: (@Sendable (UnsafeRawBufferPointer, LineScreening) -> Void)?
+        if let tracer { traceOut = { tracer.traceOut($0, screening: $1, connection: connection) } }
         writer = SessionWriter(fd: endpoint.writeFD, polledBy: endpoint.socket, clock: configuration.clock, framing: framing,
                                tracer: traceOut, tee: tee, loop: loop)
         let clock = environment.makeSessionClock()
