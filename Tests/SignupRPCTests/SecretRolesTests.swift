@@ -16,6 +16,37 @@ import Testing
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
+    /// The trace writes a plain edit from its typed form, never building the message: the message
+    /// redacted, its members in the protocol's order, whatever its id, form, field and time.
+    @Test(arguments: [
+        #"{"jsonrpc":"2.0","id":1,"method":"form.edit","params":{"form":"f","field":"password","value":"hunter2","at":5}}"#,
+        #"{"params":{"value":"ann","field":"username"},"method":"form.edit","jsonrpc":"2.0","id":"a-1"}"#,
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"repeatedPassword","value":""}}"#,
+        #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"f","field":"nickname","value":"Zoe","at":7}}"#,
+        #"{"jsonrpc":"2.0","id":12345,"method":"form.edit","params":{"field":"email","value":"a@b.example"}}"#,
+    ])
+    func aPlainEditIsWrittenAsItsMessageRedacted(line: String) throws {
+        let edit = try #require(Array(line.utf8).withUnsafeBufferPointer { FormEditLine.read($0, maxDepth: 64) })
+        var written = JSONWriter()
+        let value = redaction.write(edit, to: &written)
+        let message = try Array(line.utf8).withUnsafeBufferPointer { try JSONParser.parse($0) }
+        var expected = JSONWriter()
+        expected.json(redaction.redacting(message) { _, place in redaction.isSecretField(named: place.field) ? SecretRedaction.mask : nil })
+        let inOrder = { (json: JSON) -> JSON in
+            guard case .object(let members) = json else { return json }
+            let order = ["jsonrpc", "id", "method", "params", "form", "field", "value", "at"]
+            return .object(members.sorted { order.firstIndex(of: $0.key)! < order.firstIndex(of: $1.key)! })
+        }
+        var params = try JSONParser.parse(expected.bytes)
+        if case .object(let members) = params {
+            params = inOrder(.object(members.map { $0.key == "params" ? JSON.Member(key: $0.key, value: inOrder($0.value)) : $0 }))
+        }
+        var reordered = JSONWriter()
+        reordered.json(params)
+        #expect(String(decoding: written.bytes, as: UTF8.self) == String(decoding: reordered.bytes, as: UTF8.self))
+        #expect(value == (["password", "repeatedPassword"].contains(edit.field) ? .secret : edit.field == "nickname" ? .masked : .shown))
+    }
+
     @Test func aRegisteredMethodShowsWhatItsTypeSaysAndMasksTheRest() throws {
         #expect(try redacted(#"{"jsonrpc":"2.0","id":1,"method":"form.edit","params":{"form":"f","field":"password","value":"hunter2","at":5}}"#)
             == #"{"jsonrpc":"2.0","id":1,"method":"form.edit","params":{"form":"f","field":"password","value":"<password>","at":5}}"#)

@@ -23,9 +23,9 @@ import Testing
         #expect(UTCTimestamp(milliseconds: 1_798_370_342_234).text == "2026-12-27T11:19:02.234Z")
     }
 
-    /// The trace writes its times through a cache of the last second's text: each the stamp's
-    /// `text`, quoted, whether the stamps stay in one second, cross into the next, go back, or fall
-    /// before the epoch.
+    /// The trace opens its records through a cache of the last millisecond's opening: each the
+    /// stamp's `text`, quoted, then the connection and the direction, whether the stamps stay in
+    /// one millisecond, move on, go back, or fall before the epoch, and the connection changes.
     @Test func theCacheWritesWhatTheStampWrites() {
         var instants: [Int64] = [-1_001, -1_000, -999, -1, 0, 1, 999, 1_000, 1_001, 59_999, 60_000, 86_399_999, 86_400_000, 86_399_999]
         var random = SeededGenerator(seed: 58)
@@ -35,11 +35,14 @@ import Testing
             time += random.next() % 10 == 0 ? Int64(random.next() % 200_000) - 100_000 : Int64(random.next() % 7)
             instants.append(time)
         }
-        var cache = UTCTimestampCache()
-        let differing = instants.filter { milliseconds in
+        var cache = RecordHeadCache(direction: #","dir":"in""#)
+        let differing = instants.enumerated().filter { index, milliseconds in
+            let connection = index % 7 < 2 ? nil : index % 7
             var cached = JSONWriter()
-            cache.write(UTCTimestamp(milliseconds: milliseconds), to: &cached)
-            return String(decoding: cached.bytes, as: UTF8.self) != "\"\(UTCTimestamp(milliseconds: milliseconds).text)\""
+            cache.write(at: milliseconds, connection: connection, to: &cached)
+            let expected = #"{"time":"\#(UTCTimestamp(milliseconds: milliseconds).text)""#
+                + (connection.map { #","connection":\#($0)"# } ?? "") + #","dir":"in""#
+            return String(decoding: cached.bytes, as: UTF8.self) != expected
         }
         #expect(differing.isEmpty, "\(differing.count) differ, the first: \(differing.prefix(5))")
     }

@@ -82,6 +82,22 @@ package struct JSONWriter: ~Copyable {
         needsComma = true
     }
 
+    /// A string read from JSON text where it held no escapes (`FormEditLine`'s), so holding
+    /// nothing to escape: quoted as it is, without the search for what to escape.
+    package mutating func string(readWithoutEscapes value: String) {
+        separate()
+        append(UInt8(ascii: "\""))
+        func put(_ utf8: UnsafeBufferPointer<UInt8>) {
+            if let start = utf8.baseAddress { append(start, count: utf8.count) }
+        }
+        if value.utf8.withContiguousStorageIfAvailable(put) == nil {
+            var value = value
+            value.withUTF8(put)
+        }
+        append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
     /// A string given as its UTF-8 bytes.
     package mutating func string(utf8 bytes: UnsafeRawBufferPointer) {
         separate()

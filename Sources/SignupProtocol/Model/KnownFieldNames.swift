@@ -10,7 +10,9 @@ import Musl
 /// there byte by byte with the form's name, on every line that named it. A shorter one is cheaper
 /// found than decoded and checked.
 package struct KnownFieldNames: Sendable {
-    private let names: [String]
+    /// The names, by position.
+    package let names: [String]
+
     /// The names' UTF-8 bytes one after another, and where each starts and ends, so that a lookup
     /// compares bytes of same-length names only, in place.
     private let spellings: [UInt8]

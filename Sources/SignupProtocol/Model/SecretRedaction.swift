@@ -24,12 +24,19 @@ package struct SecretRedaction: Sendable {
     private let checksOfSecretFields: Set<String>
     /// Every field name of any kind, and whether it is secret in some kind.
     private let isSecretByFieldName: [String: Bool]
+    /// The same names, found by their bytes (`value(ofFieldNamed:)` on every keystroke), with
+    /// what a value of each is by position.
+    private let knownNames: KnownFieldNames
+    private let valueByPosition: [FieldValue]
 
     /// The redaction of messages to forms of these kinds.
     package init(forms: [FormDefinition]) {
         let fields = forms.flatMap(\.fields)
         checksOfSecretFields = Set(fields.filter(\.isSecret).flatMap { $0.remoteChecks.map(\.name) })
-        isSecretByFieldName = Dictionary(fields.map { ($0.name, $0.isSecret) }, uniquingKeysWith: { $0 || $1 })
+        let isSecretByFieldName = Dictionary(fields.map { ($0.name, $0.isSecret) }, uniquingKeysWith: { $0 || $1 })
+        self.isSecretByFieldName = isSecretByFieldName
+        knownNames = KnownFieldNames(isSecretByFieldName.keys.sorted())
+        valueByPosition = knownNames.names.map { isSecretByFieldName[$0] == true ? .secret : .shown }
     }
 
     /// Whether some kind has a secret field of this name.
@@ -46,11 +53,34 @@ package struct SecretRedaction: Sendable {
     /// secret in some kind, shown when some kind has it and none keeps it secret, masked when no
     /// kind has it.
     package func value(ofFieldNamed name: String) -> FieldValue {
-        switch isSecretByFieldName[name] {
+        // Found by its bytes, or else by the string, which equal strings spelled otherwise match.
+        if let found = name.utf8.withContiguousStorageIfAvailable({ knownNames.position(spelledBy: UnsafeRawBufferPointer($0)) }),
+           let position = found {
+            return valueByPosition[position]
+        }
+        return switch isSecretByFieldName[name] {
         case true?: .secret
         case false?: .shown
         case nil: .masked
         }
+    }
+
+    /// A plain `form.edit` as `redacting` gives its message, written without building the message:
+    /// `jsonrpc`, `id`, `method`, then `params` (`form`, `field`, `value`, `at`), its value shown
+    /// only when the field is secret in no kind and `mask` otherwise. Says what the value is.
+    package func write(_ edit: borrowing FormEditLine, to writer: inout JSONWriter) -> FieldValue {
+        let value = value(ofFieldNamed: edit.field)
+        writer.verbatim(#"{"jsonrpc":"2.0""#)
+        if let id = edit.id { writer.verbatim(#","id":"#); id.write(&writer) }
+        writer.verbatim(#","method":"form.edit","params":{"#)
+        // Its strings held no escapes as read, so hold nothing to escape.
+        if let form = edit.form { writer.verbatim(#""form":"#); writer.string(readWithoutEscapes: form); writer.verbatim(",") }
+        writer.verbatim(#""field":"#); writer.string(readWithoutEscapes: edit.field)
+        writer.verbatim(#","value":"#)
+        writer.string(readWithoutEscapes: value == .shown ? edit.value : Self.mask)
+        if let at = edit.at { writer.verbatim(#","at":"#); writer.int(at) }
+        writer.verbatim("}}")
+        return value
     }
 
     package enum FieldValue {

@@ -39,9 +39,10 @@ final class Tracer: @unchecked Sendable {
     private let logger: Logger?
     private let redaction: SecretRedaction
     private let maxDepth: Int
-    /// The time's text by direction: records in are made on the loop, records out where they are
+    /// Records' openings by direction: records in are made on the loop, records out where they are
     /// written, so each cache has one user at a time.
-    private let inStamps = Mutex(UTCTimestampCache()), outStamps = Mutex(UTCTimestampCache())
+    private let inHeads = Mutex(RecordHeadCache(direction: #","dir":"in""#))
+    private let outHeads = Mutex(RecordHeadCache(direction: #","dir":"out""#))
 
     static let secret = SecretRedaction.mask
 
@@ -69,28 +70,18 @@ final class Tracer: @unchecked Sendable {
     }
 
     /// A plain `form.edit`, its record written as its message would be redacted
-    /// (`FormEditRequest.parameterRoles`), without building the message, straight into the
-    /// records not yet written, under the lock, with its secret value noted.
+    /// (`SecretRedaction.write(_:to:)`), without building the message, straight into the records
+    /// not yet written, under the lock, with its secret value noted.
     private func traceIn(_ edit: borrowing FormEditLine, connection: Int?) {
-        let kind = redaction.value(ofFieldNamed: edit.field)
-        let (form, field, value) = (edit.form ?? Server.defaultFormID, edit.field, edit.value)
         lock.withLock {
-            if kind == .secret { formSecrets[connection, default: FormSecrets()].latest[form, default: [:]][field] = value.isEmpty ? nil : value }
-            writeRecord(of: edit, showingValue: kind == .shown, connection: connection, to: &pending)
+            startRecord(.in, connection: connection, in: &pending)
+            pending.verbatim(#","message":"#)
+            let value = redaction.write(edit, to: &pending)
+            Self.endRecord(in: &pending)
+            if value == .secret {
+                formSecrets[connection, default: FormSecrets()].note(edit.value, ofField: edit.field, inForm: edit.form ?? Server.defaultFormID)
+            }
         }
-    }
-
-    private func writeRecord(of edit: borrowing FormEditLine, showingValue: Bool, connection: Int?, to record: inout JSONWriter) {
-        startRecord(.in, connection: connection, in: &record)
-        record.verbatim(#","message":{"jsonrpc":"2.0""#)
-        if let id = edit.id { record.verbatim(#","id":"#); id.write(&record) }
-        record.verbatim(#","method":"form.edit","params":{"#)
-        if let form = edit.form { record.verbatim(#""form":"#); record.string(form); record.verbatim(",") }
-        record.verbatim(#""field":"#); record.string(edit.field)
-        record.verbatim(#","value":"#); record.string(showingValue ? edit.value : Self.secret)
-        if let at = edit.at { record.verbatim(#","at":"#); record.int(at) }
-        record.verbatim("}}")
-        Self.endRecord(in: &record)
     }
 
     /// Writes the records of messages in not yet written; the loop calls it after each batch.
@@ -174,14 +165,11 @@ final class Tracer: @unchecked Sendable {
 
     /// Opens a record timed now, up to its direction; `endRecord` closes it.
     private func startRecord(_ direction: Direction, connection: Int?, in records: inout JSONWriter) {
-        records.verbatim(#"{"time":"#)
-        let now = UTCTimestamp(milliseconds: Self.millisecondsSince1970())
+        let now = Self.millisecondsSince1970()
         switch direction {
-        case .in: inStamps.withLock { $0.write(now, to: &records) }
-        case .out: outStamps.withLock { $0.write(now, to: &records) }
+        case .in: inHeads.withLock { $0.write(at: now, connection: connection, to: &records) }
+        case .out: outHeads.withLock { $0.write(at: now, connection: connection, to: &records) }
         }
-        if let connection { records.verbatim(#","connection":"#); records.int(Int64(connection)) }
-        records.verbatim(direction == .in ? #","dir":"in""# : #","dir":"out""#)
     }
 
     private static func endRecord(in records: inout JSONWriter) {
@@ -221,9 +209,24 @@ final class Tracer: @unchecked Sendable {
     /// snapshot). Not every keystroke's: the first letters of a value typed key by key would hide
     /// field names and codes.
     private struct FormSecrets {
-        var latest: [String: [String: String]] = [:]
+        /// By form, its secret fields' latest values (a form has few: a list, not a table).
+        var latest: [String: [(field: String, value: String)]] = [:]
         var submitted: [String: WatchedSecrets] = [:]
         var asked: Set<String> = []
+
+        /// The latest `value` of a secret field, kept until the form is submitted or closed; an
+        /// empty one is forgotten.
+        mutating func note(_ value: String, ofField field: String, inForm form: String) {
+            Self.set(&latest[form, default: []], field, to: value.isEmpty ? nil : value)
+        }
+
+        private static func set(_ values: inout [(field: String, value: String)], _ field: String, to value: String?) {
+            if let index = values.firstIndex(where: { $0.field == field }) {
+                if let value { values[index].value = value } else { values.remove(at: index) }
+            } else if let value {
+                values.append((field, value))
+            }
+        }
 
         /// Whether a message out may carry a secret value this connection's forms were submitted with.
         var hasSubmitted: Bool { !submitted.isEmpty || !asked.isEmpty }
@@ -236,7 +239,7 @@ final class Tracer: @unchecked Sendable {
         /// `form` was submitted with its latest values; `namesAskedAbout`, the fields whose values are asked about as names.
         mutating func submit(_ form: String, namesAskedAbout: Set<String>) {
             guard let values = latest[form], !values.isEmpty else { return }
-            submitted[form] = WatchedSecrets(values.values)
+            submitted[form] = WatchedSecrets(values.map(\.value))
             for (field, value) in values where namesAskedAbout.contains(field) { asked.insert(value) }
         }
     }
@@ -265,8 +268,7 @@ final class Tracer: @unchecked Sendable {
         return redaction.redacting(json) { text, place in
             guard redaction.isSecretField(named: place.field) else { return nil }
             lock.withLock {
-                formSecrets[connection, default: FormSecrets()].latest[place.form ?? Server.defaultFormID, default: [:]][place.field] =
-                    text.isEmpty ? nil : text
+                formSecrets[connection, default: FormSecrets()].note(text, ofField: place.field, inForm: place.form ?? Server.defaultFormID)
             }
             return Self.secret
         }

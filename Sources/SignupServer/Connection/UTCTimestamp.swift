@@ -47,28 +47,35 @@ struct UTCTimestamp {
     }
 }
 
-/// Writes stamps as JSON strings (`text`, quoted; it has nothing to escape), worked out once a
-/// second: the text up to the second is kept (under load nearly every record of a second shares
-/// it), and each stamp adds its milliseconds.
-struct UTCTimestampCache {
-    private var second: Int64?
-    /// The opening quote and `YYYY-MM-DDTHH:MM:SS.` of `second`: the text less its milliseconds and `Z`.
-    private var prefix: [UInt8] = []
+/// Writes a trace record's opening, `{"time":"…Z"`, its connection, and its direction, worked out
+/// once a millisecond (and connection): under load nearly every record of a millisecond shares it.
+struct RecordHeadCache {
+    /// `,"dir":"in"` or `,"dir":"out"`.
+    private let direction: StaticString
+    private var millisecond: Int64?
+    private var connection: Int?
+    private var head: [UInt8] = []
 
-    mutating func write(_ stamp: UTCTimestamp, to writer: inout JSONWriter) {
-        let (second, millisecond) = floorDivision(stamp.milliseconds, by: 1_000)
-        if second != self.second {
-            self.second = second
-            prefix = [UInt8](unsafeUninitializedCapacity: UTCTimestamp.length + 1) { bytes, count in
-                bytes[0] = UInt8(ascii: "\"")
-                _ = stamp.fill(UnsafeMutableBufferPointer(rebasing: bytes[1...]))
-                count = 1 + UTCTimestamp.length - "000Z".utf8.count
+    init(direction: StaticString) {
+        self.direction = direction
+    }
+
+    mutating func write(at millisecond: Int64, connection: Int?, to writer: inout JSONWriter) {
+        if millisecond != self.millisecond || connection != self.connection {
+            self.millisecond = millisecond
+            self.connection = connection
+            var opening = JSONWriter(capacity: 64)
+            opening.verbatim(#"{"time":""#)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: UTCTimestamp.length) { text in
+                let count = UTCTimestamp(milliseconds: millisecond).fill(text)
+                opening.verbatim(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: text[..<count])))
             }
+            opening.verbatim(#"""#)
+            if let connection { opening.verbatim(#","connection":"#); opening.int(Int64(connection)) }
+            opening.verbatim(direction)
+            head = opening.bytes
         }
-        prefix.withUnsafeBytes { writer.verbatim($0) }
-        func digit(_ value: Int64) -> UInt8 { UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value) }
-        let tail = (digit(millisecond / 100), digit(millisecond / 10 % 10), digit(millisecond % 10), UInt8(ascii: "Z"), UInt8(ascii: "\""))
-        withUnsafeBytes(of: tail) { writer.verbatim($0) }
+        head.withUnsafeBytes { writer.verbatim($0) }
     }
 }
 
