@@ -118,12 +118,11 @@ final class Tracer: @unchecked Sendable {
             }
             start = end + 1
         }
+        // The records in noted so far are written first, then these as built, not copied after them.
         writeLock.withLock {
-            lock.withLock {
-                records.withBytes { pending.verbatim($0) }
-                takePending()
-            }
+            lock.withLock(takePending)
             writeTaken()
+            records.withBytes(write)
         }
     }
 
@@ -184,13 +183,16 @@ final class Tracer: @unchecked Sendable {
     /// Writes the records taken from `pending`, and empties them; under `writeLock`, not `lock`.
     private func writeTaken() {
         defer { taken.removeAll() }
-        taken.withBytes { bytes in
-            guard !bytes.isEmpty else { return }
-            for destination in destinations {
-                // Not said when stderr itself fails: the warning would go there.
-                if let reason = destination.write(bytes), destination.fd != STDERR_FILENO {
-                    logger?.warning("trace: writing the file failed (\(reason)); it stops here")
-                }
+        taken.withBytes(write)
+    }
+
+    /// Writes records to every destination; under `writeLock`.
+    private func write(_ bytes: UnsafeRawBufferPointer) {
+        guard !bytes.isEmpty else { return }
+        for destination in destinations {
+            // Not said when stderr itself fails: the warning would go there.
+            if let reason = destination.write(bytes), destination.fd != STDERR_FILENO {
+                logger?.warning("trace: writing the file failed (\(reason)); it stops here")
             }
         }
     }
