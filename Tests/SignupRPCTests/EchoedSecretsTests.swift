@@ -84,13 +84,16 @@ import SignupTestSupport
         }
     }
 
+    /// The connections the tests trace, by number.
+    private let connections = (1...2).map { TracedConnection(number: $0) }
+
     private func input(_ text: String, _ tracer: Tracer, connection: Int) throws {
         let bytes = Array(text.utf8)
-        tracer.traceIn(.message(try JSONParser.parse(bytes), bytes: bytes), connection: connection)
+        tracer.traceIn(.message(try JSONParser.parse(bytes), bytes: bytes), connection: connections[connection - 1])
     }
 
     private func output(_ text: String, _ tracer: Tracer, connection: Int) {
-        Array((text + "\n").utf8).withUnsafeBytes { tracer.traceOut($0, connection: connection) }
+        Array((text + "\n").utf8).withUnsafeBytes { tracer.traceOut($0, connection: connections[connection - 1]) }
     }
 
     @Test func aSubmittedPasswordIsMaskedWithinMessagesOutAboutItsFormOnly() throws {
@@ -110,7 +113,7 @@ import SignupTestSupport
                       tracer, connection: 1)
             try input(#"{"jsonrpc":"2.0","id":3,"method":"form.submit","params":{"form":"s"}}"#, tracer, connection: 1)
             output(echo, tracer, connection: 1)
-            tracer.connectionEnded(1)
+            tracer.connectionEnded(connections[0])
             output(echo, tracer, connection: 1)
         }
         let edit = #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"s","field":"password","value":"[secret]"}}"#
@@ -152,7 +155,7 @@ import SignupTestSupport
             output(fieldOK, tracer, connection: 1)
             output(snapshot, tracer, connection: 1)
             output(snapshot, tracer, connection: 2)
-            tracer.connectionEnded(1)
+            tracer.connectionEnded(connections[0])
             output(snapshot, tracer, connection: 1)
         }
         let edit = #"{"jsonrpc":"2.0","method":"form.edit","params":{"form":"a","field":"password","value":"[secret]"}}"#

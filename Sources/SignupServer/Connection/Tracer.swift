@@ -30,9 +30,6 @@ final class Tracer: @unchecked Sendable {
     private var pending = JSONWriter(capacity: 1 << 14)
     /// Records taken from `pending` to be written, exchanged with it; guarded by `writeLock`.
     private var taken = JSONWriter(capacity: 1 << 14)
-    /// By connection: the secret values of its forms. A form's go when it closes, a
-    /// connection's when its session ends.
-    private var formSecrets: [Int?: FormSecrets] = [:]
     private let namesAskedAbout: Set<String>
     /// Written under `lock`; one whose write fails (a full disk) is written no more.
     private let destinations: [OutputDescriptor]
@@ -56,7 +53,7 @@ final class Tracer: @unchecked Sendable {
 
     /// A message as the loop takes it: its record is written with the next messages out, or at
     /// `flush()`, whichever comes first, so that it is always written before what it causes.
-    func traceIn(_ item: borrowing InputItem, connection: Int? = nil) {
+    func traceIn(_ item: borrowing InputItem, connection: TracedConnection) {
         let record: Record
         switch item {
         case .message(let message, _): record = .message(redactedIn(message, connection: connection))
@@ -65,22 +62,23 @@ final class Tracer: @unchecked Sendable {
         case .oversizeLine: record = .oversize
         }
         var records = JSONWriter(capacity: 512)
-        write(record, .in, connection: connection, to: &records)
+        write(record, .in, connection: connection.number, to: &records)
         lock.withLock { records.withBytes { pending.verbatim($0) } }
     }
 
     /// A plain `form.edit`, its record written as its message would be redacted
     /// (`SecretRedaction.write(_:to:)`), without building the message, straight into the records
     /// not yet written, under the lock, with its secret value noted.
-    private func traceIn(_ edit: borrowing FormEditLine, connection: Int?) {
-        lock.withLock {
-            startRecord(.in, connection: connection, in: &pending)
+    private func traceIn(_ edit: borrowing FormEditLine, connection: TracedConnection) {
+        let value = lock.withLock {
+            startRecord(.in, connection: connection.number, in: &pending)
             pending.verbatim(#","message":"#)
             let value = redaction.write(edit, to: &pending)
             Self.endRecord(in: &pending)
-            if value == .secret {
-                formSecrets[connection, default: FormSecrets()].note(edit.value, ofField: edit.field, inForm: edit.form ?? Server.defaultFormID)
-            }
+            return value
+        }
+        if value == .secret {
+            connection.secrets.withLock { $0.note(edit.value, ofField: edit.field, inForm: edit.form ?? Server.defaultFormID) }
         }
     }
 
@@ -98,10 +96,10 @@ final class Tracer: @unchecked Sendable {
     /// together, after any records in not yet written, in one write. `screening`: whether their
     /// encoder knows that none names a secret member (every field's change but those from a
     /// backend's results naming one), so that none is searched for such a name.
-    func traceOut(_ bytes: UnsafeRawBufferPointer, screening: LineScreening = .needed, connection: Int? = nil) {
+    func traceOut(_ bytes: UnsafeRawBufferPointer, screening: LineScreening = .needed, connection: TracedConnection) {
         // Before any form of the connection is submitted, a message out hides only its members
         // that name a secret: one without such a name anywhere is traced as it was written.
-        let hidesOnlyMembers = lock.withLock { formSecrets[connection]?.hasSubmitted != true }
+        let hidesOnlyMembers = connection.secrets.withLock { !$0.hasSubmitted }
         let namesNone = hidesOnlyMembers && screening == .notNeeded
         var records = JSONWriter(capacity: bytes.count + bytes.count / 2 + 256)
         var start = 0
@@ -110,11 +108,11 @@ final class Tracer: @unchecked Sendable {
                 ?? bytes.count
             let line = UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[start..<end])
             if namesNone || hidesOnlyMembers && !SecretRedaction.mayNameSecretMember(in: line) {
-                startRecord(.out, connection: connection, in: &records)
+                startRecord(.out, connection: connection.number, in: &records)
                 records.verbatim(#","message":"#); records.verbatim(UnsafeRawBufferPointer(line))
                 Self.endRecord(in: &records)
             } else {
-                write(message(in: line) { redactedOut($0, connection: connection) }, .out, connection: connection, to: &records)
+                write(message(in: line) { redactedOut($0, connection: connection) }, .out, connection: connection.number, to: &records)
             }
             start = end + 1
         }
@@ -210,7 +208,7 @@ final class Tracer: @unchecked Sendable {
     /// hidden as whole strings of any message out (an account's name, in an event or a
     /// snapshot). Not every keystroke's: the first letters of a value typed key by key would hide
     /// field names and codes.
-    private struct FormSecrets {
+    struct FormSecrets {
         /// By form, its secret fields' latest values (a form has few: a list, not a table).
         var latest: [String: [(field: String, value: String)]] = [:]
         var submitted: [String: WatchedSecrets] = [:]
@@ -247,8 +245,8 @@ final class Tracer: @unchecked Sendable {
     }
 
     /// The connection's session has ended: its forms' secret values are kept no longer.
-    func connectionEnded(_ connection: Int?) {
-        lock.withLock { formSecrets[connection] = nil }
+    func connectionEnded(_ connection: TracedConnection) {
+        connection.secrets.withLock { $0 = FormSecrets() }
         writeLock.withLock {
             lock.withLock(takePending)
             writeTaken()
@@ -256,32 +254,30 @@ final class Tracer: @unchecked Sendable {
     }
 
     /// A message in, redacted: a field that is secret in any kind is taken as secret.
-    private func redactedIn(_ json: JSON, connection: Int?) -> JSON {
+    private func redactedIn(_ json: JSON, connection: TracedConnection) -> JSON {
         if let method = json["method"]?.string, method == FormCloseRequest.method || method == FormSubmitRequest.method {
             let form = json["params"]?["form"]?.string ?? Server.defaultFormID
-            lock.withLock {
+            connection.secrets.withLock { secrets in
                 if method == FormCloseRequest.method {
-                    formSecrets[connection]?.close(form)
+                    secrets.close(form)
                 } else {
-                    formSecrets[connection]?.submit(form, namesAskedAbout: namesAskedAbout)
+                    secrets.submit(form, namesAskedAbout: namesAskedAbout)
                 }
             }
         }
         return redaction.redacting(json) { text, place in
             guard redaction.isSecretField(named: place.field) else { return nil }
-            lock.withLock {
-                formSecrets[connection, default: FormSecrets()].note(text, ofField: place.field, inForm: place.form ?? Server.defaultFormID)
-            }
+            connection.secrets.withLock { $0.note(text, ofField: place.field, inForm: place.form ?? Server.defaultFormID) }
             return Self.secret
         }
     }
 
     /// A message out, with the members that name a secret, secrets asked about, and the secret
     /// values the form it is about was submitted with hidden.
-    private func redactedOut(_ json: JSON, connection: Int?) -> JSON {
+    private func redactedOut(_ json: JSON, connection: TracedConnection) -> JSON {
         let form = json["params"]?["form"]?.string
-        let (asked, echoes) = lock.withLock {
-            (formSecrets[connection]?.asked ?? [], form.flatMap { formSecrets[connection]?.submitted[$0] })
+        let (asked, echoes) = connection.secrets.withLock { secrets in
+            (secrets.asked, form.flatMap { secrets.submitted[$0] })
         }
         guard !asked.isEmpty || echoes != nil else { return Self.hidingSecretMembers(json) }
         return Self.hidingSecretMembers(json.mappingStrings { text in
@@ -304,5 +300,17 @@ final class Tracer: @unchecked Sendable {
         case .array(let elements): return .array(elements.map(hidingSecretMembers))
         default: return json
         }
+    }
+}
+
+/// One connection as the trace knows it: its number under `--listen` (nil on stdio), and the
+/// secret values of its forms, under a lock of their own (noted on the loop, read where its
+/// messages out are written). A form's go when it closes, all when its session ends.
+final class TracedConnection: Sendable {
+    let number: Int?
+    let secrets = Mutex(Tracer.FormSecrets())
+
+    init(number: Int?) {
+        self.number = number
     }
 }

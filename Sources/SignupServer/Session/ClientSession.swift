@@ -50,6 +50,8 @@ final class ClientSession {
     private let framing: FramingChoice
     /// Every message in and out, when `--trace` or `--log-level debug` asks for it.
     private let tracer: Tracer?
+    /// The connection as the trace knows it, when traced.
+    private let traced: TracedConnection?
     /// The session's recording, when `--record` asks for it.
     private let recorder: (any SessionMirror)?
     /// Every message as written, for the recording, on a clock where each is written in order.
@@ -75,9 +77,10 @@ final class ClientSession {
         // Where the writer writes every message, a recording copies each one as written.
         let tee = endpoint.recordFile != nil && configuration.clock.writesEveryMessageInOrder ? OutputTee() : nil
         self.tee = tee
-        let connection = endpoint.number
+        let traced = tracer.map { _ in TracedConnection(number: endpoint.number) }
+        self.traced = traced
         var traceOut: (@Sendable (UnsafeRawBufferPointer, LineScreening) -> Void)?
-        if let tracer { traceOut = { tracer.traceOut($0, screening: $1, connection: connection) } }
+        if let tracer, let traced { traceOut = { tracer.traceOut($0, screening: $1, connection: traced) } }
         writer = SessionWriter(fd: endpoint.writeFD, polledBy: endpoint.socket, clock: configuration.clock, framing: framing,
                                tracer: traceOut, tee: tee, loop: loop)
         let clock = environment.makeSessionClock()
@@ -155,7 +158,7 @@ final class ClientSession {
         writer.gatheringWrites {
             while taken.hasNext && !server.isDraining {
                 let item = taken.takeNext()
-                tracer?.traceIn(item, connection: endpoint.number)
+                if let traced { tracer?.traceIn(item, connection: traced) }
                 recorder?.recordIn(item)
                 server.handle(consume item)
                 exitCode = server.exitStatus
@@ -279,7 +282,7 @@ final class ClientSession {
         guard stoppedParts == 2, isFinished else { return }
         endpoint.socket?.forget()
         close(endpoint.readFD)
-        tracer?.connectionEnded(endpoint.number)
+        if let traced { tracer?.connectionEnded(traced) }
         ended(self, exitCode)
     }
 }
