@@ -135,7 +135,9 @@ struct ManyClients {
             func watch(_ line: String, since sent: UInt64?) {
                 if let sent, latency == nil, line.contains(#""field":"username","state":"validating""#) { latency = now() - sent }
                 if let lastKey, availability == nil, line.contains(#""field":"username","state":"ok""#) {
-                    availability = (now() - lastKey) - min(now() - lastKey, ManyClients.debounce)
+                    // One reading of the clock: two could differ, and the second be the larger.
+                    let elapsed = now() - lastKey
+                    availability = elapsed - min(elapsed, ManyClients.debounce)
                 }
                 if line.contains(#""method":"form.submitEnabledChanged""#) { enabled = line.contains(#""enabled":true"#) }
                 if line.contains(#""state":"succeeded""#) { outcome = true }
