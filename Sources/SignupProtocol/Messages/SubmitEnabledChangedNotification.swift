@@ -20,7 +20,8 @@ package struct SubmitEnabledChangedNotification: NotificationType {
     }
 
     /// Every member's name is its own.
-    package var mayNameSecretMember: Bool { false }
+    package var mayNameSecretMember: Bool { Self.mayNameSecretMember }
+    package static var mayNameSecretMember: Bool { false }
 }
 
 extension SubmitEnabledChangedNotification {

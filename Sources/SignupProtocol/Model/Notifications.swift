@@ -26,8 +26,8 @@ package enum Notifications {
     package static func mayNameSecretMember(_ event: FormEvent) -> Bool {
         switch event {
         case .fieldChanged(let update): FieldChangedNotification.mayNameSecretMember(update.result)
-        case .submitEnabledChanged(let enabled): SubmitEnabledChangedNotification(form: "", enabled: enabled, at: 0).mayNameSecretMember
-        case .presenceChanged(let update): FieldPresenceChangedNotification(form: "", update: update, at: 0).mayNameSecretMember
+        case .submitEnabledChanged: SubmitEnabledChangedNotification.mayNameSecretMember
+        case .presenceChanged: FieldPresenceChangedNotification.mayNameSecretMember
         case .submissionChanged: SubmissionChangedNotification.mayNameSecretMember
         }
     }
