@@ -128,16 +128,31 @@ enum PasswordSimilarity {
         }
     }
 
-    /// Whether both hold a run of the same code points longer than half of `length`. Along each
+    /// Whether both hold a run of the same code points longer than half of `length`. When that
+    /// is more than half of `left` too (the password's own length, as `isTooSimilar` asks), every
+    /// such run covers `left`'s code point at `left.count - needed`: only where `right` holds that
+    /// code point can a run lie, and each is measured outwards from it. Otherwise, along each
     /// diagonal (a fixed shift between the sides) a window of the run's length is read from its
-    /// end: a mismatch at `q` rules out every window over `q`, so the next starts after it, and
-    /// most cells are never read.
+    /// end: a mismatch at `q` rules out every window over `q`, so the next starts after it.
     static func hasCommonRun(_ left: UnsafeBufferPointer<UInt32>, _ right: UnsafeBufferPointer<UInt32>,
                              longerThanHalfOf length: Int) -> Bool {
         // The shortest run longer than half: `run * 2 > length`.
         let needed = length / 2 + 1
         // A common run is no longer than the shorter side: too short a side settles it unread.
         guard min(left.count, right.count) >= needed else { return false }
+        // A run of `needed` starts at or before `anchor` and, longer than half of `left`, ends at or after it.
+        let anchor = left.count - needed
+        if anchor < needed {
+            let code = left[anchor]
+            for position in right.indices where right[position] == code {
+                var before = 0
+                while before < min(anchor, position) && left[anchor - before - 1] == right[position - before - 1] { before += 1 }
+                var after = 1
+                while anchor + after < left.count && position + after < right.count && left[anchor + after] == right[position + after] { after += 1 }
+                if before + after >= needed { return true }
+            }
+            return false
+        }
         // `shift` is where in `right` the cell of `left[0]`'s diagonal falls.
         for shift in (needed - left.count)...(right.count - needed) {
             let end = min(left.count, right.count - shift)
