@@ -192,9 +192,10 @@ struct FormState {
 
     /// What a field's result is now, as an event reports it.
     func update(ofField index: Int, in form: LocalizedForm) -> FieldUpdate {
-        let field = fields[index]
-        let result = field.result == .reported ? reported[index]! : form.results[field.result]
-        return FieldUpdate(field: form.fieldNames[index], result: result, version: field.version)
+        // The result and version read alone: a copy of the whole field counted its two strings.
+        let id = fields[index].result
+        let result = id == .reported ? reported[index]! : form.results[id]
+        return FieldUpdate(field: form.fieldNames[index], result: result, version: fields[index].version)
     }
 
     /// Takes a field's new local verdict; returns whether its result changed.
