@@ -223,8 +223,11 @@ public final class ScriptedDirectory: UsernameAvailabilityChecking, AccountRegis
     }
 
     /// The answer a reply gives `question`, if the script has one for it: the first unused one.
-    private func replied<Value>(_ question: BackendQuestion, _ extract: @escaping (BackendAnswer) -> Value?) -> EventStream<Value>? {
+    /// The question is built only when the script holds replies: most hold none, and a check's
+    /// question gathers its inputs into a dictionary.
+    private func replied<Value>(_ question: @autoclosure () -> BackendQuestion, _ extract: @escaping (BackendAnswer) -> Value?) -> EventStream<Value>? {
         guard !replies.isEmpty else { return nil }
+        let question = question()
         // Searched and taken from moved out of the directory: no access to `replies` spans a call.
         var unused: [Script.Reply] = []
         swap(&unused, &replies)
