@@ -1,10 +1,15 @@
 #include "CCurl.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
 
 // The part of libcurl's ABI used here (stable since libcurl 7.68; values from curl/curl.h).
 typedef void CURL;
@@ -36,6 +41,15 @@ enum {
     CURLOPT_TIMEOUT_MS = 155,
     CURLINFO_RESPONSE_CODE = 0x200002,
     CURLINFO_PRIVATE = 0x100015,
+    CURLMOPT_SOCKETFUNCTION = 20001,
+    CURLMOPT_TIMERFUNCTION = 20004,
+    CURL_POLL_IN = 1,
+    CURL_POLL_OUT = 2,
+    CURL_POLL_REMOVE = 4,
+    CURL_SOCKET_TIMEOUT = -1,
+    CURL_CSELECT_IN = 1,
+    CURL_CSELECT_OUT = 2,
+    CURL_CSELECT_ERR = 4,
 };
 
 static struct {
@@ -50,9 +64,8 @@ static struct {
     CURLM *(*multi_init)(void);
     CURLMcode (*multi_add_handle)(CURLM *multi, CURL *handle);
     CURLMcode (*multi_remove_handle)(CURLM *multi, CURL *handle);
-    CURLMcode (*multi_perform)(CURLM *multi, int *running);
-    CURLMcode (*multi_poll)(CURLM *multi, void *extra, unsigned count, int timeout_ms, int *ready);
-    CURLMcode (*multi_wakeup)(CURLM *multi);
+    CURLMcode (*multi_setopt)(CURLM *multi, int option, ...);
+    CURLMcode (*multi_socket_action)(CURLM *multi, int socket, int events, int *running);
     CURLMsg *(*multi_info_read)(CURLM *multi, int *left);
 } curl;
 
@@ -82,9 +95,8 @@ static void load(void) {
     BIND(multi_init, "curl_multi_init")
     BIND(multi_add_handle, "curl_multi_add_handle")
     BIND(multi_remove_handle, "curl_multi_remove_handle")
-    BIND(multi_perform, "curl_multi_perform")
-    BIND(multi_poll, "curl_multi_poll")
-    BIND(multi_wakeup, "curl_multi_wakeup")
+    BIND(multi_setopt, "curl_multi_setopt")
+    BIND(multi_socket_action, "curl_multi_socket_action")
     BIND(multi_info_read, "curl_multi_info_read")
 #undef BIND
     if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
@@ -160,7 +172,14 @@ static struct {
     /// Aborted while on the wire, for the engine to remove.
     job_list aborted;
     const char *problem;
-} engine = { .lock = PTHREAD_MUTEX_INITIALIZER, .problem = "the HTTP engine never started" };
+    /// The engine waits on `poll` for the sockets libcurl names and for `wake`, an eventfd that
+    /// `signup_http_start` and `signup_http_abort` write to.
+    int poll, wake;
+    /// When libcurl is next due to be called whatever the sockets do (a connection's or an
+    /// exchange's timeout), in milliseconds of CLOCK_MONOTONIC; -1 for never. Engine thread only.
+    long long timer_due;
+} engine = { .lock = PTHREAD_MUTEX_INITIALIZER, .problem = "the HTTP engine never started", .poll = -1, .wake = -1,
+             .timer_due = -1 };
 
 static pthread_once_t engine_once = PTHREAD_ONCE_INIT;
 
@@ -240,8 +259,62 @@ static void complete(job *item, CURLcode code) {
     engine.completion(item->id, &response);
 }
 
+static long long monotonic_ms(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/// libcurl names a socket to wait on, and for what, or one it no longer needs: the engine's
+/// epoll set follows, so each wait costs the sockets that are ready, not every socket on the wire.
+static int watch_socket(CURL *easy, int socket, int what, void *unused, void *socket_data) {
+    (void)easy; (void)unused; (void)socket_data;
+    if (what == CURL_POLL_REMOVE) {
+        epoll_ctl(engine.poll, EPOLL_CTL_DEL, socket, NULL);
+        return 0;
+    }
+    struct epoll_event event = { .events = 0, .data.fd = socket };
+    if (what & CURL_POLL_IN) event.events |= EPOLLIN;
+    if (what & CURL_POLL_OUT) event.events |= EPOLLOUT;
+    if (epoll_ctl(engine.poll, EPOLL_CTL_MOD, socket, &event) != 0 && errno == ENOENT) {
+        // A socket that cannot be watched is not fatal: its exchange ends at its timeout.
+        epoll_ctl(engine.poll, EPOLL_CTL_ADD, socket, &event);
+    }
+    return 0;
+}
+
+/// libcurl's next deadline (-1: none); it is called back, not called, from here.
+static int set_timer(CURLM *multi, long timeout_ms, void *unused) {
+    (void)multi; (void)unused;
+    engine.timer_due = timeout_ms < 0 ? -1 : monotonic_ms() + timeout_ms;
+    return 0;
+}
+
+/// Hands the exchanges libcurl has finished to their completions.
+static void complete_finished(void) {
+    CURLMsg *message;
+    int left = 0;
+    while ((message = curl.multi_info_read(engine.multi, &left)) != NULL) {
+        if (message->msg != CURLMSG_DONE) continue;
+        job *item = NULL;
+        curl.easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, (char **)&item);
+        CURLcode code = message->data.result;
+        pthread_mutex_lock(&engine.lock);
+        // One aborted meanwhile is in `engine.aborted`, and goes with the next round.
+        int aborted_meanwhile = item->aborted;
+        if (!aborted_meanwhile) list_remove(&engine.on_wire, item);
+        pthread_mutex_unlock(&engine.lock);
+        if (aborted_meanwhile) continue;
+        curl.multi_remove_handle(engine.multi, item->easy);
+        complete(item, code);
+        free_job(item);
+    }
+}
+
 static void *run_engine(void *unused) {
     (void)unused;
+    struct epoll_event ready[256];
+    int running = 0;
     for (;;) {
         // Take what was aborted, and send what waits while there is room on the wire. Sending
         // only hands the exchange to libcurl, so it is done under the lock: an exchange is always
@@ -268,27 +341,34 @@ static void *run_engine(void *unused) {
             free_job(item);
         }
 
-        int running = 0;
-        curl.multi_perform(engine.multi, &running);
-        CURLMsg *message;
-        int left = 0;
-        while ((message = curl.multi_info_read(engine.multi, &left)) != NULL) {
-            if (message->msg != CURLMSG_DONE) continue;
-            job *item = NULL;
-            curl.easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, (char **)&item);
-            CURLcode code = message->data.result;
-            pthread_mutex_lock(&engine.lock);
-            // One aborted meanwhile is in `engine.aborted`, and goes with the next round.
-            int aborted_meanwhile = item->aborted;
-            if (!aborted_meanwhile) list_remove(&engine.on_wire, item);
-            pthread_mutex_unlock(&engine.lock);
-            if (aborted_meanwhile) continue;
-            curl.multi_remove_handle(engine.multi, item->easy);
-            complete(item, code);
-            free_job(item);
+        // Sleeps until a socket is ready, libcurl's deadline falls due, or start or abort wakes
+        // it; at most a second, so that nothing waits on a wake-up lost.
+        int wait = 1000;
+        if (engine.timer_due >= 0) {
+            long long left = engine.timer_due - monotonic_ms();
+            wait = left <= 0 ? 0 : left < wait ? (int)left : wait;
         }
-        // Sleeps until a socket is ready, a timeout falls due, or start or abort wakes it.
-        curl.multi_poll(engine.multi, NULL, 0, 1000, NULL);
+        int count = epoll_wait(engine.poll, ready, (int)(sizeof ready / sizeof ready[0]), wait);
+        for (int index = 0; index < count; index++) {
+            int socket = ready[index].data.fd;
+            uint32_t events = ready[index].events;
+            if (socket == engine.wake) {
+                uint64_t wakes;
+                while (read(engine.wake, &wakes, sizeof wakes) > 0) {}
+                continue;
+            }
+            int action = 0;
+            if (events & EPOLLIN) action |= CURL_CSELECT_IN;
+            if (events & EPOLLOUT) action |= CURL_CSELECT_OUT;
+            if ((events & EPOLLERR) || ((events & EPOLLHUP) && !(events & EPOLLIN))) action |= CURL_CSELECT_ERR;
+            curl.multi_socket_action(engine.multi, socket, action, &running);
+        }
+        if (engine.timer_due >= 0 && monotonic_ms() >= engine.timer_due) {
+            // Cleared first: the call may set the next deadline.
+            engine.timer_due = -1;
+            curl.multi_socket_action(engine.multi, CURL_SOCKET_TIMEOUT, 0, &running);
+        }
+        complete_finished();
     }
     return NULL;
 }
@@ -304,6 +384,15 @@ static void start_engine(void) {
         engine.problem = "libcurl could not start its multi interface";
         return;
     }
+    engine.poll = epoll_create1(EPOLL_CLOEXEC);
+    engine.wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    struct epoll_event wake = { .events = EPOLLIN, .data.fd = engine.wake };
+    if (engine.poll < 0 || engine.wake < 0 || epoll_ctl(engine.poll, EPOLL_CTL_ADD, engine.wake, &wake) != 0) {
+        engine.problem = "the HTTP engine could not make its epoll set";
+        return;
+    }
+    curl.multi_setopt(engine.multi, CURLMOPT_SOCKETFUNCTION, watch_socket);
+    curl.multi_setopt(engine.multi, CURLMOPT_TIMERFUNCTION, set_timer);
     pthread_attr_t attributes;
     pthread_attr_init(&attributes);
     pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
@@ -315,6 +404,13 @@ static void start_engine(void) {
         return;
     }
     engine.problem = NULL;
+}
+
+/// Wakes the engine's wait; from any thread.
+static void wake_engine(void) {
+    uint64_t one = 1;
+    // A full counter (2^64 - 2 wakes unread) already wakes it.
+    (void)!write(engine.wake, &one, sizeof one);
 }
 
 static char *copy_text(const char *text) {
@@ -368,7 +464,7 @@ uint64_t signup_http_start(const signup_http_request *request, signup_http_compl
     list_append(&engine.waiting, item);
     uint64_t id = item->id;
     pthread_mutex_unlock(&engine.lock);
-    curl.multi_wakeup(engine.multi);
+    wake_engine();
     return id;
 }
 
@@ -386,7 +482,7 @@ void signup_http_abort(uint64_t exchange) {
     pthread_mutex_unlock(&engine.lock);
     // One still waiting was never given to libcurl: it goes at once.
     if (waiting != NULL) free_job(waiting);
-    if (on_wire != NULL) curl.multi_wakeup(engine.multi);
+    if (on_wire != NULL) wake_engine();
 }
 
 void signup_http_counts(size_t *in_flight, size_t *waiting) {

@@ -10,7 +10,9 @@
 ///
 /// At most `SIGNUP_HTTP_MAX_IN_FLIGHT` exchanges are on the wire at once; more wait, in the order
 /// they were started, and each one's timeout counts from when it is sent. A hung or trickling
-/// endpoint holds only its own exchanges: the thread never blocks on one.
+/// endpoint holds only its own exchanges: the thread never blocks on one. It waits on epoll for
+/// the sockets libcurl names (libcurl's socket interface), so each wake costs the sockets that are
+/// ready, not every exchange on the wire.
 
 /// The most exchanges on the wire at once, for the whole process.
 #define SIGNUP_HTTP_MAX_IN_FLIGHT 4096
