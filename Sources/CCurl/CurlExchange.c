@@ -21,6 +21,8 @@ struct curl_slist { char *data; struct curl_slist *next; };
 typedef struct { int msg; CURL *easy_handle; union { void *whatever; CURLcode result; } data; } CURLMsg;
 
 enum {
+    CURLMOPT_SOCKETDATA = 10002,
+    CURLMOPT_TIMERDATA = 10005,
     CURLE_OK = 0,
     CURLE_OPERATION_TIMEDOUT = 28,
     CURL_GLOBAL_DEFAULT = 3,
@@ -160,26 +162,36 @@ static job *list_find(const job_list *list, uint64_t id) {
     return NULL;
 }
 
-static struct {
+/// One engine: a thread of its own, its multi handle, and the exchanges it was given.
+typedef struct http_engine {
     pthread_mutex_t lock;
     CURLM *multi;
-    signup_http_completion completion;
-    uint64_t last_id;
     /// Started, not yet sent (over the in-flight limit, or not yet seen by the engine).
     job_list waiting;
     /// Sent: their easy handles are in `multi`. Only the engine thread adds and removes.
     job_list on_wire;
     /// Aborted while on the wire, for the engine to remove.
     job_list aborted;
-    const char *problem;
     /// The engine waits on `poll` for the sockets libcurl names and for `wake`, an eventfd that
     /// `signup_http_start` and `signup_http_abort` write to.
     int poll, wake;
     /// When libcurl is next due to be called whatever the sockets do (a connection's or an
     /// exchange's timeout), in milliseconds of CLOCK_MONOTONIC; -1 for never. Engine thread only.
     long long timer_due;
-} engine = { .lock = PTHREAD_MUTEX_INITIALIZER, .problem = "the HTTP engine never started", .poll = -1, .wake = -1,
-             .timer_due = -1 };
+} http_engine;
+
+/// The engines, one for each processor up to SIGNUP_HTTP_MAX_ENGINES: connecting and sending
+/// is mostly the kernel's work, which one thread does one exchange at a time. An exchange is
+/// given to engine `id % engine_count` for its life. Set once, by `start_engines`.
+static http_engine engines[SIGNUP_HTTP_MAX_ENGINES];
+static int engine_count;
+/// The most exchanges one engine has on the wire: its share of SIGNUP_HTTP_MAX_IN_FLIGHT.
+static size_t engine_room = SIGNUP_HTTP_MAX_IN_FLIGHT;
+static const char *engines_problem = "the HTTP engine never started";
+static signup_http_completion completion_function;
+/// The last exchange number given; under `numbers`.
+static uint64_t last_id;
+static pthread_mutex_t numbers = PTHREAD_MUTEX_INITIALIZER;
 
 static pthread_once_t engine_once = PTHREAD_ONCE_INIT;
 
@@ -211,7 +223,7 @@ static size_t collect(char *data, size_t size, size_t count, void *context) {
 }
 
 /// Puts an exchange on the wire; on the engine thread. Returns 0, or -1 with `item->error` set.
-static int send_job(job *item) {
+static int send_job(http_engine *engine, job *item) {
     item->easy = curl.easy_init();
     if (item->easy == NULL) {
         snprintf(item->error, sizeof item->error, "libcurl could not start an exchange");
@@ -236,7 +248,7 @@ static int send_job(job *item) {
     if (strcmp(item->method, item->has_body ? "POST" : "GET") != 0) {
         curl.easy_setopt(handle, CURLOPT_CUSTOMREQUEST, item->method);
     }
-    if (curl.multi_add_handle(engine.multi, handle) != 0) {
+    if (curl.multi_add_handle(engine->multi, handle) != 0) {
         snprintf(item->error, sizeof item->error, "libcurl could not send the exchange");
         return -1;
     }
@@ -256,7 +268,7 @@ static void complete(job *item, CURLcode code) {
         const char *why = item->error[0] != '\0' ? item->error : (code < 0 ? "" : curl.easy_strerror(code));
         snprintf(response.error, sizeof response.error, "%s", why[0] != '\0' ? why : "the exchange failed");
     }
-    engine.completion(item->id, &response);
+    completion_function(item->id, &response);
 }
 
 static long long monotonic_ms(void) {
@@ -267,52 +279,54 @@ static long long monotonic_ms(void) {
 
 /// libcurl names a socket to wait on, and for what, or one it no longer needs: the engine's
 /// epoll set follows, so each wait costs the sockets that are ready, not every socket on the wire.
-static int watch_socket(CURL *easy, int socket, int what, void *unused, void *socket_data) {
-    (void)easy; (void)unused; (void)socket_data;
+static int watch_socket(CURL *easy, int socket, int what, void *context, void *socket_data) {
+    (void)easy; (void)socket_data;
+    http_engine *engine = context;
     if (what == CURL_POLL_REMOVE) {
-        epoll_ctl(engine.poll, EPOLL_CTL_DEL, socket, NULL);
+        epoll_ctl(engine->poll, EPOLL_CTL_DEL, socket, NULL);
         return 0;
     }
     struct epoll_event event = { .events = 0, .data.fd = socket };
     if (what & CURL_POLL_IN) event.events |= EPOLLIN;
     if (what & CURL_POLL_OUT) event.events |= EPOLLOUT;
-    if (epoll_ctl(engine.poll, EPOLL_CTL_MOD, socket, &event) != 0 && errno == ENOENT) {
+    if (epoll_ctl(engine->poll, EPOLL_CTL_MOD, socket, &event) != 0 && errno == ENOENT) {
         // A socket that cannot be watched is not fatal: its exchange ends at its timeout.
-        epoll_ctl(engine.poll, EPOLL_CTL_ADD, socket, &event);
+        epoll_ctl(engine->poll, EPOLL_CTL_ADD, socket, &event);
     }
     return 0;
 }
 
 /// libcurl's next deadline (-1: none); it is called back, not called, from here.
-static int set_timer(CURLM *multi, long timeout_ms, void *unused) {
-    (void)multi; (void)unused;
-    engine.timer_due = timeout_ms < 0 ? -1 : monotonic_ms() + timeout_ms;
+static int set_timer(CURLM *multi, long timeout_ms, void *context) {
+    (void)multi;
+    http_engine *engine = context;
+    engine->timer_due = timeout_ms < 0 ? -1 : monotonic_ms() + timeout_ms;
     return 0;
 }
 
 /// Hands the exchanges libcurl has finished to their completions.
-static void complete_finished(void) {
+static void complete_finished(http_engine *engine) {
     CURLMsg *message;
     int left = 0;
-    while ((message = curl.multi_info_read(engine.multi, &left)) != NULL) {
+    while ((message = curl.multi_info_read(engine->multi, &left)) != NULL) {
         if (message->msg != CURLMSG_DONE) continue;
         job *item = NULL;
         curl.easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, (char **)&item);
         CURLcode code = message->data.result;
-        pthread_mutex_lock(&engine.lock);
-        // One aborted meanwhile is in `engine.aborted`, and goes with the next round.
+        pthread_mutex_lock(&engine->lock);
+        // One aborted meanwhile is in `engine->aborted`, and goes with the next round.
         int aborted_meanwhile = item->aborted;
-        if (!aborted_meanwhile) list_remove(&engine.on_wire, item);
-        pthread_mutex_unlock(&engine.lock);
+        if (!aborted_meanwhile) list_remove(&engine->on_wire, item);
+        pthread_mutex_unlock(&engine->lock);
         if (aborted_meanwhile) continue;
-        curl.multi_remove_handle(engine.multi, item->easy);
+        curl.multi_remove_handle(engine->multi, item->easy);
         complete(item, code);
         free_job(item);
     }
 }
 
-static void *run_engine(void *unused) {
-    (void)unused;
+static void *run_engine(void *context) {
+    http_engine *engine = context;
     struct epoll_event ready[256];
     int running = 0;
     for (;;) {
@@ -320,19 +334,19 @@ static void *run_engine(void *unused) {
         // only hands the exchange to libcurl, so it is done under the lock: an exchange is always
         // in exactly one list, where an abort finds it.
         job_list aborted, failed = { NULL, NULL, 0 };
-        pthread_mutex_lock(&engine.lock);
-        aborted = engine.aborted;
-        engine.aborted = (job_list){ NULL, NULL, 0 };
-        while (engine.waiting.first != NULL && engine.on_wire.count < SIGNUP_HTTP_MAX_IN_FLIGHT) {
-            job *item = engine.waiting.first;
-            list_remove(&engine.waiting, item);
-            list_append(send_job(item) == 0 ? &engine.on_wire : &failed, item);
+        pthread_mutex_lock(&engine->lock);
+        aborted = engine->aborted;
+        engine->aborted = (job_list){ NULL, NULL, 0 };
+        while (engine->waiting.first != NULL && engine->on_wire.count < engine_room) {
+            job *item = engine->waiting.first;
+            list_remove(&engine->waiting, item);
+            list_append(send_job(engine, item) == 0 ? &engine->on_wire : &failed, item);
         }
-        pthread_mutex_unlock(&engine.lock);
+        pthread_mutex_unlock(&engine->lock);
 
         for (job *item = aborted.first, *next; item != NULL; item = next) {
             next = item->next;
-            curl.multi_remove_handle(engine.multi, item->easy);
+            curl.multi_remove_handle(engine->multi, item->easy);
             free_job(item);
         }
         for (job *item = failed.first, *next; item != NULL; item = next) {
@@ -344,73 +358,88 @@ static void *run_engine(void *unused) {
         // Sleeps until a socket is ready, libcurl's deadline falls due, or start or abort wakes
         // it; at most a second, so that nothing waits on a wake-up lost.
         int wait = 1000;
-        if (engine.timer_due >= 0) {
-            long long left = engine.timer_due - monotonic_ms();
+        if (engine->timer_due >= 0) {
+            long long left = engine->timer_due - monotonic_ms();
             wait = left <= 0 ? 0 : left < wait ? (int)left : wait;
         }
-        int count = epoll_wait(engine.poll, ready, (int)(sizeof ready / sizeof ready[0]), wait);
+        int count = epoll_wait(engine->poll, ready, (int)(sizeof ready / sizeof ready[0]), wait);
         for (int index = 0; index < count; index++) {
             int socket = ready[index].data.fd;
             uint32_t events = ready[index].events;
-            if (socket == engine.wake) {
+            if (socket == engine->wake) {
                 uint64_t wakes;
-                while (read(engine.wake, &wakes, sizeof wakes) > 0) {}
+                while (read(engine->wake, &wakes, sizeof wakes) > 0) {}
                 continue;
             }
             int action = 0;
             if (events & EPOLLIN) action |= CURL_CSELECT_IN;
             if (events & EPOLLOUT) action |= CURL_CSELECT_OUT;
             if ((events & EPOLLERR) || ((events & EPOLLHUP) && !(events & EPOLLIN))) action |= CURL_CSELECT_ERR;
-            curl.multi_socket_action(engine.multi, socket, action, &running);
+            curl.multi_socket_action(engine->multi, socket, action, &running);
         }
-        if (engine.timer_due >= 0 && monotonic_ms() >= engine.timer_due) {
+        if (engine->timer_due >= 0 && monotonic_ms() >= engine->timer_due) {
             // Cleared first: the call may set the next deadline.
-            engine.timer_due = -1;
-            curl.multi_socket_action(engine.multi, CURL_SOCKET_TIMEOUT, 0, &running);
+            engine->timer_due = -1;
+            curl.multi_socket_action(engine->multi, CURL_SOCKET_TIMEOUT, 0, &running);
         }
-        complete_finished();
+        complete_finished(engine);
     }
     return NULL;
 }
 
-static void start_engine(void) {
-    const char *problem = signup_curl_load();
-    if (problem != NULL) {
-        engine.problem = problem;
-        return;
+/// Makes an engine and starts its thread; NULL, or why not.
+static const char *start_engine(http_engine *engine) {
+    pthread_mutex_init(&engine->lock, NULL);
+    engine->timer_due = -1;
+    engine->multi = curl.multi_init();
+    if (engine->multi == NULL) return "libcurl could not start its multi interface";
+    engine->poll = epoll_create1(EPOLL_CLOEXEC);
+    engine->wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    struct epoll_event wake = { .events = EPOLLIN, .data.fd = engine->wake };
+    if (engine->poll < 0 || engine->wake < 0 || epoll_ctl(engine->poll, EPOLL_CTL_ADD, engine->wake, &wake) != 0) {
+        return "the HTTP engine could not make its epoll set";
     }
-    engine.multi = curl.multi_init();
-    if (engine.multi == NULL) {
-        engine.problem = "libcurl could not start its multi interface";
-        return;
-    }
-    engine.poll = epoll_create1(EPOLL_CLOEXEC);
-    engine.wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    struct epoll_event wake = { .events = EPOLLIN, .data.fd = engine.wake };
-    if (engine.poll < 0 || engine.wake < 0 || epoll_ctl(engine.poll, EPOLL_CTL_ADD, engine.wake, &wake) != 0) {
-        engine.problem = "the HTTP engine could not make its epoll set";
-        return;
-    }
-    curl.multi_setopt(engine.multi, CURLMOPT_SOCKETFUNCTION, watch_socket);
-    curl.multi_setopt(engine.multi, CURLMOPT_TIMERFUNCTION, set_timer);
+    curl.multi_setopt(engine->multi, CURLMOPT_SOCKETFUNCTION, watch_socket);
+    curl.multi_setopt(engine->multi, CURLMOPT_SOCKETDATA, (void *)engine);
+    curl.multi_setopt(engine->multi, CURLMOPT_TIMERFUNCTION, set_timer);
+    curl.multi_setopt(engine->multi, CURLMOPT_TIMERDATA, (void *)engine);
     pthread_attr_t attributes;
     pthread_attr_init(&attributes);
     pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
     pthread_t thread;
-    int started = pthread_create(&thread, &attributes, run_engine, NULL);
+    int started = pthread_create(&thread, &attributes, run_engine, engine);
     pthread_attr_destroy(&attributes);
-    if (started != 0) {
-        engine.problem = "the HTTP engine's thread could not be started";
+    return started == 0 ? NULL : "the HTTP engine's thread could not be started";
+}
+
+static void start_engines(void) {
+    const char *problem = signup_curl_load();
+    if (problem != NULL) {
+        engines_problem = problem;
         return;
     }
-    engine.problem = NULL;
+    long processors = sysconf(_SC_NPROCESSORS_ONLN);
+    int wanted = processors < 1 ? 1 : processors > SIGNUP_HTTP_MAX_ENGINES ? SIGNUP_HTTP_MAX_ENGINES : (int)processors;
+    // Those that started serve; none started is the problem of the first.
+    for (int index = 0; index < wanted; index++) {
+        problem = start_engine(&engines[index]);
+        if (problem != NULL) break;
+        engine_count = index + 1;
+    }
+    if (engine_count > 0) engine_room = SIGNUP_HTTP_MAX_IN_FLIGHT / (size_t)engine_count;
+    engines_problem = engine_count > 0 ? NULL : problem;
 }
 
 /// Wakes the engine's wait; from any thread.
-static void wake_engine(void) {
+static void wake_engine(http_engine *engine) {
     uint64_t one = 1;
     // A full counter (2^64 - 2 wakes unread) already wakes it.
-    (void)!write(engine.wake, &one, sizeof one);
+    (void)!write(engine->wake, &one, sizeof one);
+}
+
+/// The engine an exchange was given to, by its number.
+static http_engine *engine_of(uint64_t id) {
+    return &engines[id % (uint64_t)engine_count];
 }
 
 static char *copy_text(const char *text) {
@@ -419,9 +448,9 @@ static char *copy_text(const char *text) {
 
 uint64_t signup_http_start(const signup_http_request *request, signup_http_completion completion,
                            const char **problem) {
-    pthread_once(&engine_once, start_engine);
-    if (engine.problem != NULL) {
-        *problem = engine.problem;
+    pthread_once(&engine_once, start_engines);
+    if (engines_problem != NULL) {
+        *problem = engines_problem;
         return 0;
     }
     job *item = calloc(1, sizeof *item);
@@ -458,36 +487,48 @@ uint64_t signup_http_start(const signup_http_request *request, signup_http_compl
         *problem = "out of memory for an HTTP exchange";
         return 0;
     }
-    pthread_mutex_lock(&engine.lock);
-    engine.completion = completion;
-    item->id = ++engine.last_id;
-    list_append(&engine.waiting, item);
-    uint64_t id = item->id;
-    pthread_mutex_unlock(&engine.lock);
-    wake_engine();
+    pthread_mutex_lock(&numbers);
+    // Set once, before its engine can take the first exchange (through the engine's lock).
+    if (completion_function == NULL) completion_function = completion;
+    uint64_t id = ++last_id;
+    pthread_mutex_unlock(&numbers);
+    item->id = id;
+    http_engine *engine = engine_of(id);
+    pthread_mutex_lock(&engine->lock);
+    list_append(&engine->waiting, item);
+    pthread_mutex_unlock(&engine->lock);
+    wake_engine(engine);
     return id;
 }
 
 void signup_http_abort(uint64_t exchange) {
-    if (engine.multi == NULL) return;
-    pthread_mutex_lock(&engine.lock);
-    job *waiting = list_find(&engine.waiting, exchange);
-    if (waiting != NULL) list_remove(&engine.waiting, waiting);
-    job *on_wire = waiting == NULL ? list_find(&engine.on_wire, exchange) : NULL;
+    // 0 is no exchange's number (a start that failed); a real one was given after the engines started.
+    if (exchange == 0) return;
+    http_engine *engine = engine_of(exchange);
+    pthread_mutex_lock(&engine->lock);
+    job *waiting = list_find(&engine->waiting, exchange);
+    if (waiting != NULL) list_remove(&engine->waiting, waiting);
+    job *on_wire = waiting == NULL ? list_find(&engine->on_wire, exchange) : NULL;
     if (on_wire != NULL) {
         on_wire->aborted = 1;
-        list_remove(&engine.on_wire, on_wire);
-        list_append(&engine.aborted, on_wire);
+        list_remove(&engine->on_wire, on_wire);
+        list_append(&engine->aborted, on_wire);
     }
-    pthread_mutex_unlock(&engine.lock);
+    pthread_mutex_unlock(&engine->lock);
     // One still waiting was never given to libcurl: it goes at once.
     if (waiting != NULL) free_job(waiting);
-    if (on_wire != NULL) wake_engine();
+    if (on_wire != NULL) wake_engine(engine);
 }
 
 void signup_http_counts(size_t *in_flight, size_t *waiting) {
-    pthread_mutex_lock(&engine.lock);
-    *in_flight = engine.on_wire.count;
-    *waiting = engine.waiting.count;
-    pthread_mutex_unlock(&engine.lock);
+    *in_flight = 0;
+    *waiting = 0;
+    pthread_once(&engine_once, start_engines);
+    for (int index = 0; index < engine_count; index++) {
+        http_engine *engine = &engines[index];
+        pthread_mutex_lock(&engine->lock);
+        *in_flight += engine->on_wire.count;
+        *waiting += engine->waiting.count;
+        pthread_mutex_unlock(&engine->lock);
+    }
 }

@@ -4,18 +4,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// Every HTTP exchange of the process, on libcurl's multi interface, driven by one thread of its
-/// own. libcurl is loaded with dlopen on first use: linking it (or FoundationNetworking, which
+/// Every HTTP exchange of the process, on libcurl's multi interface, driven by a thread for each
+/// processor, at most `SIGNUP_HTTP_MAX_ENGINES`: each exchange is one thread's for its life. libcurl is loaded with dlopen on first use: linking it (or FoundationNetworking, which
 /// links it) would make every start of signup-rpc load about thirty libraries that only HTTP needs.
 ///
 /// At most `SIGNUP_HTTP_MAX_IN_FLIGHT` exchanges are on the wire at once; more wait, in the order
 /// they were started, and each one's timeout counts from when it is sent. A hung or trickling
-/// endpoint holds only its own exchanges: the thread never blocks on one. It waits on epoll for
+/// endpoint holds only its own exchanges: no thread ever blocks on one. Each waits on epoll for
 /// the sockets libcurl names (libcurl's socket interface), so each wake costs the sockets that are
-/// ready, not every exchange on the wire.
+/// ready, not every exchange on the wire. Connecting and sending are mostly the kernel's work,
+/// which one thread does one exchange at a time: a thread a processor spreads a burst of them.
 
-/// The most exchanges on the wire at once, for the whole process.
+/// The most exchanges on the wire at once, for the whole process (each thread its equal share).
 #define SIGNUP_HTTP_MAX_IN_FLIGHT 4096
+
+/// The most threads that drive exchanges.
+#define SIGNUP_HTTP_MAX_ENGINES 4
 
 /// Loads libcurl.so.4 once; NULL when it is there, otherwise why not (a static string).
 const char *signup_curl_load(void);
