@@ -28,7 +28,8 @@ struct HTTPAnswer: Sendable {
 }
 
 /// HTTP through libcurl's multi interface, loaded on first use: every exchange of the process is
-/// driven by one thread (`CCurl.h`), so any number are in flight at once, up to
+/// driven by the engine's threads, a thread a processor up to four (`CCurl.h`), so any number are
+/// in flight at once, up to
 /// `maxInFlight`, and a hung endpoint holds only its own. An exchange can be abandoned at any
 /// moment from any thread, and is then ended on the wire at once.
 enum HTTPExchange {
