@@ -47,23 +47,24 @@ struct UTCTimestamp {
     }
 }
 
-/// Writes a trace record's opening, `{"time":"…Z"`, its connection, and its direction, worked out
-/// once a millisecond (and connection): under load nearly every record of a millisecond shares it.
+/// Writes a trace record's opening, `{"time":"…Z"`, its connection, and its direction. The time's
+/// text is worked out once a millisecond, whatever the connection (under load nearly every record
+/// of a millisecond shares it), and kept with the direction after it for records of no connection.
 struct RecordHeadCache {
     /// `,"dir":"in"` or `,"dir":"out"`.
     private let direction: StaticString
     private var millisecond: Int64?
-    private var connection: Int?
-    private var head: [UInt8] = []
+    /// `{"time":"…Z"` of `millisecond`, and the same followed by `direction`.
+    private var time: [UInt8] = []
+    private var timeAndDirection: [UInt8] = []
 
     init(direction: StaticString) {
         self.direction = direction
     }
 
     mutating func write(at millisecond: Int64, connection: Int?, to writer: inout JSONWriter) {
-        if millisecond != self.millisecond || connection != self.connection {
+        if millisecond != self.millisecond {
             self.millisecond = millisecond
-            self.connection = connection
             var opening = JSONWriter(capacity: 64)
             opening.verbatim(#"{"time":""#)
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: UTCTimestamp.length) { text in
@@ -71,15 +72,18 @@ struct RecordHeadCache {
                 opening.verbatim(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: text[..<count])))
             }
             opening.verbatim(#"""#)
-            if let connection { opening.verbatim(#","connection":"#); opening.int(Int64(connection)) }
+            time = opening.bytes
             opening.verbatim(direction)
-            head = opening.bytes
+            timeAndDirection = opening.bytes
         }
-        head.withUnsafeBytes { writer.verbatim($0) }
+        guard let connection else { return timeAndDirection.withUnsafeBytes { writer.verbatim($0) } }
+        time.withUnsafeBytes { writer.verbatim($0) }
+        writer.verbatim(#","connection":"#)
+        writer.int(Int64(connection))
+        writer.verbatim(direction)
     }
 }
 
-/// `value` divided by a positive `divisor`, rounded down, and the remainder, never negative.
 private func floorDivision(_ value: Int64, by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
     let remainder = value % divisor
     return remainder < 0 ? (value / divisor - 1, remainder + divisor) : (value / divisor, remainder)

@@ -48,10 +48,9 @@ final class ClientSession {
     private var stoppedParts = 0
     /// The framing of both directions, decided by the reader from the first bytes under `auto`.
     private let framing: FramingChoice
-    /// Every message in and out, when `--trace` or `--log-level debug` asks for it.
-    private let tracer: Tracer?
-    /// The connection as the trace knows it, when traced.
-    private let traced: TracedConnection?
+    /// Where every message in and out goes, when `--trace` or `--log-level debug` asks for it,
+    /// and the connection as the trace knows it.
+    private let trace: (tracer: Tracer, connection: TracedConnection)?
     /// The session's recording, when `--record` asks for it.
     private let recorder: (any SessionMirror)?
     /// Every message as written, for the recording, on a clock where each is written in order.
@@ -72,15 +71,13 @@ final class ClientSession {
         self.ended = ended
         logger = environment.logger
         framing = FramingChoice(configuration.framing)
-        tracer = environment.tracer
+        trace = environment.tracer.map { ($0, TracedConnection(number: endpoint.number)) }
         // How it batches and whether it may conflate follow the clock (`ClockPolicy.swift`).
         // Where the writer writes every message, a recording copies each one as written.
         let tee = endpoint.recordFile != nil && configuration.clock.writesEveryMessageInOrder ? OutputTee() : nil
         self.tee = tee
-        let traced = tracer.map { _ in TracedConnection(number: endpoint.number) }
-        self.traced = traced
         var traceOut: (@Sendable (UnsafeRawBufferPointer, LineScreening) -> Void)?
-        if let tracer, let traced { traceOut = { tracer.traceOut($0, screening: $1, connection: traced) } }
+        if let (tracer, traced) = trace { traceOut = { tracer.traceOut($0, screening: $1, connection: traced) } }
         writer = SessionWriter(fd: endpoint.writeFD, polledBy: endpoint.socket, clock: configuration.clock, framing: framing,
                                tracer: traceOut, tee: tee, loop: loop)
         let clock = environment.makeSessionClock()
@@ -158,7 +155,7 @@ final class ClientSession {
         writer.gatheringWrites {
             while taken.hasNext && !server.isDraining {
                 let item = taken.takeNext()
-                if let traced { tracer?.traceIn(item, connection: traced) }
+                if let trace { trace.tracer.traceIn(item, connection: trace.connection) }
                 recorder?.recordIn(item)
                 server.handle(consume item)
                 exitCode = server.exitStatus
@@ -166,7 +163,7 @@ final class ClientSession {
             }
         }
         swap(&taken, &input)
-        tracer?.flush()
+        trace?.tracer.flush()
         if let exitCode {
             endReason = "exit"
             return finish(exitCode)
@@ -282,7 +279,7 @@ final class ClientSession {
         guard stoppedParts == 2, isFinished else { return }
         endpoint.socket?.forget()
         close(endpoint.readFD)
-        if let traced { tracer?.connectionEnded(traced) }
+        if let trace { trace.tracer.connectionEnded(trace.connection) }
         ended(self, exitCode)
     }
 }
