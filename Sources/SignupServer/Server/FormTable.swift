@@ -44,8 +44,10 @@ package struct FormTable {
     ) throws(Failure) -> Result? {
         let hash = if let processHash, hasProcessSeed { processHash } else { hash(of: id) }
         guard let index = position(of: id, hash: hash) else { return nil }
-        // A position found holds a slot, and the force-unwrap checks it.
-        return try slots.withUnsafeBufferPointer { slots throws(Failure) in try body(slots[index]!.session.pipeline) }
+        // A position found holds a slot, and the force-unwrap checks it. The pipeline is read out
+        // first and `body` runs after, not inside the slots' closure.
+        let pipeline = slots.withUnsafeBufferPointer { slots in slots[index]!.session.pipeline }
+        return try body(pipeline)
     }
 
     /// Adds a session under its id, which no open form may have.
