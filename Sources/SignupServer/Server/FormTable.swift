@@ -31,23 +31,14 @@ package struct FormTable {
         find(id)?.session
     }
 
-    /// The pipeline of the form open under `id`. `processHash`, if given, is
-    /// `FormIDHash.process(id)`; a table with another seed hashes `id` afresh.
+    /// The pipeline of the form open under `id`, read in place (a copy of its slot counted the
+    /// form). `processHash`, if given, is `FormIDHash.process(id)`; a table with another seed
+    /// hashes `id` afresh.
     package func pipeline(_ id: String, processHash: UInt64? = nil) -> FormPipeline? {
-        withPipeline(id, processHash: processHash) { $0 }
-    }
-
-    /// `body`'s result with the pipeline of the form open under `id`, read in place (a copy of
-    /// its slot counted the form); nil, without calling `body`, when none is open.
-    func withPipeline<Result, Failure: Error>(
-        _ id: String, processHash: UInt64? = nil, _ body: (FormPipeline) throws(Failure) -> Result
-    ) throws(Failure) -> Result? {
         let hash = if let processHash, hasProcessSeed { processHash } else { hash(of: id) }
         guard let index = position(of: id, hash: hash) else { return nil }
-        // A position found holds a slot, and the force-unwrap checks it. The pipeline is read out
-        // first and `body` runs after, not inside the slots' closure.
-        let pipeline = slots.withUnsafeBufferPointer { slots in slots[index]!.session.pipeline }
-        return try body(pipeline)
+        // A position found holds a slot, and the force-unwrap checks it.
+        return slots.withUnsafeBufferPointer { slots in slots[index]!.session.pipeline }
     }
 
     /// Adds a session under its id, which no open form may have.

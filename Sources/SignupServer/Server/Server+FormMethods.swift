@@ -79,10 +79,8 @@ extension Server {
 
     /// `form.edit`, however it was read; the clock has been moved to its `at`.
     package func edit(_ request: FormEditRequest) throws(RPCError) -> FormEditRequest.Response {
-        if let id = request.form, let outcome = try forms.withPipeline(id, processHash: request.formHash, { pipeline throws(RPCError) in
-            try edit(pipeline, id: id, field: request.field, value: request.value)
-        }) {
-            return outcome
+        if let id = request.form, let pipeline = forms.pipeline(id, processHash: request.formHash) {
+            return try edit(pipeline, id: id, field: request.field, value: request.value)
         }
         let session = try form(named: request.form)
         return try edit(session.pipeline, id: session.id, field: request.field, value: request.value)
