@@ -144,8 +144,10 @@ public final class FormPipeline {
     @discardableResult
     public func edit(fieldAt index: Int, to value: String, spending budget: MatchBudget? = nil) throws(FormError) -> Int {
         guard !isClosed else { throw .closed }
-        let budget = budget ?? renewedOwnBudget()
-        guard case .edited(let version) = dispatch(.edit(field: index, value: value, budget: budget)) else { return state.version }
+        // The action takes the budget as it is made, with no local copy kept alive beside it.
+        guard case .edited(let version) = dispatch(.edit(field: index, value: value, budget: budget ?? renewedOwnBudget())) else {
+            return state.version
+        }
         return version
     }
 
