@@ -189,8 +189,6 @@ static int engine_count;
 static size_t engine_room = SIGNUP_HTTP_MAX_IN_FLIGHT;
 static const char *engines_problem = "the HTTP engine never started";
 static signup_http_completion completion_function;
-/// Set once the engines serve, for `signup_http_counts`, which starts none.
-static int engines_started;
 /// The last exchange number given; under `numbers`.
 static uint64_t last_id;
 static pthread_mutex_t numbers = PTHREAD_MUTEX_INITIALIZER;
@@ -430,7 +428,6 @@ static void start_engines(void) {
     }
     if (engine_count > 0) engine_room = SIGNUP_HTTP_MAX_IN_FLIGHT / (size_t)engine_count;
     engines_problem = engine_count > 0 ? NULL : problem;
-    __atomic_store_n(&engines_started, engine_count > 0, __ATOMIC_RELEASE);
 }
 
 /// Wakes the engine's wait; from any thread.
@@ -523,16 +520,3 @@ void signup_http_abort(uint64_t exchange) {
     if (on_wire != NULL) wake_engine(engine);
 }
 
-void signup_http_counts(size_t *in_flight, size_t *waiting) {
-    *in_flight = 0;
-    *waiting = 0;
-    // Asking starts nothing: engines not yet started have nothing on the wire.
-    if (!__atomic_load_n(&engines_started, __ATOMIC_ACQUIRE)) return;
-    for (int index = 0; index < engine_count; index++) {
-        http_engine *engine = &engines[index];
-        pthread_mutex_lock(&engine->lock);
-        *in_flight += engine->on_wire.count;
-        *waiting += engine->waiting.count;
-        pthread_mutex_unlock(&engine->lock);
-    }
-}

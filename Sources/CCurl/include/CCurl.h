@@ -72,7 +72,4 @@ uint64_t signup_http_start(const signup_http_request *request, signup_http_compl
 /// never called. Safe from any thread, and for a number that has completed.
 void signup_http_abort(uint64_t exchange);
 
-/// How many exchanges are on the wire and how many wait to be sent, for tests and the bench.
-void signup_http_counts(size_t *in_flight, size_t *waiting);
-
 #endif

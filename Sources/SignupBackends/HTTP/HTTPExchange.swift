@@ -140,13 +140,6 @@ enum HTTPExchange {
         return text.withCString { body($0) }
     }
 
-    /// How many exchanges are on the wire and how many wait to be sent.
-    static var counts: (inFlight: Int, waiting: Int) {
-        var inFlight = 0, waiting = 0
-        signup_http_counts(&inFlight, &waiting)
-        return (inFlight, waiting)
-    }
-
     /// Abandons an exchange: it is ended on the wire at once, and its completion never runs.
     struct Cancellation: Sendable {
         /// 0 for one that never started.
