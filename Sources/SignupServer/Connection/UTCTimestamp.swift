@@ -84,6 +84,7 @@ struct RecordHeadCache {
     }
 }
 
+/// `value` divided by a positive `divisor`, rounded down, and the remainder, never negative.
 private func floorDivision(_ value: Int64, by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
     let remainder = value % divisor
     return remainder < 0 ? (value / divisor - 1, remainder + divisor) : (value / divisor, remainder)
